@@ -1,0 +1,97 @@
+// The test command: runs the suite on SQLite and, when it is reachable, on PostgreSQL, in parallel.
+// Under CI=true a missing PostgreSQL, Redis or Chromium is a failure, never a silent skip.
+//   npm test                       every suite
+//   npm test -- test/http/x.test.ts  only these files
+//   TEST_DB=sqlite npm test        one database only
+import { spawn } from 'node:child_process';
+import { existsSync, globSync } from 'node:fs';
+import net from 'node:net';
+import { ci, postgresAdminUrl, redisUrl } from '../test/support/env.ts';
+
+const ONCE = /^test\/(unit|browser)\//;
+
+function reachable(url: string, fallbackPort: number): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname || '127.0.0.1', port: Number(port) || fallbackPort });
+    socket.setTimeout(2000);
+    socket.once('connect', () => resolve(true));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => resolve(false));
+  }).finally(() => undefined) as Promise<boolean>;
+}
+
+interface Suite {
+  name: string;
+  files: string[];
+  env: Record<string, string>;
+}
+
+function run(suite: Suite): Promise<{ suite: Suite; code: number; output: string; seconds: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--test', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...suite.files],
+      { env: { ...process.env, ...suite.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => resolve({ suite, code: code ?? 1, output, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+const requested = process.argv.slice(2);
+const all = (requested.length ? requested : globSync('test/**/*.test.ts')).map((f) => f.replace(/\\/g, '/')).sort();
+const perDatabase = all.filter((f) => !ONCE.test(f));
+const once = all.filter((f) => ONCE.test(f));
+
+const notes: string[] = [];
+const [postgres, redis] = await Promise.all([reachable(postgresAdminUrl, 5432), reachable(redisUrl, 6379)]);
+const chromium = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+const missing = [!postgres && 'PostgreSQL', !redis && 'Redis', !chromium && 'Chromium'].filter(Boolean) as string[];
+if (missing.length && ci) {
+  console.error(`CI=true and not available: ${missing.join(', ')}. Start them (see .ci/run) — nothing is skipped under CI.`);
+  process.exit(1);
+}
+if (!redis) notes.push(`Redis not reachable at ${redisUrl}: the tests that need it are SKIPPED.`);
+if (!chromium) notes.push('Chromium not installed (/usr/bin/chromium): the browser test is SKIPPED.');
+
+const only = process.env.TEST_DB;
+const suites: Suite[] = [];
+if (perDatabase.length && only !== 'postgres') {
+  suites.push({
+    name: 'sqlite',
+    files: [...perDatabase, ...once],
+    env: { TEST_DB: 'sqlite', TEST_REDIS: redis ? '1' : '0', TEST_CHROMIUM: chromium ? '1' : '0' },
+  });
+} else if (once.length) {
+  suites.push({
+    name: 'once',
+    files: once,
+    env: { TEST_DB: 'sqlite', TEST_REDIS: redis ? '1' : '0', TEST_CHROMIUM: chromium ? '1' : '0' },
+  });
+}
+if (perDatabase.length && only !== 'sqlite') {
+  if (postgres) suites.push({ name: 'postgres', files: perDatabase, env: { TEST_DB: 'postgres', TEST_REDIS: redis ? '1' : '0' } });
+  else notes.push(`PostgreSQL not reachable at ${postgresAdminUrl}: the PostgreSQL suite is SKIPPED (SQLite only).`);
+}
+
+for (const note of notes) console.log(`NOTE: ${note}`);
+console.log(`Running ${suites.map((s) => `${s.name} (${s.files.length} files)`).join(' and ')} in parallel...`);
+const results = await Promise.all(suites.map(run));
+let failed = false;
+for (const result of results) {
+  console.log(`\n======== ${result.suite.name} suite ========\n${result.output.trimEnd()}`);
+}
+console.log('\n======== summary ========');
+for (const result of results) {
+  const ok = result.code === 0;
+  failed ||= !ok;
+  const counts = /ℹ pass (\d+)[\s\S]*?ℹ fail (\d+)[\s\S]*?ℹ skipped (\d+)/.exec(result.output);
+  const detail = counts ? `pass ${counts[1]}, fail ${counts[2]}, skipped ${counts[3]}` : '';
+  console.log(`${ok ? 'PASS' : 'FAIL'}  ${result.suite.name.padEnd(9)} ${detail}  (${result.seconds.toFixed(1)} s)`);
+}
+for (const note of notes) console.log(`NOTE: ${note}`);
+process.exit(failed ? 1 : 0);

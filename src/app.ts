@@ -1,0 +1,72 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { registerAccessControl } from './http/access.ts';
+import { registerConventions, requestId } from './http/conventions.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts';
+import { openApiOptions } from './http/openapi.ts';
+import { ErrorBody } from './http/schemas.ts';
+import { systemRoutes } from './http/system-routes.ts';
+import { createOrganizationRepository } from './modules/organization/repository.ts';
+import { organizationRoutes } from './modules/organization/routes.ts';
+import { createOrganizationService } from './modules/organization/service.ts';
+import type { Platform } from './platform/platform.ts';
+
+export interface AppOptions {
+  /** Request logging; off in tests and benchmarks. */
+  logRequests?: boolean;
+}
+
+export interface App {
+  http: FastifyInstance;
+  metrics: Metrics;
+}
+
+/** Builds the HTTP application over a platform. `server.ts` only listens; tests call `inject`. */
+export async function buildApp(platform: Platform, options: AppOptions = {}): Promise<App> {
+  const http = Fastify({
+    loggerInstance: platform.logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: !options.logRequests }),
+    genReqId: (request) => requestId(request),
+    trustProxy: platform.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const metrics = createMetrics();
+  http.removeContentTypeParser('text/plain');
+  http.addSchema(ErrorBody);
+  registerErrorHandling(http);
+  registerConventions(http, platform);
+  registerAccessControl(http, platform);
+  registerMetrics(http, metrics);
+
+  await http.register(fastifySwagger, openApiOptions);
+  await http.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true, validatorUrl: null, tryItOutEnabled: true },
+    staticCSP: true,
+    transformSpecificationClone: true,
+    uiHooks: {},
+  });
+
+  await http.register(systemRoutes, { platform, metrics });
+
+  const organization = createOrganizationService({
+    organization: createOrganizationRepository(platform.database.db),
+    clock: platform.clock,
+  });
+
+  await http.register(
+    async (v1) => {
+      await v1.register(organizationRoutes, { organization });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  await http.ready();
+  return { http, metrics };
+}

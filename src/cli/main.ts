@@ -1,0 +1,61 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig, loadDotenv } from '../config.ts';
+import { migrate } from '../db/migrate.ts';
+import { AppError } from '../platform/errors.ts';
+import { createLogger, createPlatform, type Platform } from '../platform/platform.ts';
+import { createOutput, type Output } from './output.ts';
+import { serveCommands } from './serve.ts';
+import { tokenCommands } from './tokens.ts';
+
+export interface CommandContext {
+  platform: Platform;
+  out: Output;
+}
+
+export type Runner = (fn: (ctx: CommandContext) => Promise<void>, options?: { migrate?: boolean }) => Promise<void>;
+
+function describe(error: unknown): string {
+  if (error instanceof AppError && error.details) {
+    const lines = Object.entries(error.details).flatMap(([field, messages]) => messages.map((m) => `  ${field}: ${m}`));
+    return [error.message, ...lines].join('\n');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  loadDotenv();
+  let exitCode = 0;
+  const program = new Command('academy')
+    .description('Academy: the Training Administration API server, worker and administration')
+    .option('--json', 'print machine-readable JSON on stdout')
+    .showHelpAfterError()
+    .exitOverride();
+
+  const run: Runner = async (fn, options = {}) => {
+    const out = createOutput(Boolean(program.opts().json));
+    let platform: Platform | null = null;
+    try {
+      const config = loadConfig();
+      // Commands stay quiet on stdout; logs go to stderr at warn and above.
+      platform = createPlatform(config, { logger: createLogger({ ...config, logLevel: process.env.LOG_LEVEL ?? 'warn' }) });
+      if (options.migrate !== false) await migrate(platform.database);
+      await fn({ platform, out });
+    } catch (error) {
+      process.stderr.write(`${error instanceof ConfigError ? error.message : `Error: ${describe(error)}`}\n`);
+      exitCode = error instanceof ConfigError ? 78 : 1;
+    } finally {
+      await platform?.close();
+    }
+  };
+
+  serveCommands(program, run);
+  tokenCommands(program, run);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    throw error;
+  }
+  return exitCode;
+}

@@ -1,0 +1,31 @@
+/** Prints a command's result: JSON with --json, otherwise readable text. */
+export interface Output {
+  json: boolean;
+  result(value: unknown, text?: string): void;
+  info(text: string): void;
+}
+
+export function createOutput(json: boolean): Output {
+  return {
+    json,
+    result(value, text) {
+      if (json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      else process.stdout.write(`${text ?? JSON.stringify(value, null, 2)}\n`);
+    },
+    info(text) {
+      if (!json) process.stdout.write(`${text}\n`);
+    },
+  };
+}
+
+export function table(rows: Record<string, unknown>[], columns: string[]): string {
+  if (rows.length === 0) return '(none)';
+  const cell = (v: unknown) => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
+}

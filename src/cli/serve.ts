@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { buildApp } from '../app.ts';
+import { migrate } from '../db/migrate.ts';
+import { seedDemo } from '../modules/demo/seed.ts';
+import type { Runner } from './main.ts';
+
+/** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => resolve(signal);
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}
+
+export function serveCommands(program: Command, run: Runner): void {
+  program
+    .command('serve')
+    .description('Run the API (and, unless --no-worker, the background worker) in this process')
+    .option('--no-worker', 'serve the API only; run `academy worker` elsewhere')
+    .option('--demo', 'on an empty database, fill in demo data and print a demo token')
+    .action((options) =>
+      run(
+        async ({ platform, out }) => {
+          const { config, logger } = platform;
+          const applied = await migrate(platform.database);
+          if (applied.applied.length) logger.info({ migrations: applied.applied }, 'database migrated');
+          if (options.demo) {
+            const demo = await seedDemo(platform);
+            if (demo.token) {
+              out.info(`Demo data loaded. Demo token (all scopes; shown once, also saved to ${demo.tokenFile}):\n\n  ${demo.token}\n`);
+            } else if (demo.savedToken) {
+              out.info(`Demo token (from ${demo.tokenFile}):\n\n  ${demo.savedToken}\n`);
+            }
+          }
+          const app = await buildApp(platform, { logRequests: config.logLevel === 'debug' || config.logLevel === 'trace' });
+          const address = await app.http.listen({ port: config.port, host: config.host });
+          out.info(`Academy API listening on ${address} (database: ${platform.database.dialect}; docs: ${address}/docs)`);
+          out.info(`Try: curl -H "Authorization: Bearer <token>" ${address}/api/v1/organization`);
+          const signal = await untilSignal();
+          logger.info({ signal }, 'shutting down: finishing in-flight requests');
+          await app.http.close();
+        },
+        { migrate: false },
+      ),
+    );
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations')
+    .action(() =>
+      run(
+        async ({ platform, out }) => {
+          const result = await migrate(platform.database);
+          out.result(result, result.applied.length ? `Applied: ${result.applied.join(', ')}` : 'The database is up to date.');
+        },
+        { migrate: false },
+      ),
+    );
+
+  program
+    .command('seed')
+    .description('Fill an empty database with demo data')
+    .option('--demo', 'load the demo data set (required)')
+    .action((options) =>
+      run(async ({ platform, out }) => {
+        if (!options.demo) throw new Error('Say which data set to load: academy seed --demo');
+        const demo = await seedDemo(platform);
+        out.result(
+          { seeded: demo.seeded, token: demo.token ?? null },
+          demo.seeded ? `Demo data loaded.${demo.token ? ` Demo token: ${demo.token}` : ''}` : 'Demo data was already loaded.',
+        );
+      }),
+    );
+}

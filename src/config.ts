@@ -1,0 +1,132 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+
+/** Validated runtime configuration. Every field comes from one environment variable (see README). */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string | null;
+  dataDir: string;
+  maxPageSize: number;
+  tokenTtlDays: number;
+  smtpUrl: string | null;
+  allowPrivateTargets: boolean;
+  trustProxy: boolean | string;
+  logLevel: string;
+  metricsPort: number | null;
+  versionsFile: string | null;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+
+  constructor(variable: string, reason: string) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${env[name]}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use one of ${protocols.join(', ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function databaseUrl(env: Env, dataDir: string): string {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return `sqlite:${path.join(dataDir, 'academy.db')}`;
+  if (raw.startsWith('sqlite:')) {
+    if (raw.length === 'sqlite:'.length) throw new ConfigError('DATABASE_URL', 'names no SQLite file');
+    return raw;
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return raw;
+  }
+  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got "${raw}"`);
+}
+
+function trustProxy(env: Env): boolean | string {
+  const raw = env.ACADEMY_TRUST_PROXY?.trim();
+  if (!raw) return false;
+  const lower = raw.toLowerCase();
+  if (['true', '1', 'yes'].includes(lower)) return true;
+  if (['false', '0', 'no'].includes(lower)) return false;
+  // Otherwise a comma-separated list of trusted addresses or CIDR ranges, as Fastify accepts it.
+  if (!/^[0-9a-fA-F:.,/ ]+$/.test(raw)) {
+    throw new ConfigError('ACADEMY_TRUST_PROXY', 'must be true, false or a list of addresses/CIDR ranges');
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(env.ACADEMY_DATA_DIR?.trim() || './data');
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const metricsPortRaw = env.ACADEMY_METRICS_PORT?.trim();
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host,
+    databaseUrl: databaseUrl(env, dataDir),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    dataDir,
+    maxPageSize: int(env, 'ACADEMY_MAX_PAGE_SIZE', 100, 1, 1000),
+    tokenTtlDays: int(env, 'ACADEMY_TOKEN_TTL_DAYS', 365, 1, 36500),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    allowPrivateTargets: bool(env, 'ACADEMY_ALLOW_PRIVATE_TARGETS', false),
+    trustProxy: trustProxy(env),
+    logLevel,
+    metricsPort: metricsPortRaw ? int(env, 'ACADEMY_METRICS_PORT', 0, 1, 65535) : null,
+    versionsFile: env.ACADEMY_VERSIONS_FILE?.trim() || null,
+  };
+}
+
+/**
+ * Reads `.env` from the working directory into `process.env` without overriding variables that are
+ * already set, so the real environment always wins.
+ */
+export function loadDotenv(file = path.resolve('.env')): void {
+  if (!existsSync(file)) return;
+  const parsed = parseDotenv(readFileSync(file));
+  for (const [key, value] of Object.entries(parsed)) {
+    if (process.env[key] === undefined) process.env[key] = value;
+  }
+}

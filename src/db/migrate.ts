@@ -1,0 +1,23 @@
+import { Migrator } from 'kysely/migration';
+import type { Database } from './database.ts';
+import { migrationsFor } from './migrations/index.ts';
+
+export interface MigrationOutcome {
+  applied: string[];
+}
+
+/** Applies pending migrations, each in its own transaction; concurrent starts wait on a lock. */
+export async function migrate(database: Database): Promise<MigrationOutcome> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => migrationsFor(database.dialect) },
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`Migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

@@ -1,0 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import type { Dialect } from '../database.ts';
+import * as m0001 from './0001_foundation.ts';
+import * as m0002 from './0002_background.ts';
+
+type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
+
+// Ordered and immutable: a released migration is never edited; changes come as a new file.
+const steps: Record<string, Step> = {
+  '0001_foundation': m0001,
+  '0002_background': m0002,
+};
+
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return Object.fromEntries(Object.entries(steps).map(([name, step]) => [name, { up: (db: Kysely<any>) => step.up(db, dialect) }]));
+}

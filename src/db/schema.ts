@@ -1,0 +1,211 @@
+import type { Generated } from 'kysely';
+
+// Row types as both dialects return them (see database.ts): timestamps are ISO 8601 strings, JSON
+// columns are text, booleans are `boolean` on PostgreSQL and 0/1 on SQLite (read them with Boolean()).
+type Timestamp = string;
+type Json = string;
+type Bool = boolean | number;
+
+export interface OrganizationTable {
+  id: number;
+  name: string;
+  legal_name: string | null;
+  timezone: string;
+  locale: string;
+  currency: string;
+  contact_email: string | null;
+  phone: string | null;
+  website: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  address_city: string | null;
+  address_region: string | null;
+  address_postal_code: string | null;
+  address_country: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  status: string;
+  is_admin: Bool;
+  permissions: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiTokenTable {
+  id: Generated<number>;
+  name: string;
+  token_hash: string;
+  token_prefix: string;
+  scopes: Json;
+  user_id: number | null;
+  expires_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  rotated_to_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeyTable {
+  id: Generated<number>;
+  token_id: number;
+  key: string;
+  request_hash: string;
+  state: string;
+  response_status: number | null;
+  response_headers: Json | null;
+  response_body: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface JobTable {
+  id: Generated<number>;
+  name: string;
+  payload: Json;
+  key: string | null;
+  run_at: Timestamp;
+  attempts: number;
+  max_attempts: number;
+  last_error: string | null;
+  locked_by: string | null;
+  locked_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventTable {
+  id: string;
+  type: string;
+  version: string;
+  occurred_at: Timestamp;
+  payload: Json;
+}
+
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  url: string;
+  secret: string;
+  events: Json | null;
+  enabled: Bool;
+  disabled_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IntegrationTable {
+  id: Generated<number>;
+  key: string;
+  name: string;
+  url: string;
+  events: Json | null;
+  auth_header: string | null;
+  enabled: Bool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IntegrationMessageTable {
+  id: Generated<number>;
+  integration_id: number;
+  integration_key: string;
+  event_id: string | null;
+  event_type: string;
+  payload: Json;
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ScheduledTaskTable {
+  id: Generated<number>;
+  task_type: string;
+  name: string;
+  description: string;
+  cron: string;
+  enabled: Bool;
+  last_run_at: Timestamp | null;
+  next_run_at: Timestamp | null;
+  last_outcome: string | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ScheduledTaskRunTable {
+  id: Generated<number>;
+  task_id: number;
+  trigger: string;
+  status: string;
+  scheduled_for: Timestamp | null;
+  queued_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  error: string | null;
+}
+
+export interface HealthCheckTable {
+  id: Generated<number>;
+  name: string;
+  component_type: string;
+  description: string;
+  enabled: Bool;
+  warn_threshold: number | null;
+  fail_threshold: number | null;
+  timeout_ms: number;
+  last_status: string | null;
+  last_checked_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RuntimeStateTable {
+  key: string;
+  value: string;
+  updated_at: Timestamp;
+}
+
+export interface DB {
+  organization: OrganizationTable;
+  users: UserTable;
+  api_tokens: ApiTokenTable;
+  idempotency_keys: IdempotencyKeyTable;
+  jobs: JobTable;
+  events: EventTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  integrations: IntegrationTable;
+  integration_messages: IntegrationMessageTable;
+  scheduled_tasks: ScheduledTaskTable;
+  scheduled_task_runs: ScheduledTaskRunTable;
+  health_checks: HealthCheckTable;
+  runtime_state: RuntimeStateTable;
+}

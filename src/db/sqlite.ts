@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/** node:sqlite takes no booleans or undefined; Kysely may pass both. */
+function bind(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
+  return parameters.map((value) => {
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    if (value === undefined) return null;
+    if (value instanceof Date) return value.toISOString();
+    return value as SQLInputValue;
+  });
+}
+
+class Statement implements SqliteStatement {
+  readonly reader: boolean;
+  readonly #statement: StatementSync;
+
+  constructor(statement: StatementSync) {
+    this.#statement = statement;
+    this.reader = statement.columns().length > 0;
+  }
+
+  all(parameters: ReadonlyArray<unknown>): unknown[] {
+    return this.#statement.all(...bind(parameters));
+  }
+
+  run(parameters: ReadonlyArray<unknown>) {
+    const result = this.#statement.run(...bind(parameters));
+    return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+  }
+
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    return this.#statement.iterate(...bind(parameters)) as IterableIterator<unknown>;
+  }
+}
+
+/**
+ * Adapts `node:sqlite` to the interface Kysely's SqliteDialect expects. Prepared statements are
+ * cached by SQL text: Kysely compiles the same text for the same query shape.
+ */
+export class NodeSqliteDatabase implements SqliteDatabase {
+  readonly #db: DatabaseSync;
+  readonly #cache = new Map<string, Statement>();
+
+  constructor(file: string) {
+    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    this.#db = new DatabaseSync(file, { enableForeignKeyConstraints: true, timeout: 5000 });
+    this.#db.exec('PRAGMA journal_mode = WAL');
+    this.#db.exec('PRAGMA synchronous = NORMAL');
+    this.#db.exec('PRAGMA busy_timeout = 5000');
+    this.#db.exec('PRAGMA foreign_keys = ON');
+  }
+
+  prepare(sql: string): SqliteStatement {
+    // Take the write lock when a transaction starts: a deferred transaction that later writes can fail
+    // with SQLITE_BUSY when another process (the CLI, a worker) holds the lock; IMMEDIATE waits instead.
+    if (sql === 'begin') sql = 'begin immediate';
+    let statement = this.#cache.get(sql);
+    if (!statement) {
+      statement = new Statement(this.#db.prepare(sql));
+      if (this.#cache.size > 500) this.#cache.clear();
+      this.#cache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  close(): void {
+    this.#cache.clear();
+    this.#db.close();
+  }
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { grants, type Scope } from '../modules/tokens/scopes.ts';
+import type { Actor } from '../platform/context.ts';
+import { InsufficientScopeError, RateLimitedError, UnauthenticatedError } from '../platform/errors.ts';
+import type { Platform } from '../platform/platform.ts';
+import { type PolicyName, rateLimitHeaders } from './rate-limit.ts';
+
+/**
+ * How a route is reached. Every route declares one in `config.access`:
+ * - `{ scope }`: a bearer token holding the scope (or `*`); rate-limited per token;
+ * - `{ public: policy }`: no credentials; rate-limited per client address;
+ * - `'open'`: operational endpoints (docs, probes, metrics) with neither.
+ */
+export type Access = { scope: Scope } | { public: PolicyName } | 'open';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+const anonymousActor: Actor = { kind: 'token', tokenId: null, userId: null, scopes: [] };
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? '';
+}
+
+export function registerAccessControl(app: FastifyInstance, platform: Platform): void {
+  app.decorateRequest('actor', null);
+
+  // Fail at start, not in production, when a route forgets to say who may call it.
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!access) {
+      if (route.url.startsWith('/api/')) throw new Error(`Route ${route.method} ${route.url} declares no access (config.access)`);
+      // Plugin routes outside the API (the /docs assets) are open.
+      route.config = { ...route.config, access: 'open' };
+      return;
+    }
+    if (typeof access === 'object' && 'scope' in access) {
+      const error = { $ref: 'Error' };
+      route.schema = {
+        ...route.schema,
+        security: [{ bearerAuth: [access.scope] }],
+        response: { 401: error, 403: error, 429: error, ...(route.schema?.response as object) },
+      };
+      (route.schema as { description?: string }).description = [route.schema.description, `Scope: \`${access.scope}\`.`]
+        .filter(Boolean)
+        .join('\n\n');
+    }
+  });
+
+  async function limit(reply: FastifyReply, policy: PolicyName, key: string): Promise<void> {
+    const now = platform.clock.now();
+    const decision = await platform.rateLimiter.consume(policy, key);
+    const headers = rateLimitHeaders(policy, decision, now);
+    if (!decision.allowed) throw new RateLimitedError(headers);
+    reply.headers(headers);
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const access = request.routeOptions.config.access;
+    if (!access || access === 'open') return;
+    if ('public' in access) {
+      await limit(reply, access.public, `ip:${request.ip}`);
+      return;
+    }
+    const presented = bearer(request);
+    const token = presented ? await platform.tokens.authenticate(presented) : null;
+    if (!token) {
+      // No valid token: count against the client address, so guessing tokens is throttled too.
+      await limit(reply, 'anonymous', `ip:${request.ip}`);
+      throw new UnauthenticatedError(presented !== null);
+    }
+    await limit(reply, 'default', `token:${token.id}`);
+    request.actor = { ...anonymousActor, tokenId: token.id, userId: token.userId, scopes: token.scopes };
+    if (!grants(token.scopes, access.scope)) throw new InsufficientScopeError(access.scope);
+  });
+}

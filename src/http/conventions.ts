@@ -1,0 +1,56 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GoneError } from '../platform/errors.ts';
+import type { Platform } from '../platform/platform.ts';
+import { versionState } from './versions.ts';
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Echo a client's request id when it is safe to log and reflect; otherwise mint one. */
+export function requestId(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const sent = request.headers['x-request-id'];
+  return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
+}
+
+function baseUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+export function registerConventions(app: FastifyInstance, platform: Platform): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // API version lifecycle from the registry: Deprecation/Sunset/Link headers, and 410 past sunset.
+  app.addHook('onRequest', async (request, reply) => {
+    const match = /^\/api\/(v\d+)(?:\/|$|\?)/.exec(request.url);
+    if (!match) return;
+    const version = platform.versions.find((v) => v.version === match[1]);
+    if (!version) return;
+    const state = versionState(version, platform.clock.now(), baseUrl(request));
+    reply.headers(state.headers);
+    if (state.sunset) {
+      throw new GoneError(
+        'version_sunset',
+        `API ${version.version} has reached its sunset date and is no longer available.`,
+        state.headers,
+      );
+    }
+  });
+
+  // Strong ETags over the exact bytes sent; a matching If-None-Match gets 304 without a body.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+    reply.header('etag', etag);
+    const condition = request.headers['if-none-match'];
+    if (condition?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
+      reply.code(304);
+      reply.removeHeader('content-type');
+      reply.removeHeader('content-length');
+      return '';
+    }
+    return payload;
+  });
+}

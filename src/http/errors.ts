@@ -1,0 +1,97 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  AppError,
+  MalformedRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../platform/errors.ts';
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function fieldOf(issue: AjvIssue): string {
+  const path = issue.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
+  const missing = issue.params.missingProperty;
+  if (issue.keyword === 'required' && typeof missing === 'string') return path ? `${path}.${missing}` : missing;
+  const extra = issue.params.additionalProperty;
+  if (issue.keyword === 'additionalProperties' && typeof extra === 'string') return path ? `${path}.${extra}` : extra;
+  return path || '_';
+}
+
+function messageOf(issue: AjvIssue, field: string): string {
+  switch (issue.keyword) {
+    case 'required':
+      return `The ${field} field is required.`;
+    case 'additionalProperties':
+      return `The ${field} field is not recognised.`;
+    case 'enum':
+      return `The ${field} field must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}.`;
+    case 'type':
+      return `The ${field} field must be of type ${String(issue.params.type)}.`;
+    default:
+      return `The ${field} field ${issue.message ?? 'is invalid'}.`;
+  }
+}
+
+/** Turns schema validation failures into the contract's 422 (or 404 for a malformed path id). */
+function fromValidation(error: FastifyError): AppError {
+  if (error.validationContext === 'params') return new NotFoundError();
+  const errors: Record<string, string[]> = {};
+  for (const issue of (error.validation ?? []) as AjvIssue[]) {
+    // Union schemas (anyOf) report every branch; the summary line is enough.
+    if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') continue;
+    const field = fieldOf(issue);
+    errors[field] ??= [];
+    const list = errors[field];
+    const message = messageOf(issue, field);
+    if (!list.includes(message)) list.push(message);
+  }
+  return new ValidationError(Object.keys(errors).length ? errors : { _: ['The request is invalid.'] });
+}
+
+/** The one place where errors become HTTP responses. 5xx details never reach the client. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const e = error as FastifyError;
+  if (e?.validation) return fromValidation(e);
+  switch (e?.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+    case 'FST_MULTIPART_INVALID_CONTENT_TYPE':
+      return new MalformedRequestError();
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new PayloadTooLargeError('The request body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new UnsupportedMediaTypeError('The request body media type is not supported; send application/json.');
+  }
+  if (e instanceof SyntaxError && (e as FastifyError).statusCode === 400) return new MalformedRequestError();
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new AppError(e.statusCode, 'bad_request', e.message);
+  }
+  return new AppError(500, 'internal_error', 'An unexpected error occurred.');
+}
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  const body: Record<string, unknown> = { message: error.message, code: error.code };
+  if (error.details) body.errors = error.details;
+  return reply.status(error.status).type('application/json; charset=utf-8').send(body);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const mapped = toAppError(error);
+    if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, mapped);
+  });
+  app.setNotFoundHandler((_request, reply) => sendError(reply, new NotFoundError()));
+}

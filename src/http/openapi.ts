@@ -1,0 +1,56 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { POLICIES } from './rate-limit.ts';
+
+const description = `
+The Training Administration REST API v1 of Academy.
+
+## Conventions
+- JSON in and out. A single item is \`{"data": {…}}\`; a list is \`{"data": […], "links": {…}, "meta": {…}}\` with an RFC 8288 \`Link\` header.
+- \`page\` is 1-based; \`per_page\` defaults to 15 and is clamped to the server's maximum page size (\`ACADEMY_MAX_PAGE_SIZE\`, 100 by default). 0, negative or non-integer values are a 422. A page past the end is an empty list.
+- Ids are positive integers; a malformed id in a path is a 404. Timestamps are RFC 3339 in UTC.
+- Every response carries \`X-Request-Id\` (echoed when the client sent a sane one). GET responses carry an \`ETag\`; a matching \`If-None-Match\` gets a 304.
+- POST endpoints accept \`Idempotency-Key\` (at most 255 characters, kept 24 hours per token): a repeat with the same body replays the first response with \`Idempotent-Replayed: true\`; the same key with another body is a 422 \`idempotency_key_reused\`; while the first request is still running, a 409 \`idempotency_key_in_use\`.
+
+## Authentication
+Bearer tokens (\`Authorization: Bearer acd_…\`), created outside the API with \`academy tokens create\`. Each operation names the scope it needs; \`*\` grants every scope; \`certificates:issue\` and \`integrations:manage\` grant nothing through this API. A missing, unknown, expired or revoked token is a 401 with \`WWW-Authenticate\`; a token without the scope is a 403 \`insufficient_scope\`.
+
+## Rate limits
+Per token, ${POLICIES.default.limit} requests per ${POLICIES.default.windowSeconds} seconds (policy \`default\`). Public certificate verification: ${POLICIES.public.limit} per ${POLICIES.public.windowSeconds} seconds per client address (policy \`public\`). Requests without a valid token: ${POLICIES.anonymous.limit} per ${POLICIES.anonymous.windowSeconds} seconds per client address (policy \`anonymous\`). Responses carry \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers-11) and \`X-RateLimit-Limit\` / \`X-RateLimit-Remaining\`; a 429 adds \`Retry-After\` and \`X-RateLimit-Reset\`.
+
+## Versions
+\`GET /api\` lists the API versions with their status and dates. A deprecated version's responses carry \`Deprecation\` (RFC 9745), \`Sunset\` (RFC 8594) when a date is set, and \`Link\` relations to the documentation; past its sunset date every call is a 410 \`version_sunset\`.
+
+## Errors
+Every error body is \`{"message": "…", "code": "snake_case", "errors"?: {"field": ["…"]}}\`.
+
+| status | code | when |
+|---|---|---|
+| 400 | \`malformed_request\` | unparseable JSON or multipart |
+| 401 | \`unauthenticated\` | no token, or an unknown, expired or revoked token |
+| 403 | \`insufficient_scope\` | the token lacks the operation's scope |
+| 403 | \`permission_denied\` | the acting user lacks a required permission |
+| 404 | \`not_found\` | no such resource (one body for every case) |
+| 409 | \`invalid_transition\`, \`report_not_available\`, \`not_retryable\`, \`task_disabled\`, \`conflict\`, \`idempotency_key_in_use\` | the resource's state does not allow the action |
+| 410 | \`version_sunset\` | the API version is past its sunset date |
+| 413 / 415 | \`payload_too_large\` / \`unsupported_media_type\` | body too large or of a refused type |
+| 422 | \`validation_failed\`, \`idempotency_key_reused\` | invalid input, with \`errors\` keyed by field |
+| 429 | \`rate_limited\` | rate limit exceeded |
+| 500 / 503 | \`internal_error\` / \`unavailable\` | server-side failure |
+`.trim();
+
+export const openApiOptions: FastifyDynamicSwaggerOptions = {
+  openapi: {
+    openapi: '3.1.0',
+    info: { title: 'Academy — Training Administration API', version: '1.0.0', description },
+    servers: [{ url: '/', description: 'This server' }],
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An access token created with `academy tokens create`.' },
+      },
+    },
+  },
+  // Shared schemas appear under their own names in components.schemas.
+  refResolver: {
+    buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+  },
+};

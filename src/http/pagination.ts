@@ -1,0 +1,88 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+
+/** Query parameters every list accepts. Unknown parameters are ignored. */
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, description: '1-based page number.', default: 1 })),
+  per_page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: 'Items per page (default 15); values above the configured maximum (ACADEMY_MAX_PAGE_SIZE) are clamped to it.',
+    }),
+  ),
+};
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export function pageRequest(query: { page?: number | undefined; per_page?: number | undefined }, maxPageSize: number): PageRequest {
+  const page = query.page ?? 1;
+  const perPage = Math.min(query.per_page ?? 15, maxPageSize);
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+export const PaginationLinks = Type.Object({
+  first: Type.String(),
+  last: Type.String(),
+  prev: Type.Union([Type.String(), Type.Null()]),
+  next: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const PaginationMeta = Type.Object({
+  current_page: Type.Integer(),
+  from: Type.Union([Type.Integer(), Type.Null()]),
+  last_page: Type.Integer(),
+  path: Type.String(),
+  per_page: Type.Integer(),
+  to: Type.Union([Type.Integer(), Type.Null()]),
+  total: Type.Integer(),
+});
+
+export function ListOf<T extends Parameters<typeof Type.Array>[0]>(item: T) {
+  return Type.Object({ data: Type.Array(item), links: PaginationLinks, meta: PaginationMeta });
+}
+
+/** Builds the list envelope (Laravel's shape) and the RFC 8288 Link header. */
+export function paginate<T>(request: FastifyRequest, reply: FastifyReply, page: PageRequest, result: Page<T>) {
+  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  const path = `${url.origin}${url.pathname}`;
+  const lastPage = Math.max(1, Math.ceil(result.total / page.perPage));
+  const link = (n: number) => {
+    const u = new URL(url);
+    u.searchParams.set('page', String(n));
+    u.searchParams.set('per_page', String(page.perPage));
+    return u.toString();
+  };
+  const links = {
+    first: link(1),
+    last: link(lastPage),
+    prev: page.page > 1 ? link(Math.min(page.page - 1, lastPage)) : null,
+    next: page.page < lastPage ? link(page.page + 1) : null,
+  };
+  const header = [`<${links.first}>; rel="first"`, `<${links.last}>; rel="last"`];
+  if (links.prev) header.push(`<${links.prev}>; rel="prev"`);
+  if (links.next) header.push(`<${links.next}>; rel="next"`);
+  reply.header('link', header.join(', '));
+  const from = result.items.length > 0 ? page.offset + 1 : null;
+  return {
+    data: result.items,
+    links,
+    meta: {
+      current_page: page.page,
+      from,
+      last_page: lastPage,
+      path,
+      per_page: page.perPage,
+      to: from === null ? null : page.offset + result.items.length,
+      total: result.total,
+    },
+  };
+}

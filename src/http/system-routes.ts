@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ping } from '../db/database.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { Metrics } from './metrics.ts';
+import { ApiVersion } from './versions.ts';
+
+/** Public operational routes: version registry, probes, metrics and the OpenAPI document. */
+export const systemRoutes: FastifyPluginAsyncTypebox<{ platform: Platform; metrics: Metrics }> = async (app, { platform, metrics }) => {
+  app.get('/api', {
+    config: { access: 'open' },
+    schema: {
+      operationId: 'listApiVersions',
+      tags: ['Meta'],
+      summary: 'List API versions with their lifecycle status',
+      response: { 200: Type.Object({ data: Type.Array(ApiVersion) }) },
+    },
+    handler: async () => ({ data: platform.versions }),
+  });
+
+  app.get('/livez', {
+    config: { access: 'open' },
+    schema: { hide: true },
+    handler: async () => ({ status: 'ok' }),
+  });
+
+  app.get('/readyz', {
+    config: { access: 'open' },
+    schema: { hide: true },
+    handler: async (_request, reply) => {
+      try {
+        await ping(platform.database.db);
+        return { status: 'ok' };
+      } catch {
+        return reply.code(503).send({ status: 'unavailable', message: 'The database is not reachable.' });
+      }
+    },
+  });
+
+  if (platform.config.metricsPort === null) {
+    app.get('/metrics', {
+      config: { access: 'open' },
+      schema: { hide: true },
+      handler: async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+    });
+  }
+
+  app.get('/api/v1/openapi.json', {
+    config: { access: 'open' },
+    schema: { hide: true },
+    handler: async () => app.swagger(),
+  });
+};

@@ -1,0 +1,49 @@
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Platform } from '../../platform/platform.ts';
+import { createOrganizationRepository } from '../organization/repository.ts';
+import { createRuntimeStateRepository } from '../runtime/repository.ts';
+
+export interface DemoOutcome {
+  seeded: boolean;
+  token?: string;
+  savedToken?: string;
+  tokenFile: string;
+}
+
+const MARKER = 'demo_seeded_at';
+
+/** Loads the demo data set once; later calls change nothing. */
+export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
+  const state = createRuntimeStateRepository(platform.database.db);
+  const tokenFile = path.join(platform.config.dataDir, 'demo-token');
+  if (await state.get(MARKER)) {
+    const savedToken = await readFile(tokenFile, 'utf8').then(
+      (t) => t.trim(),
+      () => undefined,
+    );
+    return { seeded: false, tokenFile, ...(savedToken ? { savedToken } : {}) };
+  }
+  const now = platform.clock.now().toISOString();
+  await createOrganizationRepository(platform.database.db).update({
+    name: 'Northwind Training Academy',
+    legal_name: 'Northwind Training Academy Ltd',
+    timezone: 'Europe/London',
+    locale: 'en-GB',
+    currency: 'GBP',
+    contact_email: 'office@northwind-academy.example',
+    phone: '+44 20 7946 0000',
+    website: 'https://northwind-academy.example',
+    address_line1: '12 Learning Lane',
+    address_city: 'London',
+    address_postal_code: 'EC1A 1AA',
+    address_country: 'GB',
+    updated_at: now,
+  });
+  const issued = await platform.tokens.create({ name: 'demo', scopes: ['*'] });
+  await state.set(MARKER, now, now);
+  await mkdir(platform.config.dataDir, { recursive: true });
+  await writeFile(tokenFile, `${issued.token}\n`, { mode: 0o600 });
+  await chmod(tokenFile, 0o600);
+  return { seeded: true, token: issued.token, tokenFile };
+}

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Single } from '../../http/schemas.ts';
+import { Address, Organization, OrganizationPatch } from './schemas.ts';
+import type { OrganizationService } from './service.ts';
+
+export const organizationRoutes: FastifyPluginAsyncTypebox<{ organization: OrganizationService }> = async (app, { organization }) => {
+  app.addSchema(Address);
+  app.addSchema(Organization);
+  app.addSchema(OrganizationPatch);
+
+  app.get('/organization', {
+    config: { access: { scope: 'organization:read' } },
+    schema: {
+      operationId: 'getOrganization',
+      tags: ['Organization'],
+      summary: 'Get the organization settings',
+      response: { 200: Single(Type.Ref('Organization')) },
+    },
+    handler: async () => ({ data: await organization.get() }),
+  });
+
+  app.patch('/organization', {
+    config: { access: { scope: 'organization:write' } },
+    schema: {
+      operationId: 'updateOrganization',
+      tags: ['Organization'],
+      summary: 'Update the organization settings',
+      description:
+        'Partial update: only the fields present in the body change, including single fields of `address`. `null` clears an optional field.',
+      body: Type.Ref('OrganizationPatch'),
+      response: { 200: Single(Type.Ref('Organization')) },
+    },
+    handler: async (request) => ({ data: await organization.update(request.body as OrganizationPatch) }),
+  });
+};

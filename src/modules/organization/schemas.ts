@@ -1,0 +1,49 @@
+import { type Static, Type } from 'typebox';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Address = Type.Object(
+  {
+    line1: Nullable(Type.String({ maxLength: 200 })),
+    line2: Nullable(Type.String({ maxLength: 200 })),
+    city: Nullable(Type.String({ maxLength: 100 })),
+    region: Nullable(Type.String({ maxLength: 100 })),
+    postal_code: Nullable(Type.String({ maxLength: 20 })),
+    country: Nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code.' })),
+  },
+  { $id: 'Address' },
+);
+
+export const Organization = Type.Object(
+  {
+    name: Type.String(),
+    legal_name: Nullable(Type.String()),
+    timezone: Type.String({ description: 'IANA time zone, e.g. Europe/Berlin.' }),
+    locale: Type.String({ description: 'BCP 47 language tag, e.g. en-GB.' }),
+    currency: Type.String({ description: 'ISO 4217 code of the default currency.' }),
+    contact_email: Nullable(Type.String({ format: 'email' })),
+    phone: Nullable(Type.String()),
+    website: Nullable(Type.String({ format: 'uri' })),
+    address: Type.Ref('Address'),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Organization' },
+);
+export type Organization = Static<typeof Organization> & { address: Static<typeof Address> };
+
+export const OrganizationPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    legal_name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35 })),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+    contact_email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
+    phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+    website: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2000 }))),
+    address: Type.Optional(Type.Partial(Address, { additionalProperties: false })),
+  },
+  { additionalProperties: false, minProperties: 1, $id: 'OrganizationPatch' },
+);
+export type OrganizationPatch = Static<typeof OrganizationPatch>;

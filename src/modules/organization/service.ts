@@ -1,0 +1,90 @@
+import type { Updateable } from 'kysely';
+import type { OrganizationTable } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import type { OrganizationRepository, OrganizationRow } from './repository.ts';
+import type { Organization, OrganizationPatch } from './schemas.ts';
+
+export function isTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isLocale(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+const currencies = new Set(Intl.supportedValuesOf('currency'));
+
+function present(row: OrganizationRow): Organization {
+  return {
+    name: row.name,
+    legal_name: row.legal_name,
+    timezone: row.timezone,
+    locale: row.locale,
+    currency: row.currency,
+    contact_email: row.contact_email,
+    phone: row.phone,
+    website: row.website,
+    address: {
+      line1: row.address_line1,
+      line2: row.address_line2,
+      city: row.address_city,
+      region: row.address_region,
+      postal_code: row.address_postal_code,
+      country: row.address_country,
+    },
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function createOrganizationService(deps: { organization: OrganizationRepository; clock: Clock }) {
+  return {
+    async get(): Promise<Organization> {
+      return present(await deps.organization.get());
+    },
+
+    /** Partial update: only the fields present in `patch` change (nested address fields included). */
+    async update(patch: OrganizationPatch): Promise<Organization> {
+      const errors: Record<string, string[]> = {};
+      if (patch.timezone !== undefined && !isTimeZone(patch.timezone)) {
+        errors.timezone = ['The timezone must be a valid IANA time zone, such as Europe/Berlin.'];
+      }
+      if (patch.locale !== undefined && !isLocale(patch.locale)) {
+        errors.locale = ['The locale must be a valid BCP 47 language tag, such as en-GB.'];
+      }
+      if (patch.currency !== undefined && !currencies.has(patch.currency)) {
+        errors.currency = ['The currency must be an ISO 4217 code, such as EUR.'];
+      }
+      if (patch.name !== undefined && patch.name.trim() === '') errors.name = ['The name must not be blank.'];
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+      const changes: Updateable<OrganizationTable> = {};
+      const direct = ['name', 'legal_name', 'timezone', 'locale', 'currency', 'contact_email', 'phone', 'website'] as const;
+      for (const field of direct) {
+        if (patch[field] !== undefined) (changes as Record<string, unknown>)[field] = patch[field];
+      }
+      if (patch.timezone !== undefined)
+        changes.timezone = new Intl.DateTimeFormat('en', { timeZone: patch.timezone }).resolvedOptions().timeZone;
+      if (patch.locale !== undefined) changes.locale = Intl.getCanonicalLocales(patch.locale)[0] as string;
+      for (const [field, value] of Object.entries(patch.address ?? {})) {
+        if (value !== undefined) (changes as Record<string, unknown>)[`address_${field}`] = value;
+      }
+      changes.updated_at = deps.clock.now().toISOString();
+      await deps.organization.update(changes);
+      return this.get();
+    },
+  };
+}
+
+export type OrganizationService = ReturnType<typeof createOrganizationService>;

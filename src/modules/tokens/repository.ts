@@ -1,0 +1,58 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ApiTokenTable, DB } from '../../db/schema.ts';
+
+export type TokenRow = Selectable<ApiTokenTable>;
+
+export interface NewToken {
+  name: string;
+  token_hash: string;
+  token_prefix: string;
+  scopes: string;
+  user_id: number | null;
+  expires_at: string | null;
+  created_at: string;
+}
+
+export function createTokenRepository(db: Kysely<DB>) {
+  return {
+    insert: async (token: NewToken): Promise<TokenRow> =>
+      db.insertInto('api_tokens').values(token).returningAll().executeTakeFirstOrThrow(),
+
+    findByHash: async (hash: string): Promise<TokenRow | undefined> =>
+      db.selectFrom('api_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst(),
+
+    findById: async (id: number): Promise<TokenRow | undefined> =>
+      db.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    list: async (): Promise<TokenRow[]> => db.selectFrom('api_tokens').selectAll().orderBy('id').execute(),
+
+    revoke: async (id: number, at: string): Promise<void> => {
+      await db.updateTable('api_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    },
+
+    markRotated: async (id: number, to: number, at: string): Promise<void> => {
+      await db.updateTable('api_tokens').set({ revoked_at: at, rotated_to_id: to }).where('id', '=', id).execute();
+    },
+
+    setScopes: async (id: number, scopes: string): Promise<void> => {
+      await db.updateTable('api_tokens').set({ scopes }).where('id', '=', id).execute();
+    },
+
+    /** Writes batched `last_used_at` values; never moves a value backwards. */
+    touch: async (usage: Map<number, string>): Promise<void> => {
+      for (const [id, at] of usage) {
+        await db
+          .updateTable('api_tokens')
+          .set({ last_used_at: at })
+          .where('id', '=', id)
+          .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+          .execute();
+      }
+    },
+
+    findUserIdByEmail: async (email: string): Promise<number | undefined> =>
+      (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst())?.id,
+  };
+}
+
+export type TokenRepository = ReturnType<typeof createTokenRepository>;

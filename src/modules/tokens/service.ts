@@ -1,0 +1,167 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../platform/clock.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import type { TokenRepository, TokenRow } from './repository.ts';
+import { isGrantable } from './scopes.ts';
+
+const PREFIX = 'acd_';
+
+export interface TokenView {
+  id: number;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  user_id: number | null;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface IssuedToken {
+  token: string;
+  record: TokenView;
+}
+
+export interface AuthenticatedToken {
+  id: number;
+  scopes: string[];
+  userId: number | null;
+}
+
+export interface CreateTokenInput {
+  name: string;
+  scopes: string[];
+  userEmail?: string | undefined;
+  /** Days until expiry; `null` for a token that never expires; omitted for the configured default. */
+  expiresInDays?: number | null | undefined;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function generate(): string {
+  // 32 random bytes = 256 bits, URL-safe.
+  return PREFIX + randomBytes(32).toString('base64url');
+}
+
+function view(row: TokenRow): TokenView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.token_prefix,
+    scopes: JSON.parse(row.scopes) as string[],
+    user_id: row.user_id,
+    expires_at: row.expires_at,
+    last_used_at: row.last_used_at,
+    revoked_at: row.revoked_at,
+    created_at: row.created_at,
+  };
+}
+
+function checkScopes(scopes: string[]): string[] {
+  const cleaned = [...new Set(scopes.map((s) => s.trim()).filter(Boolean))];
+  if (cleaned.length === 0) throw ValidationError.field('scopes', 'At least one scope is required.');
+  const unknown = cleaned.filter((s) => !isGrantable(s));
+  if (unknown.length > 0) throw ValidationError.field('scopes', `Unknown scope(s): ${unknown.join(', ')}.`);
+  return cleaned;
+}
+
+export function createTokenService(deps: { tokens: TokenRepository; clock: Clock; defaultTtlDays: number }) {
+  const { tokens, clock } = deps;
+  // last_used_at is recorded in memory and written in batches, so a request never waits on a write.
+  const usage = new Map<number, string>();
+
+  function expiry(days: number | null | undefined): string | null {
+    if (days === null) return null;
+    const effective = days ?? deps.defaultTtlDays;
+    if (!Number.isInteger(effective) || effective < 1) {
+      throw ValidationError.field('expires_in_days', 'Must be a positive whole number of days.');
+    }
+    return new Date(clock.now().getTime() + effective * 86_400_000).toISOString();
+  }
+
+  async function issue(input: { name: string; scopes: string[]; userId: number | null; expiresAt: string | null }) {
+    const token = generate();
+    const row = await tokens.insert({
+      name: input.name,
+      token_hash: hashToken(token),
+      token_prefix: token.slice(0, PREFIX.length + 8),
+      scopes: JSON.stringify(input.scopes),
+      user_id: input.userId,
+      expires_at: input.expiresAt,
+      created_at: clock.now().toISOString(),
+    });
+    return { token, record: view(row) };
+  }
+
+  async function existing(id: number): Promise<TokenRow> {
+    const row = await tokens.findById(id);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  return {
+    async create(input: CreateTokenInput): Promise<IssuedToken> {
+      const name = input.name.trim();
+      if (!name) throw ValidationError.field('name', 'A name is required.');
+      const scopes = checkScopes(input.scopes);
+      let userId: number | null = null;
+      if (input.userEmail) {
+        userId = (await tokens.findUserIdByEmail(input.userEmail.trim().toLowerCase())) ?? null;
+        if (userId === null) throw ValidationError.field('user', `No user with email ${input.userEmail}.`);
+      }
+      return issue({ name, scopes, userId, expiresAt: expiry(input.expiresInDays) });
+    },
+
+    async list(): Promise<TokenView[]> {
+      return (await tokens.list()).map(view);
+    },
+
+    async revoke(id: number): Promise<TokenView> {
+      await existing(id);
+      await tokens.revoke(id, clock.now().toISOString());
+      return view(await existing(id));
+    },
+
+    /** Issues a replacement with the same name, scopes, user and remaining lifetime; the old token stops working at once. */
+    async rotate(id: number): Promise<IssuedToken> {
+      const old = await existing(id);
+      if (old.revoked_at) throw ValidationError.field('id', 'A revoked token cannot be rotated.');
+      const issued = await issue({
+        name: old.name,
+        scopes: JSON.parse(old.scopes) as string[],
+        userId: old.user_id,
+        expiresAt: old.expires_at,
+      });
+      await tokens.markRotated(id, issued.record.id, clock.now().toISOString());
+      return issued;
+    },
+
+    async setScopes(id: number, scopes: string[]): Promise<TokenView> {
+      await existing(id);
+      await tokens.setScopes(id, JSON.stringify(checkScopes(scopes)));
+      return view(await existing(id));
+    },
+
+    /** Resolves a presented token; `null` for unknown, malformed, expired or revoked ones. */
+    async authenticate(presented: string): Promise<AuthenticatedToken | null> {
+      if (!presented.startsWith(PREFIX) || presented.length > 200) return null;
+      const row = await tokens.findByHash(hashToken(presented));
+      const now = clock.now();
+      if (!row || row.revoked_at || (row.expires_at && Date.parse(row.expires_at) <= now.getTime())) return null;
+      usage.set(row.id, now.toISOString());
+      return { id: row.id, scopes: JSON.parse(row.scopes) as string[], userId: row.user_id };
+    },
+
+    async flushUsage(): Promise<void> {
+      if (usage.size === 0) return;
+      const batch = new Map(usage);
+      usage.clear();
+      await tokens.touch(batch);
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;

@@ -1,0 +1,108 @@
+/**
+ * One error type per meaning. The HTTP layer maps each to the contract's status and code in one place
+ * (src/http/errors.ts); services, jobs and the CLI throw these without knowing about HTTP.
+ */
+export class AppError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly details: Record<string, string[]> | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { details?: Record<string, string[]>; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export class MalformedRequestError extends AppError {
+  constructor(message = 'The request body could not be parsed.') {
+    super(400, 'malformed_request', message);
+  }
+}
+
+export class UnauthenticatedError extends AppError {
+  constructor(tokenSent: boolean) {
+    super(401, 'unauthenticated', tokenSent ? 'The access token is invalid, expired or revoked.' : 'An access token is required.', {
+      headers: {
+        'www-authenticate': tokenSent ? 'Bearer realm="academy", error="invalid_token"' : 'Bearer realm="academy"',
+      },
+    });
+  }
+}
+
+export class InsufficientScopeError extends AppError {
+  constructor(scope: string) {
+    super(403, 'insufficient_scope', `This action needs the ${scope} scope.`, {
+      headers: { 'www-authenticate': `Bearer realm="academy", error="insufficient_scope", scope="${scope}"` },
+    });
+  }
+}
+
+export class PermissionDeniedError extends AppError {
+  constructor(message = 'You do not have permission to perform this action.') {
+    super(403, 'permission_denied', message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor() {
+    // Deliberately one message for every case, so that a 404 never tells which case it was.
+    super(404, 'not_found', 'The requested resource was not found.');
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(code: string, message: string) {
+    super(409, code, message);
+  }
+}
+
+export class GoneError extends AppError {
+  constructor(code: string, message: string, headers: Record<string, string> = {}) {
+    super(410, code, message, { headers });
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super(413, 'payload_too_large', message);
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message: string) {
+    super(415, 'unsupported_media_type', message);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(errors: Record<string, string[]>, message?: string) {
+    const first = Object.values(errors)[0]?.[0];
+    super(422, 'validation_failed', message ?? first ?? 'The given data was invalid.', { details: errors });
+  }
+
+  static field(field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] });
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(headers: Record<string, string>) {
+    super(429, 'rate_limited', 'Too many requests. Retry after the time given in Retry-After.', { headers });
+  }
+}
+
+export class UnavailableError extends AppError {
+  constructor(message = 'The service is temporarily unavailable.') {
+    super(503, 'unavailable', message);
+  }
+}

@@ -1,0 +1,65 @@
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { type Database, openDatabase } from '../db/database.ts';
+import { createRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
+import { type ApiVersion, loadVersions } from '../http/versions.ts';
+import { createTokenRepository } from '../modules/tokens/repository.ts';
+import { createTokenService, type TokenService } from '../modules/tokens/service.ts';
+import { type Clock, systemClock } from './clock.ts';
+
+/**
+ * Everything a process needs, assembled once. `serve`, `worker`, the CLI and the tests build the same
+ * platform; only the entrypoint differs.
+ */
+export interface Platform {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  redis: Redis | null;
+  rateLimiter: RateLimiter;
+  versions: ApiVersion[];
+  tokens: TokenService;
+  close(): Promise<void>;
+}
+
+export interface PlatformOptions {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization'] });
+}
+
+export function createPlatform(config: Config, options: PlatformOptions = {}): Platform {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config);
+  const database = openDatabase(config.databaseUrl);
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
+    : null;
+  // Redis being down is reported by the health check; the limiter falls back to local counters.
+  redis?.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
+  const tokens = createTokenService({
+    tokens: createTokenRepository(database.db),
+    clock,
+    defaultTtlDays: config.tokenTtlDays,
+  });
+  return {
+    config,
+    database,
+    clock,
+    logger,
+    redis,
+    rateLimiter: createRateLimiter({ redis }),
+    versions: loadVersions(config.versionsFile),
+    tokens,
+    async close() {
+      await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

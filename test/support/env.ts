@@ -1,0 +1,12 @@
+import type { Dialect } from '../../src/db/database.ts';
+
+/** Which database this test process runs against; scripts/test.ts runs the suite once per dialect. */
+export const dialect: Dialect = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A server database that test files create their own databases in. */
+export const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Under CI a missing service fails the run; elsewhere tests that need it are skipped with a reason. */
+export const ci = process.env.CI === 'true';

@@ -1,0 +1,58 @@
+import { after } from 'node:test';
+import pino from 'pino';
+import { type App, buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import type { Clock } from '../../src/platform/clock.ts';
+import { createPlatform, type Platform } from '../../src/platform/platform.ts';
+import { createTestDatabase } from './database.ts';
+
+// Everything a test file creates is closed, and its databases dropped, once the file's tests end.
+const cleanups: (() => Promise<unknown>)[] = [];
+after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+export interface TestPlatformOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+}
+
+/**
+ * A migrated platform over a fresh database of the current dialect. It is closed and its database
+ * dropped when the test file ends.
+ */
+export async function createTestPlatform(options: TestPlatformOptions = {}): Promise<Platform> {
+  const database = await createTestDatabase();
+  const config: Config = loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...options.env });
+  const platform = createPlatform(config, { logger: pino({ level: 'silent' }), ...(options.clock ? { clock: options.clock } : {}) });
+  await migrate(platform.database);
+  cleanups.push(async () => {
+    await platform.close();
+    await database.drop();
+  });
+  return platform;
+}
+
+export interface TestApp extends App {
+  platform: Platform;
+  /** Creates a token with the given scopes and returns its secret. */
+  token(scopes: string[], options?: { userEmail?: string; expiresInDays?: number | null }): Promise<string>;
+}
+
+export async function createTestApp(options: TestPlatformOptions = {}): Promise<TestApp> {
+  const platform = await createTestPlatform(options);
+  const app = await buildApp(platform);
+  cleanups.push(() => app.http.close());
+  return {
+    ...app,
+    platform,
+    token: async (scopes, tokenOptions = {}) =>
+      (await platform.tokens.create({ name: 'test', scopes, userEmail: tokenOptions.userEmail, expiresInDays: tokenOptions.expiresInDays }))
+        .token,
+  };
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
