@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, loadDotenv } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { AppError } from '../platform/errors.ts';
 import { createLogger, createPlatform, type Platform } from '../platform/platform.ts';
+import { adminCommands } from './admin.ts';
 import { createOutput, type Output } from './output.ts';
 import { serveCommands } from './serve.ts';
 import { tokenCommands } from './tokens.ts';
@@ -50,6 +51,7 @@ export async function main(argv: string[]): Promise<number> {
 
   serveCommands(program, run);
   tokenCommands(program, run);
+  adminCommands(program, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

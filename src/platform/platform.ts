@@ -4,9 +4,16 @@ import type { Config } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { createRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
 import { type ApiVersion, loadVersions } from '../http/versions.ts';
+import { createOutbox, type Outbox } from '../modules/events/outbox.ts';
+import { createEventRepository, type EventRepository } from '../modules/events/repository.ts';
+import { createJobQueue, type JobQueue } from '../modules/jobs/queue.ts';
+import { createJobRegistry, type JobRegistry } from '../modules/jobs/registry.ts';
+import { createJobRepository, type JobRepository } from '../modules/jobs/repository.ts';
+import { createWorker, type Worker } from '../modules/jobs/worker.ts';
 import { createTokenRepository } from '../modules/tokens/repository.ts';
 import { createTokenService, type TokenService } from '../modules/tokens/service.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { registerJobHandlers } from './jobs.ts';
 
 /**
  * Everything a process needs, assembled once. `serve`, `worker`, the CLI and the tests build the same
@@ -21,6 +28,14 @@ export interface Platform {
   rateLimiter: RateLimiter;
   versions: ApiVersion[];
   tokens: TokenService;
+  jobs: JobRepository;
+  queue: JobQueue;
+  events: EventRepository;
+  outbox: Outbox;
+  /** Handlers of every job, registered by the modules at assembly. */
+  registry: JobRegistry;
+  /** A worker over this platform's queue (not started). */
+  createWorker(options?: Partial<{ concurrency: number; leaseMs: number; pollMs: number }>): Worker;
   close(): Promise<void>;
 }
 
@@ -47,7 +62,12 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     clock,
     defaultTtlDays: config.tokenTtlDays,
   });
-  return {
+  const jobs = createJobRepository(database.db, database.dialect);
+  const queue = createJobQueue({ jobs, clock });
+  const events = createEventRepository(database.db);
+  const outbox = createOutbox({ events, queue, clock });
+  const registry = createJobRegistry();
+  const platform: Platform = {
     config,
     database,
     clock,
@@ -56,10 +76,26 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     rateLimiter: createRateLimiter({ redis }),
     versions: loadVersions(config.versionsFile),
     tokens,
+    jobs,
+    queue,
+    events,
+    outbox,
+    registry,
+    createWorker: (options = {}) =>
+      createWorker(
+        { database, jobs, queue, outbox, registry, clock, logger },
+        {
+          concurrency: options.concurrency ?? config.workerConcurrency,
+          leaseMs: options.leaseMs ?? config.jobLeaseMs,
+          pollMs: options.pollMs ?? config.jobPollMs,
+        },
+      ),
     async close() {
       await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));
       redis?.disconnect();
       await database.close();
     },
   };
+  registerJobHandlers(platform);
+  return platform;
 }

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { EventRepository, EventRow } from './repository.ts';
+import { EVENT_VERSION } from './types.ts';
+
+/** The webhook envelope: id, type, version, occurred_at, payload (spec §6). */
+export interface DomainEvent {
+  id: string;
+  type: string;
+  version: string;
+  occurred_at: string;
+  payload: Record<string, unknown>;
+}
+
+export function toDomainEvent(row: EventRow): DomainEvent {
+  return { id: row.id, type: row.type, version: row.version, occurred_at: row.occurred_at, payload: JSON.parse(row.payload) };
+}
+
+function eventId(): string {
+  return `evt_${randomBytes(12).toString('base64url')}`;
+}
+
+/**
+ * Writes domain events to the outbox inside the caller's transaction and enqueues their dispatch in
+ * the same transaction: an event exists exactly when the change it describes was committed.
+ */
+export function createOutbox(deps: { events: EventRepository; queue: JobQueue; clock: Clock }) {
+  return {
+    async emit(trx: Kysely<DB>, type: string, payload: Record<string, unknown>): Promise<DomainEvent> {
+      const event: DomainEvent = { id: eventId(), type, version: EVENT_VERSION, occurred_at: deps.clock.now().toISOString(), payload };
+      await deps.events.insert(trx, { ...event, payload: JSON.stringify(payload) });
+      await deps.queue.enqueue(trx, 'events.dispatch', { eventId: event.id });
+      return event;
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;
