@@ -62,6 +62,11 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     clock,
     defaultTtlDays: config.tokenTtlDays,
   });
+  // Token usage is written in batches (at most every 30 s per process), never on the request path.
+  const usageFlush = setInterval(() => {
+    tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));
+  }, 30_000);
+  usageFlush.unref();
   const jobs = createJobRepository(database.db, database.dialect);
   const queue = createJobQueue({ jobs, clock });
   const events = createEventRepository(database.db);
@@ -73,7 +78,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     clock,
     logger,
     redis,
-    rateLimiter: createRateLimiter({ redis }),
+    rateLimiter: createRateLimiter({ redis, prefix: `${config.redisPrefix}:rl` }),
     versions: loadVersions(config.versionsFile),
     tokens,
     jobs,
@@ -91,6 +96,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
         },
       ),
     async close() {
+      clearInterval(usageFlush);
       await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));
       redis?.disconnect();
       await database.close();
