@@ -38,8 +38,11 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
     return { db, dialect: 'sqlite', url, close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
+  // A client that loses its server must not crash the process: idle ones report through the pool,
+  // checked-out ones would emit 'error' with no listener (an uncaught exception) although their query
+  // already rejects. The pool replaces dead clients; the next query reconnects.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', url, close: () => db.destroy() };
 }

@@ -8,7 +8,10 @@ import type { JobRepository } from './repository.ts';
 export interface EnqueueOptions {
   /** Not before this time (default: now). */
   runAt?: Date;
-  /** De-duplicates: while a job with this key is pending, enqueuing another with it does nothing. */
+  /**
+   * De-duplicates: while a job with this key is waiting or running, enqueuing another with it does
+   * nothing (and returns `undefined`). Once that job completed or failed for good, the key is free.
+   */
   key?: string;
   maxAttempts?: number;
 }

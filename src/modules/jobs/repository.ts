@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type QueryCreator, type Selectable, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB, JobTable } from '../../db/schema.ts';
 
@@ -13,9 +13,17 @@ export interface NewJob {
   created_at: string;
 }
 
+/** Who may still settle a claimed job: the worker holding it, or the sweeper of locks older than a cutoff. */
+export type LockOwner = { worker: string } | { lockedBefore: string };
+
+export const NOTIFY_CHANNEL = 'academy_jobs';
+
 export function createJobRepository(db: Kysely<DB>, dialect: Dialect) {
   return {
-    /** Inserts a job; with a key that is already pending, nothing is inserted and `undefined` returned. */
+    /**
+     * Inserts a job; while a job with the same key exists (waiting or running), nothing is inserted
+     * and `undefined` is returned. Completed jobs are deleted and failed ones give up their key.
+     */
     insert: async (trx: Kysely<DB>, job: NewJob): Promise<number | undefined> => {
       const row = await trx
         .insertInto('jobs')
@@ -27,24 +35,35 @@ export function createJobRepository(db: Kysely<DB>, dialect: Dialect) {
     },
 
     /**
-     * Claims up to `limit` due jobs for `worker`, counting the attempt. PostgreSQL skips rows other
-     * workers hold (FOR UPDATE SKIP LOCKED); SQLite has one writer at a time, so the single UPDATE
-     * statement is already atomic.
+     * Claims up to `limit` due jobs for `worker`, counting the attempt. On PostgreSQL the candidates
+     * are locked once in a CTE and rows other workers hold are skipped (FOR UPDATE SKIP LOCKED); SQLite
+     * has one writer at a time, so the single UPDATE statement is already atomic.
      */
     claim: async (worker: string, now: string, limit: number): Promise<JobRow[]> => {
-      const due = db
-        .selectFrom('jobs')
-        .select('id')
-        .where('failed_at', 'is', null)
-        .where('locked_at', 'is', null)
-        .where('run_at', '<=', now)
-        .orderBy('run_at')
-        .orderBy('id')
-        .limit(limit);
+      const due = (qb: QueryCreator<DB>) =>
+        qb
+          .selectFrom('jobs')
+          .select('id')
+          .where('failed_at', 'is', null)
+          .where('locked_at', 'is', null)
+          .where('run_at', '<=', now)
+          .orderBy('run_at')
+          .orderBy('id')
+          .limit(limit);
+      if (dialect === 'postgres') {
+        return db
+          .with('due', (qb) => due(qb).forUpdate().skipLocked())
+          .updateTable('jobs')
+          .from('due')
+          .set((eb) => ({ locked_by: worker, locked_at: now, attempts: eb('jobs.attempts', '+', 1), updated_at: now }))
+          .whereRef('jobs.id', '=', 'due.id')
+          .returningAll('jobs')
+          .execute();
+      }
       return db
         .updateTable('jobs')
         .set((eb) => ({ locked_by: worker, locked_at: now, attempts: eb('attempts', '+', 1), updated_at: now }))
-        .where('id', 'in', dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+        .where('id', 'in', due(db))
         .returningAll()
         .execute();
     },
@@ -53,6 +72,18 @@ export function createJobRepository(db: Kysely<DB>, dialect: Dialect) {
     complete: async (id: number, worker: string): Promise<boolean> => {
       const result = await db.deleteFrom('jobs').where('id', '=', id).where('locked_by', '=', worker).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
+    },
+
+    /** Renews the lease of jobs still running, so that a long job is not swept from a live worker. */
+    extendLease: async (worker: string, ids: number[], now: string): Promise<number> => {
+      if (ids.length === 0) return 0;
+      const result = await db
+        .updateTable('jobs')
+        .set({ locked_at: now })
+        .where('id', 'in', ids)
+        .where('locked_by', '=', worker)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
 
     retryLater: async (trx: Kysely<DB>, id: number, worker: string, error: string, runAt: string, now: string): Promise<boolean> => {
@@ -65,23 +96,53 @@ export function createJobRepository(db: Kysely<DB>, dialect: Dialect) {
       return Number(result.numUpdatedRows) > 0;
     },
 
-    failPermanently: async (trx: Kysely<DB>, id: number, worker: string, error: string, now: string): Promise<boolean> => {
-      const result = await trx
+    /** Marks a job failed for good; its key is released so the same work can be enqueued again. */
+    failPermanently: async (trx: Kysely<DB>, id: number, owner: LockOwner, error: string, now: string): Promise<boolean> => {
+      let query = trx
         .updateTable('jobs')
-        .set({ locked_by: null, locked_at: null, last_error: error, failed_at: now, updated_at: now })
+        .set({ locked_by: null, locked_at: null, key: null, last_error: error, failed_at: now, updated_at: now })
         .where('id', '=', id)
-        .where('locked_by', '=', worker)
-        .executeTakeFirst();
+        .where('failed_at', 'is', null);
+      query = 'worker' in owner ? query.where('locked_by', '=', owner.worker) : query.where('locked_at', '<', owner.lockedBefore);
+      const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /** Returns jobs whose lock is older than the lease (their worker died) to the queue. */
+    /**
+     * Returns jobs whose lock is older than the lease (their worker died) to the queue, when they have
+     * attempts left. The ones that used their last attempt are left for `staleExhausted`.
+     */
     sweep: async (lockedBefore: string, now: string): Promise<number> => {
       const result = await db
         .updateTable('jobs')
         .set({ locked_by: null, locked_at: null, last_error: 'lease expired: the worker stopped before finishing', updated_at: now })
         .where('locked_at', '<', lockedBefore)
         .where('failed_at', 'is', null)
+        .whereRef('attempts', '<', 'max_attempts')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /** Jobs whose worker died during their last allowed attempt. */
+    staleExhausted: async (lockedBefore: string, limit: number): Promise<JobRow[]> =>
+      db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('locked_at', '<', lockedBefore)
+        .where('failed_at', 'is', null)
+        .whereRef('attempts', '>=', 'max_attempts')
+        .orderBy('id')
+        .limit(limit)
+        .execute(),
+
+    /** Hands jobs a stopping worker could not finish back to the queue, to run again at once. */
+    release: async (worker: string, ids: number[], error: string, now: string): Promise<number> => {
+      if (ids.length === 0) return 0;
+      const result = await db
+        .updateTable('jobs')
+        .set({ locked_by: null, locked_at: null, last_error: error, run_at: now, updated_at: now })
+        .where('id', 'in', ids)
+        .where('locked_by', '=', worker)
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
@@ -112,7 +173,7 @@ export function createJobRepository(db: Kysely<DB>, dialect: Dialect) {
 
     /** PostgreSQL wakes listening workers when the enqueuing transaction commits. */
     notify: async (trx: Kysely<DB>): Promise<void> => {
-      if (dialect === 'postgres') await sql`select pg_notify('academy_jobs', '')`.execute(trx);
+      if (dialect === 'postgres') await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx);
     },
   };
 }

@@ -1,0 +1,56 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_GRACE_MS } from '../modules/jobs/worker.ts';
+import type { Runner } from './main.ts';
+
+/** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+export function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}
+
+function positiveInt(name: string, max: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+      throw new InvalidArgumentError(`${name} must be a whole number from 1 to ${max}.`);
+    }
+    return Number(value);
+  };
+}
+
+export function workerCommands(program: Command, run: Runner): void {
+  program
+    .command('worker')
+    .description('Run background jobs (webhook deliveries, integrations, scheduled tasks) until SIGINT/SIGTERM')
+    .option('--concurrency <n>', 'jobs run at once (default: ACADEMY_WORKER_CONCURRENCY)', positiveInt('--concurrency', 64))
+    .option(
+      '--grace-seconds <s>',
+      `on shutdown, how long running jobs may take to finish before they are handed back (default: ${DEFAULT_GRACE_MS / 1000})`,
+      positiveInt('--grace-seconds', 3600),
+    )
+    .action((options) =>
+      run(async ({ platform, out }) => {
+        const worker = platform.createWorker(options.concurrency ? { concurrency: options.concurrency } : {});
+        const concurrency = options.concurrency ?? platform.config.workerConcurrency;
+        await worker.start();
+        // Every worker process also runs the cron scheduler; several of them queue each due run once.
+        const scheduler = platform.createScheduler();
+        scheduler.start();
+        out.result(
+          { worker: worker.id, concurrency, database: platform.database.dialect },
+          `Academy worker ${worker.id} started (concurrency ${concurrency}, database: ${platform.database.dialect})`,
+        );
+        const signal = await untilSignal();
+        // A second signal while draining stops at once; the unfinished jobs run again after their lease.
+        const force = () => process.exit(130);
+        process.once('SIGINT', force);
+        process.once('SIGTERM', force);
+        out.info(`${signal}: stopping; waiting for ${worker.running} running job(s) to finish`);
+        await scheduler.stop();
+        await worker.stop(options.graceSeconds ? options.graceSeconds * 1000 : DEFAULT_GRACE_MS);
+        process.off('SIGINT', force);
+        process.off('SIGTERM', force);
+      }),
+    );
+}

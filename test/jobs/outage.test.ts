@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { Writable } from 'node:stream';
+import { after, test } from 'node:test';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import { createPlatform } from '../../src/platform/platform.ts';
+import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { createTestPlatform } from '../support/platform.ts';
+import { eventually } from '../support/process.ts';
+
+/** A loopback TCP proxy to PostgreSQL that the test can cut (connections dropped, new ones refused) and restore. */
+async function createProxy(target: { host: string; port: number }) {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | null = null;
+  let port = 0;
+  const up = () =>
+    new Promise<void>((resolve) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(target);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => s.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  const down = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server?.close(() => resolve());
+    });
+  await up();
+  return { port: () => port, up, down };
+}
+
+test('a worker whose database goes away logs, keeps retrying, and carries on when it is back', {
+  skip: dialect === 'sqlite' ? 'an SQLite file does not go away; this is about a database server' : false,
+}, async () => {
+  const platform = await createTestPlatform();
+  const admin = new URL(postgresAdminUrl);
+  const proxy = await createProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
+  const viaProxy = new URL(platform.database.url);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port());
+
+  const lines: { msg: string }[] = [];
+  const logger = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    }),
+  );
+  const workerPlatform = createPlatform(loadConfig({ DATABASE_URL: viaProxy.toString(), ACADEMY_DATA_DIR: platform.config.dataDir }), {
+    logger,
+  });
+  const worker = workerPlatform.createWorker({ pollMs: 600_000 });
+  after(async () => {
+    await worker.stop(1000);
+    await workerPlatform.close();
+    await proxy.down();
+  });
+  await worker.start();
+  const enqueue = () => platform.database.db.transaction().execute((trx) => platform.queue.enqueue(trx, 'system.noop', {}));
+  const done = async (id: number | undefined) => !(await platform.jobs.findById(id!));
+
+  const before = await enqueue();
+  await eventually(() => done(before), 5000, 'a job to run while the database is reachable');
+
+  await proxy.down();
+  const during = await enqueue();
+  await eventually(
+    async () => lines.some((l) => l.msg === 'job notification connection lost; reconnecting'),
+    5000,
+    'the worker to log the lost connection',
+  );
+  worker.wake();
+  await eventually(async () => lines.some((l) => l.msg === 'worker could not reach the job table; retrying'), 5000, 'a logged retry');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  assert.ok(await platform.jobs.findById(during!), 'the job waits while the worker cannot reach the database');
+
+  await proxy.up();
+  await eventually(() => done(during), 20_000, 'the job enqueued during the outage to run once the database is back');
+  // LISTEN is re-established: with a 10-minute poll, only NOTIFY can start a new job this quickly.
+  await eventually(async () => lines.some((l) => l.msg === 'job notification connection restored'), 20_000, 'LISTEN to reconnect');
+  const afterwards = await enqueue();
+  const enqueuedAt = Date.now();
+  await eventually(() => done(afterwards), 5000, 'a new job to run after the outage');
+  assert.ok(Date.now() - enqueuedAt < 1000, `woken by NOTIFY again (${Date.now() - enqueuedAt} ms)`);
+});

@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { after } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+export interface RunningProcess {
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (or signal name) when the process ends. */
+  exited: Promise<number | string>;
+  /** Resolves once `pattern` appears in the output; rejects if the process ends or `timeoutMs` passes first. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+}
+
+/** Starts a Node.js script (the same Node.js as the test) with extra environment variables. */
+export function startNode(args: string[], env: Record<string, string>): RunningProcess {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  const listeners = new Set<() => void>();
+  const append = (chunk: Buffer) => {
+    text += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | string);
+  return {
+    child,
+    output: () => text,
+    exited,
+    waitFor(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(text);
+          if (match) finish(() => resolve(match));
+        };
+        const timer = setTimeout(() => finish(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${text}`))), timeoutMs);
+        const finish = (settle: () => void) => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          settle();
+        };
+        listeners.add(check);
+        exited.then((code) => finish(() => reject(new Error(`process exited (${code}) before ${pattern}; output:\n${text}`))));
+        check();
+      });
+    },
+  };
+}
+
+/** Polls `probe` until it returns a truthy value (returned), failing after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 10_000, what = 'the condition'): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/academy.js');
+
+// Every `academy` process a test file starts is killed when its tests end, even after a failed assertion.
+const started = new Set<ChildProcess>();
+after(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `academy <args>` (the package bin) to completion, with stdout and stderr apart. */
+export function runAcademy(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<Finished> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`academy ${args.join(' ')} did not finish within ${timeoutMs} ms; stderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface AcademyServer extends RunningProcess {
+  /** The base URL the server printed, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+}
+
+/** Starts `academy serve <args>` on an ephemeral loopback port and resolves once it listens. */
+export async function startServer(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<AcademyServer> {
+  const server = startNode([bin, 'serve', ...args], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
+  started.add(server.child);
+  const match = await server.waitFor(/listening on (https?:\/\/[^\s]+)/, timeoutMs);
+  return { ...server, url: match[1] as string };
+}
