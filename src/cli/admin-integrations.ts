@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { integrationServiceFor } from '../modules/integrations/service.ts';
+import { parseData } from './admin.ts';
+import type { Runner } from './main.ts';
+import { table } from './output.ts';
+
+/** `academy admin integrations create|list`: the outbound integration endpoints. */
+export function adminIntegrationCommands(admin: Command, run: Runner): void {
+  const integrations = admin
+    .command('integrations')
+    .description('Outbound integration endpoints (their messages are at GET /api/v1/integrations)');
+
+  integrations
+    .command('create')
+    .description('Add an integration endpoint')
+    .requiredOption(
+      '--data <json>',
+      '{"key":"crm","name":"CRM","url":"https://…","events":["enrollment.created"],"auth_header":"Bearer …"}; events omitted = every webhook event type',
+    )
+    .action((options) =>
+      run(async ({ platform, out }) => {
+        const integration = await integrationServiceFor(platform).create(parseData(options.data));
+        out.result(integration, JSON.stringify(integration, null, 2));
+      }),
+    );
+
+  integrations
+    .command('list')
+    .description('List integration endpoints (credentials masked)')
+    .action(() =>
+      run(async ({ platform, out }) => {
+        const list = await integrationServiceFor(platform).listIntegrations();
+        const rows = list.map((i) => ({ ...i, events: i.events ?? 'all' }));
+        out.result(list, table(rows, ['id', 'key', 'name', 'url', 'events', 'auth_header', 'enabled']));
+      }),
+    );
+}

@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import {
+  describeFailure,
+  describeResponse,
+  type Outbound,
+  type OutboundResponse,
+  outboundFor,
+  retryAfterMs,
+} from '../../platform/outbound.ts';
+import type { Platform } from '../../platform/platform.ts';
+import type { JobContext } from '../jobs/registry.ts';
+import { RetryAfterError } from '../jobs/registry.ts';
+import { createIntegrationRepository, type IntegrationRepository } from './repository.ts';
+import { MESSAGE_MOVES } from './service.ts';
+
+export const USER_AGENT = 'Academy-Integrations/1';
+
+/** 30 s, 2 min, 8 min, 32 min, … (×4 each time, capped at 6 h), with ±20 % jitter. */
+export function retryDelay(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(30_000 * 4 ** (Math.max(attempt, 1) - 1), 6 * 3_600_000);
+  return Math.round(base * (0.8 + random() * 0.4));
+}
+
+/**
+ * One attempt to deliver an integration message (job `integrations.deliver`): queued → delivering,
+ * then delivered on a 2xx, or back to queued for the next attempt, or failed when attempts run out.
+ */
+export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: IntegrationRepository; outbound: Outbound; clock: Clock }) {
+  const { db, integrations, clock } = deps;
+
+  async function attempt(payload: { messageId: number }, ctx: Pick<JobContext, 'attempt' | 'maxAttempts'>): Promise<void> {
+    const message = await integrations.findMessage(payload.messageId);
+    if (!message) return;
+    const integration = await integrations.findIntegration(message.integration_id);
+    if (!integration) return;
+    const attempts = message.attempts + 1;
+    const started = clock.now().toISOString();
+    // Already delivered or failed (e.g. a job that ran twice): the move is refused and nothing is sent.
+    if (
+      !(await integrations.transition(db, message.id, MESSAGE_MOVES.start.from, { status: 'delivering', attempts, updated_at: started }))
+    ) {
+      return;
+    }
+
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'academy-message-id': String(message.id),
+    };
+    if (message.event_id) headers['academy-event-id'] = message.event_id;
+    if (integration.auth_header) headers.authorization = integration.auth_header;
+    let response: OutboundResponse | null = null;
+    let failure: string;
+    try {
+      response = await deps.outbound.post(integration.url, message.payload, headers);
+      failure = describeResponse(response);
+    } catch (error) {
+      failure = describeFailure(error);
+    }
+
+    const now = clock.now();
+    const at = now.toISOString();
+    const status = response?.status ?? null;
+    if (status !== null && status >= 200 && status < 300) {
+      await integrations.transition(db, message.id, MESSAGE_MOVES.deliver.from, {
+        status: 'delivered',
+        last_status_code: status,
+        last_error: null,
+        delivered_at: at,
+        updated_at: at,
+      });
+      return;
+    }
+    const final = ctx.attempt >= ctx.maxAttempts;
+    await integrations.transition(db, message.id, final ? MESSAGE_MOVES.fail.from : MESSAGE_MOVES.requeue.from, {
+      status: final ? 'failed' : 'queued',
+      last_status_code: status,
+      last_error: failure,
+      failed_at: final ? at : null,
+      updated_at: at,
+    });
+    throw new RetryAfterError(failure, Math.max(retryDelay(ctx.attempt), retryAfterMs(response?.headers['retry-after'], now) ?? 0));
+  }
+
+  return {
+    attempt,
+    /** Also covers a job that ended without a recorded attempt (e.g. an unexpected error). */
+    async exhausted(trx: Kysely<DB>, payload: { messageId: number }, error: string): Promise<void> {
+      const at = clock.now().toISOString();
+      await integrations.transition(trx, payload.messageId, MESSAGE_MOVES.fail.from, {
+        status: 'failed',
+        last_error: error,
+        failed_at: at,
+        updated_at: at,
+      });
+    },
+  };
+}
+
+export function registerIntegrationJobs(platform: Platform): void {
+  const delivery = createIntegrationDelivery({
+    db: platform.database.db,
+    integrations: createIntegrationRepository(platform.database.db),
+    outbound: outboundFor(platform.config),
+    clock: platform.clock,
+  });
+  platform.registry.register('integrations.deliver', {
+    handler: (payload, ctx) => delivery.attempt(payload, ctx),
+    backoff: (attempt) => retryDelay(attempt),
+    onExhausted: (trx, payload, error) => delivery.exhausted(trx, payload, error),
+  });
+}

@@ -1,0 +1,160 @@
+import type { Kysely } from 'kysely';
+import { Webhook } from 'standardwebhooks';
+import type { DB } from '../../db/schema.ts';
+import type { Clock } from '../../platform/clock.ts';
+import {
+  describeFailure,
+  describeResponse,
+  type Outbound,
+  type OutboundResponse,
+  outboundFor,
+  retryAfterMs,
+} from '../../platform/outbound.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { toDomainEvent } from '../events/outbox.ts';
+import type { EventRepository } from '../events/repository.ts';
+import type { JobContext } from '../jobs/registry.ts';
+import { RetryAfterError } from '../jobs/registry.ts';
+import { createWebhookRepository, type WebhookRepository } from './repository.ts';
+
+/** Delay before each retry (CONTRACT.md): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h — 8 attempts in all. */
+export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000] as const;
+export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length + 1;
+
+export const USER_AGENT = 'Academy-Webhooks/1';
+
+/** The delay after failed attempt `attempt` (1-based), with ±20 % jitter so that retries spread out. */
+export function retryDelay(attempt: number, random: () => number = Math.random): number {
+  const base = RETRY_SCHEDULE_MS[Math.min(Math.max(attempt, 1), RETRY_SCHEDULE_MS.length) - 1] as number;
+  return Math.round(base * (0.8 + random() * 0.4));
+}
+
+export interface WebhookDeliveryDeps {
+  db: Kysely<DB>;
+  webhooks: WebhookRepository;
+  events: EventRepository;
+  outbound: Outbound;
+  clock: Clock;
+}
+
+/**
+ * One attempt to deliver an event to one endpoint (job `webhooks.deliver`). 2xx ends the delivery as
+ * succeeded; 410 Gone disables the endpoint and ends it as failed; anything else schedules the next
+ * attempt (the later of the schedule and the receiver's Retry-After) until attempts run out.
+ */
+export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
+  const { webhooks, clock } = deps;
+
+  async function attempt(payload: { deliveryId: number }, ctx: Pick<JobContext, 'attempt' | 'maxAttempts'>): Promise<void> {
+    const delivery = await webhooks.findDelivery(payload.deliveryId);
+    // Deleted with its endpoint, or already finished by an earlier run of this job: nothing to do.
+    if (delivery?.status !== 'pending') return;
+    const endpoint = await webhooks.findEndpoint(delivery.endpoint_id);
+    const eventRow = await deps.events.findById(delivery.event_id);
+    if (!endpoint || !eventRow) return;
+    const started = clock.now();
+    if (!endpoint.enabled) {
+      const at = started.toISOString();
+      await webhooks.updateDelivery(deps.db, delivery.id, {
+        status: 'failed',
+        last_error: `endpoint disabled: ${endpoint.disabled_reason ?? 'by the operator'}`,
+        next_attempt_at: null,
+        completed_at: at,
+        updated_at: at,
+      });
+      return;
+    }
+
+    const body = JSON.stringify(toDomainEvent(eventRow));
+    const signature = new Webhook(endpoint.secret).sign(eventRow.id, started, body);
+    let response: OutboundResponse | null = null;
+    let failure: string;
+    try {
+      response = await deps.outbound.post(endpoint.url, body, {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'webhook-id': eventRow.id,
+        'webhook-timestamp': String(Math.floor(started.getTime() / 1000)),
+        'webhook-signature': signature,
+      });
+      failure = describeResponse(response);
+    } catch (error) {
+      failure = describeFailure(error);
+    }
+
+    const now = clock.now();
+    const at = now.toISOString();
+    const status = response?.status ?? null;
+    if (status !== null && status >= 200 && status < 300) {
+      await webhooks.updateDelivery(deps.db, delivery.id, {
+        status: 'succeeded',
+        attempts: ctx.attempt,
+        last_status_code: status,
+        last_error: null,
+        next_attempt_at: null,
+        completed_at: at,
+        updated_at: at,
+      });
+      return;
+    }
+    if (status === 410) {
+      // The receiver says the endpoint is gone for good: stop sending it anything.
+      await deps.db.transaction().execute(async (trx) => {
+        await webhooks.disableEndpoint(trx, endpoint.id, `The endpoint answered 410 Gone at ${at}.`, at);
+        await webhooks.updateDelivery(trx, delivery.id, {
+          status: 'failed',
+          attempts: ctx.attempt,
+          last_status_code: status,
+          last_error: `${failure} (endpoint disabled)`,
+          next_attempt_at: null,
+          completed_at: at,
+          updated_at: at,
+        });
+      });
+      return;
+    }
+
+    const last = ctx.attempt >= ctx.maxAttempts;
+    const delay = Math.max(retryDelay(ctx.attempt), retryAfterMs(response?.headers['retry-after'], now) ?? 0);
+    await webhooks.updateDelivery(deps.db, delivery.id, {
+      attempts: ctx.attempt,
+      last_status_code: status,
+      last_error: failure,
+      next_attempt_at: last ? null : new Date(now.getTime() + delay).toISOString(),
+      updated_at: at,
+    });
+    // On the last attempt the worker fails the job; `onExhausted` records the final outcome.
+    throw new RetryAfterError(failure, delay);
+  }
+
+  return {
+    attempt,
+
+    /** The delivery failed for good: record the final outcome in the worker's transaction. */
+    async exhausted(trx: Kysely<DB>, payload: { deliveryId: number }, error: string): Promise<void> {
+      const at = clock.now().toISOString();
+      await webhooks.updateDelivery(trx, payload.deliveryId, {
+        status: 'failed',
+        last_error: error,
+        next_attempt_at: null,
+        completed_at: at,
+        updated_at: at,
+      });
+    },
+  };
+}
+
+export function registerWebhookJobs(platform: Platform): void {
+  const delivery = createWebhookDelivery({
+    db: platform.database.db,
+    webhooks: createWebhookRepository(platform.database.db),
+    events: platform.events,
+    outbound: outboundFor(platform.config),
+    clock: platform.clock,
+  });
+  platform.registry.register('webhooks.deliver', {
+    handler: (payload, ctx) => delivery.attempt(payload, ctx),
+    backoff: (attempt) => retryDelay(attempt),
+    onExhausted: (trx, payload, error) => delivery.exhausted(trx, payload, error),
+  });
+}

@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../platform/clock.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { type Outbound, outboundFor } from '../../platform/outbound.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../events/types.ts';
+import { createWebhookRepository, type DeliveryRow, type EndpointRow, type WebhookRepository } from './repository.ts';
+
+export interface EndpointView {
+  id: number;
+  url: string;
+  /** Subscribed event types; null for every webhook event type (including ones added later). */
+  events: string[] | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryView {
+  id: number;
+  endpoint_id: number;
+  event_id: string;
+  event_type: string;
+  /** pending (first attempt or retries to come), succeeded or failed. */
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  completed_at: string | null;
+  created_at: string;
+}
+
+export interface CreateEndpointInput {
+  url: string;
+  events?: string[] | undefined;
+}
+
+export function endpointView(row: EndpointRow): EndpointView {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events === null ? null : (JSON.parse(row.events) as string[]),
+    enabled: Boolean(row.enabled),
+    disabled_reason: row.disabled_reason,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function deliveryView(row: DeliveryRow): DeliveryView {
+  return {
+    id: row.id,
+    endpoint_id: row.endpoint_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    next_attempt_at: row.next_attempt_at,
+    completed_at: row.completed_at,
+    created_at: row.created_at,
+  };
+}
+
+/** The Standard Webhooks secret: `whsec_` + base64 of 32 random bytes (the signing key). */
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * Checks a list of event types to subscribe to: each must be a webhook event type; undefined means
+ * all of them. Shared by webhook endpoints and integrations.
+ */
+export function checkEventTypes(events: unknown, field = 'events'): string[] | null {
+  if (events === undefined || events === null) return null;
+  if (!Array.isArray(events) || events.some((e) => typeof e !== 'string')) {
+    throw ValidationError.field(field, 'The events must be a list of event type names.');
+  }
+  const cleaned = [...new Set((events as string[]).map((e) => e.trim()).filter(Boolean))];
+  if (cleaned.length === 0) throw ValidationError.field(field, 'Name at least one event type, or omit the events for all of them.');
+  const unknown = cleaned.filter((e) => !isWebhookEventType(e));
+  if (unknown.length > 0) {
+    throw ValidationError.field(field, `Unknown event type(s): ${unknown.join(', ')}. Known types: ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
+  }
+  return cleaned;
+}
+
+/** Webhook endpoints as the operator manages them (`academy webhooks …`). */
+export function createWebhookService(deps: { webhooks: WebhookRepository; outbound: Outbound; clock: Clock }) {
+  const { webhooks, clock } = deps;
+
+  async function endpoint(id: number): Promise<EndpointRow> {
+    const row = await webhooks.findEndpoint(id);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  return {
+    /** Creates an endpoint; the returned secret is shown once (it is stored, for signing, but never listed). */
+    async create(input: CreateEndpointInput): Promise<{ endpoint: EndpointView; secret: string }> {
+      const url = input.url.trim();
+      const problem = await deps.outbound.targetProblem(url);
+      if (problem) throw ValidationError.field('url', problem);
+      const events = checkEventTypes(input.events);
+      const now = clock.now().toISOString();
+      const secret = newSecret();
+      const row = await webhooks.insertEndpoint({
+        url,
+        secret,
+        events: events === null ? null : JSON.stringify(events),
+        enabled: true,
+        disabled_reason: null,
+        created_at: now,
+        updated_at: now,
+      });
+      return { endpoint: endpointView(row), secret };
+    },
+
+    async list(): Promise<EndpointView[]> {
+      return (await webhooks.listEndpoints()).map(endpointView);
+    },
+
+    async delete(id: number): Promise<EndpointView> {
+      const row = await endpoint(id);
+      await webhooks.deleteEndpoint(id);
+      return endpointView(row);
+    },
+
+    /** The endpoint's most recent deliveries, newest first. */
+    async deliveries(id: number, limit = 50): Promise<DeliveryView[]> {
+      await endpoint(id);
+      return (await webhooks.recentDeliveries(id, limit)).map(deliveryView);
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
+
+export function webhookServiceFor(platform: Platform): WebhookService {
+  return createWebhookService({
+    webhooks: createWebhookRepository(platform.database.db),
+    outbound: outboundFor(platform.config),
+    clock: platform.clock,
+  });
+}

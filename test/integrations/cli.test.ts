@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+
+const BIN = path.resolve('bin/academy.js');
+
+describe('academy admin integrations (the real command)', () => {
+  let database: TestDatabase;
+
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  function academy(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], {
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    });
+  }
+
+  test('create prints the record with the credential masked', async () => {
+    const data = {
+      key: 'crm',
+      name: 'CRM',
+      url: 'https://93.184.215.14/inbound',
+      events: ['enrollment.created'],
+      auth_header: 'Bearer xyz',
+    };
+    const created = await academy(['--json', 'admin', 'integrations', 'create', '--data', JSON.stringify(data)]);
+    assert.equal(created.code, 0, created.stderr);
+    const record = JSON.parse(created.stdout);
+    assert.equal(record.key, 'crm');
+    assert.equal(record.url, 'https://93.184.215.14/inbound');
+    assert.deepEqual(record.events, ['enrollment.created']);
+    assert.equal(record.auth_header, 'Bearer ****');
+    assert.ok(!created.stdout.includes('xyz'), 'the credential is never printed');
+
+    const listed = await academy(['--json', 'admin', 'integrations', 'list']);
+    assert.deepEqual(
+      JSON.parse(listed.stdout).map((i: { key: string; auth_header: string }) => [i.key, i.auth_header]),
+      [['crm', 'Bearer ****']],
+    );
+  });
+
+  test('invalid data is refused field by field', async () => {
+    const refused = await academy(['admin', 'integrations', 'create', '--data', '{"key":"crm","name":"Again","url":"http://10.0.0.1/"}']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /key: An integration with the key "crm" already exists\./);
+    assert.match(refused.stderr, /url: The host 10\.0\.0\.1 is a private address/);
+
+    const notJson = await academy(['admin', 'integrations', 'create', '--data', '{key:']);
+    assert.equal(notJson.code, 1);
+    assert.match(notJson.stderr, /--data must be a JSON object/);
+  });
+});

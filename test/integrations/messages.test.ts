@@ -1,0 +1,279 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
+import type { Worker } from '../../src/modules/jobs/worker.ts';
+import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
+
+describe('integration messages', () => {
+  let app: TestApp;
+  let worker: Worker;
+  let reader: string;
+  let writer: string;
+
+  before(async () => {
+    app = await createTestApp({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+    worker = app.platform.createWorker({ pollMs: 50 });
+    await worker.start();
+    reader = await app.token(['integration-messages:read']);
+    writer = await app.token(['integration-messages:read', 'integration-messages:write']);
+  });
+  after(() => worker.stop(2000));
+
+  function emit(type: string, payload: Record<string, unknown>) {
+    const { platform } = app;
+    return platform.database.db.transaction().execute((trx) => platform.outbox.emit(trx, type, payload));
+  }
+
+  async function get(url: string, token = reader) {
+    return app.http.inject({ method: 'GET', url, headers: bearer(token) });
+  }
+
+  async function retry(id: number | string, token = writer) {
+    return app.http.inject({ method: 'POST', url: `/api/v1/integrations/${id}/retry`, headers: bearer(token) });
+  }
+
+  /** Polls GET /integrations/{id} until `ready` holds for the message. */
+  async function messageWhen(id: number, ready: (message: Record<string, any>) => boolean, what: string) {
+    return eventually(async () => {
+      const message = (await get(`/api/v1/integrations/${id}`)).json().data;
+      return ready(message) ? message : null;
+    }, what);
+  }
+
+  async function onlyMessage(key: string): Promise<Record<string, any>> {
+    const list = await eventually(async () => {
+      const body = (await get(`/api/v1/integrations?integration_key=${key}`)).json();
+      return body.data.length > 0 ? body.data : null;
+    }, `a message for ${key}`);
+    assert.equal(list.length, 1);
+    return list[0];
+  }
+
+  /** Makes the scheduled retry of the integration deliveries due now. */
+  async function nextAttempt(receiver: Receiver): Promise<void> {
+    const db = app.platform.database.db;
+    const before = receiver.requests.length;
+    await eventually(async () => {
+      const jobs = await db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('name', '=', 'integrations.deliver')
+        .where('failed_at', 'is', null)
+        .execute();
+      return jobs.length > 0 && jobs.every((job) => job.locked_at === null);
+    }, 'the retry to be scheduled');
+    await db
+      .updateTable('jobs')
+      .set({ run_at: new Date().toISOString() })
+      .where('name', '=', 'integrations.deliver')
+      .where('failed_at', 'is', null)
+      .execute();
+    await receiver.received(before + 1);
+  }
+
+  test('a subscribed event becomes a message delivered with the envelope and the Authorization header', async () => {
+    const receiver = await startReceiver();
+    const integration = await integrationServiceFor(app.platform).create({
+      key: 'crm',
+      name: 'CRM',
+      url: `${receiver.url}/inbound`,
+      events: ['enrollment.created'],
+      auth_header: 'Bearer crm-secret-token-0123456789',
+    });
+    assert.equal(integration.auth_header, 'Bearer ****6789', 'the credential is masked');
+
+    const event = await emit('enrollment.created', { enrolment_id: 11 });
+    await emit('certificate.issued', { certificate_id: 1 });
+    const [request] = await receiver.received(1);
+    assert.equal(request?.path, '/inbound');
+    assert.equal(request?.headers.authorization, 'Bearer crm-secret-token-0123456789');
+    assert.equal(request?.headers['content-type'], 'application/json');
+    assert.equal(request?.headers['academy-event-id'], event.id);
+    assert.deepEqual(JSON.parse(request?.body ?? ''), { ...event, payload: { enrolment_id: 11 } });
+
+    const listed = await onlyMessage('crm');
+    const message = await messageWhen(listed.id, (m) => m.status === 'delivered', 'delivery');
+    assert.deepEqual(Object.keys(message).sort(), [
+      'attempts',
+      'created_at',
+      'delivered_at',
+      'event_id',
+      'event_type',
+      'failed_at',
+      'id',
+      'integration_key',
+      'last_error',
+      'last_status_code',
+      'max_attempts',
+      'payload',
+      'status',
+      'updated_at',
+    ]);
+    assert.equal(message.integration_key, 'crm');
+    assert.equal(message.event_id, event.id);
+    assert.equal(message.event_type, 'enrollment.created');
+    assert.equal(message.attempts, 1);
+    assert.equal(message.max_attempts, 5);
+    assert.equal(message.last_status_code, 200);
+    assert.ok(message.delivered_at);
+    assert.equal(message.failed_at, null);
+    assert.deepEqual(message.payload, JSON.parse(request?.body ?? ''));
+    assert.equal(receiver.requests.length, 1, 'the unsubscribed certificate.issued event was not sent');
+  });
+
+  test('a message that fails every attempt ends failed; a retry through the API delivers it once the receiver recovers', async () => {
+    const receiver = await startReceiver();
+    await integrationServiceFor(app.platform).create({ key: 'erp', name: 'ERP', url: receiver.url, events: ['course.published'] });
+    receiver.reply({ status: 503, body: 'maintenance' });
+    await emit('course.published', { course: 'first-aid' });
+    await receiver.received(1);
+    const { id } = await onlyMessage('erp');
+
+    const waiting = await messageWhen(id, (m) => m.attempts === 1 && m.status === 'queued', 'the first failure');
+    assert.equal(waiting.last_status_code, 503);
+    assert.equal(waiting.last_error, 'HTTP 503: maintenance');
+    const early = await retry(id);
+    assert.equal(early.statusCode, 409, 'a queued message is not retryable');
+    assert.equal(early.json().code, 'not_retryable');
+    assert.match(early.json().message, /only a failed message can be retried; this message is queued/i);
+
+    for (let attempt = 2; attempt <= 5; attempt++) await nextAttempt(receiver);
+    const failed = await messageWhen(id, (m) => m.status === 'failed', 'the message to fail');
+    assert.equal(failed.attempts, 5);
+    assert.ok(failed.failed_at);
+    assert.equal(failed.delivered_at, null);
+    assert.equal(receiver.requests.length, 5);
+    await eventually(
+      async () =>
+        (await app.platform.events.listByType('job.failed')).some((e) => JSON.parse(e.payload).job_name === 'integrations.deliver'),
+      'the exhausted delivery job to be reported as job.failed',
+    );
+
+    receiver.reply({ status: 202 });
+    const res = await retry(id);
+    assert.equal(res.statusCode, 202);
+    const queued = res.json().data;
+    assert.equal(queued.id, id);
+    assert.equal(queued.status, 'queued');
+    assert.equal(queued.attempts, 0);
+    assert.equal(queued.failed_at, null);
+
+    const delivered = await messageWhen(id, (m) => m.status === 'delivered', 'the retried message to be delivered');
+    assert.equal(delivered.attempts, 1);
+    assert.equal(delivered.last_status_code, 202);
+    assert.equal(delivered.last_error, null);
+    assert.equal(receiver.requests.length, 6);
+
+    const again = await retry(id);
+    assert.equal(again.statusCode, 409, 'a delivered message is not retryable');
+    assert.equal(again.json().code, 'not_retryable');
+  });
+
+  test('a missing or malformed message id is a 404 for both read and retry', async () => {
+    for (const id of ['999999', 'abc', '0', '-1', '1.5', '99999999999']) {
+      const read = await get(`/api/v1/integrations/${id}`);
+      assert.equal(read.statusCode, 404, id);
+      assert.deepEqual(read.json(), { message: 'The requested resource was not found.', code: 'not_found' });
+      assert.equal((await retry(id)).statusCode, 404, id);
+    }
+  });
+
+  test('the list filters by integration key and status, newest first, paginated; an unknown status is a 422', async () => {
+    const receiver = await startReceiver();
+    const service = integrationServiceFor(app.platform);
+    await service.create({ key: 'lms-a', name: 'LMS A', url: receiver.url, events: ['course_intake.completed'] });
+    await service.create({ key: 'lms-b', name: 'LMS B', url: `${receiver.url}/b`, events: ['course_intake.completed'] });
+    receiver.reply((request) => ({ status: request.path === '/b' ? 500 : 200 }));
+    for (let i = 1; i <= 3; i++) await emit('course_intake.completed', { intake: i });
+    await receiver.received(6);
+
+    const a = await eventually(async () => {
+      const body = (await get('/api/v1/integrations?integration_key=lms-a&status=delivered')).json();
+      return body.meta.total === 3 ? body : null;
+    }, 'three delivered lms-a messages');
+    assert.ok(a.data.every((m: { integration_key: string; status: string }) => m.integration_key === 'lms-a' && m.status === 'delivered'));
+    assert.deepEqual(
+      a.data.map((m: { payload: { payload: { intake: number } } }) => m.payload.payload.intake),
+      [3, 2, 1],
+      'newest first',
+    );
+
+    const b = (await get('/api/v1/integrations?integration_key=lms-b')).json();
+    assert.equal(b.meta.total, 3);
+    assert.ok(b.data.every((m: { integration_key: string }) => m.integration_key === 'lms-b'));
+    const noneDelivered = (await get('/api/v1/integrations?integration_key=lms-b&status=delivered')).json();
+    assert.equal(noneDelivered.meta.total, 0);
+
+    const paged = await get('/api/v1/integrations?integration_key=lms-a&per_page=2&page=2');
+    assert.equal(paged.statusCode, 200);
+    const body = paged.json();
+    assert.equal(body.data.length, 1);
+    assert.equal(body.meta.current_page, 2);
+    assert.equal(body.meta.last_page, 2);
+    assert.equal(body.meta.total, 3);
+    assert.match(String(paged.headers.link), /rel="first"/);
+
+    const bad = await get('/api/v1/integrations?status=sent');
+    assert.equal(bad.statusCode, 422);
+    assert.equal(bad.json().code, 'validation_failed');
+    assert.ok(bad.json().errors.status);
+    assert.equal((await get('/api/v1/integrations?per_page=0')).statusCode, 422);
+  });
+
+  test('scopes: 401 without a token, 403 without the scope, read scope cannot retry', async () => {
+    const none = await app.http.inject({ method: 'GET', url: '/api/v1/integrations' });
+    assert.equal(none.statusCode, 401);
+    assert.equal(none.json().code, 'unauthenticated');
+    const noRetry = await app.http.inject({ method: 'POST', url: '/api/v1/integrations/1/retry' });
+    assert.equal(noRetry.statusCode, 401);
+
+    const other = await app.token(['organization:read']);
+    const forbidden = await get('/api/v1/integrations', other);
+    assert.equal(forbidden.statusCode, 403);
+    assert.equal(forbidden.json().code, 'insufficient_scope');
+    assert.equal((await get('/api/v1/integrations/1', other)).statusCode, 403);
+
+    const readOnly = await retry(1, reader);
+    assert.equal(readOnly.statusCode, 403);
+    assert.match(String(readOnly.headers['www-authenticate']), /scope="integration-messages:write"/);
+  });
+
+  test('integration creation validates every field', async () => {
+    const service = integrationServiceFor(app.platform);
+    await assert.rejects(
+      service.create({
+        key: 'Not A Slug',
+        name: '',
+        url: 'ftp://x',
+        events: ['enrollment.created', 'nope'],
+        auth_header: 'a\r\nX-Evil: 1',
+        extra: 1,
+      }),
+      (error: { code: string; details: Record<string, string[]> }) => {
+        assert.equal(error.code, 'validation_failed');
+        assert.deepEqual(Object.keys(error.details).sort(), ['auth_header', 'events', 'extra', 'key', 'name', 'url']);
+        assert.match(error.details.events?.[0] ?? '', /Unknown event type\(s\): nope/);
+        return true;
+      },
+    );
+    await service.create({ key: 'dup', name: 'Dup', url: 'http://127.0.0.1:9/', events: ['alert.sent'] });
+    await assert.rejects(service.create({ key: 'dup', name: 'Dup 2', url: 'http://127.0.0.1:9/' }), {
+      details: { key: ['An integration with the key "dup" already exists.'] },
+    });
+  });
+
+  test('the OpenAPI document describes the three operations', async () => {
+    const doc = app.http.swagger() as unknown as {
+      paths: Record<string, Record<string, { operationId: string; tags: string[]; responses: object }>>;
+    };
+    const list = doc.paths['/api/v1/integrations']?.get;
+    const one = doc.paths['/api/v1/integrations/{message}']?.get;
+    const retryOp = doc.paths['/api/v1/integrations/{message}/retry']?.post;
+    assert.equal(list?.operationId, 'listIntegrationMessages');
+    assert.equal(one?.operationId, 'getIntegrationMessage');
+    assert.equal(retryOp?.operationId, 'retryIntegrationMessage');
+    assert.deepEqual(retryOp?.tags, ['Integrations']);
+    assert.ok('202' in (retryOp?.responses ?? {}) && '409' in (retryOp?.responses ?? {}));
+  });
+});

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
+import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
+import { createOutbound, nonPublicKind, retryAfterMs, TargetRefusedError } from '../../src/platform/outbound.ts';
+import type { Platform } from '../../src/platform/platform.ts';
+import { createTestPlatform } from '../support/platform.ts';
+import { eventually, startReceiver } from '../support/receiver.ts';
+
+function emit(platform: Platform, type: string, payload: Record<string, unknown>) {
+  return platform.database.db.transaction().execute((trx) => platform.outbox.emit(trx, type, payload));
+}
+
+const PRIVATE_URLS: [string, RegExp][] = [
+  ['http://127.0.0.1/hook', /127\.0\.0\.1 is a loopback address/],
+  ['http://10.0.0.1/', /10\.0\.0\.1 is a private address/],
+  ['http://192.168.1.20:8080/in', /private/],
+  ['http://172.20.0.5/', /private/],
+  ['http://169.254.169.254/latest/meta-data', /link-local/],
+  ['http://localhost:8080/', /localhost is a loopback address/],
+  ['http://[::1]/', /loopback/],
+  ['http://[::ffff:127.0.0.1]/', /loopback/],
+  ['http://[fd00::1]/', /unique-local/],
+  ['http://[fe80::1]/', /link-local/],
+  ['http://224.0.0.1/', /multicast/],
+  ['http://0.0.0.0/', /unspecified/],
+];
+
+describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
+  test('a webhook endpoint on a loopback, private, link-local, unique-local or multicast address is refused clearly', async () => {
+    const platform = await createTestPlatform();
+    const webhooks = webhookServiceFor(platform);
+    for (const [url, reason] of PRIVATE_URLS) {
+      await assert.rejects(webhooks.create({ url }), (error: { code: string; details: Record<string, string[]> }) => {
+        assert.equal(error.code, 'validation_failed', url);
+        const [message] = error.details.url ?? [];
+        assert.match(message ?? '', reason, url);
+        assert.match(message ?? '', /ACADEMY_ALLOW_PRIVATE_TARGETS=true/);
+        return true;
+      });
+    }
+    await assert.rejects(webhooks.create({ url: 'ftp://example.org/x' }), { details: { url: ['The URL must use http or https.'] } });
+    await assert.rejects(webhooks.create({ url: 'https://user:pw@93.184.215.14/' }), {
+      details: { url: ['The URL must not contain credentials.'] },
+    });
+    await assert.rejects(webhooks.create({ url: 'not a url' }), { details: { url: ['The URL is not a valid absolute URL.'] } });
+    assert.deepEqual(await webhooks.list(), [], 'nothing was stored');
+
+    const accepted = await webhooks.create({ url: 'https://93.184.215.14/hooks' });
+    assert.equal(accepted.endpoint.url, 'https://93.184.215.14/hooks');
+  });
+
+  test('an integration on 127.0.0.1 or 10.0.0.1 is refused clearly', async () => {
+    const platform = await createTestPlatform();
+    const integrations = integrationServiceFor(platform);
+    for (const url of ['http://127.0.0.1/crm', 'http://10.0.0.1/']) {
+      await assert.rejects(integrations.create({ key: 'crm', name: 'CRM', url }), (error: { details: Record<string, string[]> }) => {
+        assert.match(error.details.url?.[0] ?? '', /is a (loopback|private) address; only public addresses are allowed/);
+        return true;
+      });
+    }
+    assert.deepEqual(await integrations.listIntegrations(), []);
+  });
+
+  test('delivery re-checks the address: a host that now resolves to a private address gets nothing', async () => {
+    const platform = await createTestPlatform();
+    const receiver = await startReceiver();
+    const port = new URL(receiver.url).port;
+    const now = new Date().toISOString();
+    // Endpoints stored while their names resolved to public addresses; "localhost" stands for a name
+    // whose DNS now points at a loopback address (DNS rebinding).
+    const db = platform.database.db;
+    const endpoint = await db
+      .insertInto('webhook_endpoints')
+      .values({
+        url: `http://localhost:${port}/`,
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        events: null,
+        enabled: true,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('integrations')
+      .values({
+        key: 'crm',
+        name: 'CRM',
+        url: `http://localhost:${port}/crm`,
+        events: null,
+        auth_header: null,
+        enabled: true,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const worker = platform.createWorker({ pollMs: 50 });
+    await worker.start();
+    try {
+      await emit(platform, 'enrollment.created', { enrolment_id: 1 });
+      const [delivery] = await eventually(async () => {
+        const list = await webhookServiceFor(platform).deliveries(endpoint.id);
+        return list[0]?.attempts === 1 ? list : null;
+      }, 'the refused attempt to be recorded');
+      assert.equal(delivery?.last_status_code, null);
+      assert.match(delivery?.last_error ?? '', /localhost is a loopback address \(it resolves to (127\.0\.0\.1|::1)\)/);
+      const message = await eventually(async () => {
+        const page = await integrationServiceFor(platform).listMessages({}, { page: 1, perPage: 15, offset: 0 });
+        return page.items[0]?.attempts === 1 && page.items[0].status === 'queued' ? page.items[0] : null;
+      }, 'the refused integration attempt to be recorded');
+      assert.match(message.last_error ?? '', /localhost is a loopback address/);
+      assert.equal(receiver.requests.length, 0, 'no request reached the private address');
+    } finally {
+      await worker.stop(1000);
+    }
+  });
+
+  test('the outbound port refuses private targets unless allowed', async () => {
+    const receiver = await startReceiver();
+    const port = new URL(receiver.url).port;
+    const strict = createOutbound({ timeoutMs: 2000, allowPrivateTargets: false });
+    for (const url of [`http://127.0.0.1:${port}/`, `http://localhost:${port}/`, `http://[::ffff:7f00:1]:${port}/`]) {
+      await assert.rejects(strict.post(url, '{}', {}), TargetRefusedError, url);
+    }
+    assert.equal(receiver.requests.length, 0);
+    const open = createOutbound({ timeoutMs: 2000, allowPrivateTargets: true });
+    const response = await open.post(`http://localhost:${port}/x`, '{"a":1}', { 'content-type': 'application/json' });
+    assert.equal(response.status, 200);
+    assert.equal(receiver.requests[0]?.body, '{"a":1}');
+    assert.equal(await open.targetProblem('http://10.0.0.1/'), null);
+    assert.match((await strict.targetProblem('http://10.0.0.1/')) ?? '', /private/);
+  });
+});
+
+describe('address classification and Retry-After', () => {
+  test('non-public ranges are recognised, including IPv4 embedded in IPv6', () => {
+    const cases: [string, string | null][] = [
+      ['8.8.8.8', null],
+      ['93.184.215.14', null],
+      ['2606:4700:4700::1111', null],
+      ['10.1.2.3', 'private'],
+      ['172.31.255.255', 'private'],
+      ['172.32.0.1', null],
+      ['192.168.0.1', 'private'],
+      ['100.64.1.1', 'shared (carrier-grade NAT)'],
+      ['127.8.8.8', 'loopback'],
+      ['169.254.169.254', 'link-local'],
+      ['239.255.255.250', 'multicast'],
+      ['255.255.255.255', 'reserved'],
+      ['::1', 'loopback'],
+      ['::', 'unspecified'],
+      ['::ffff:7f00:1', 'loopback'],
+      ['::ffff:10.0.0.1', 'private'],
+      ['::ffff:8.8.8.8', null],
+      ['64:ff9b::a00:1', 'private'],
+      ['2002:c0a8:101::1', 'private'],
+      ['fe80::1%eth0', 'link-local'],
+      ['fd12:3456::1', 'unique-local'],
+      ['ff02::1', 'multicast'],
+    ];
+    for (const [address, kind] of cases) assert.equal(nonPublicKind(address), kind, address);
+  });
+
+  test('Retry-After is read as seconds or an HTTP date, capped at 24 hours', () => {
+    const now = new Date('2026-03-01T12:00:00.000Z');
+    assert.equal(retryAfterMs('120', now), 120_000);
+    assert.equal(retryAfterMs(' 0 ', now), 0);
+    assert.equal(retryAfterMs('Sun, 01 Mar 2026 12:10:00 GMT', now), 600_000);
+    assert.equal(retryAfterMs('Sun, 01 Mar 2026 11:00:00 GMT', now), 0, 'a date in the past means now');
+    assert.equal(retryAfterMs('999999999', now), 24 * 3_600_000);
+    assert.equal(retryAfterMs('soon', now), null);
+    assert.equal(retryAfterMs('-5', now), null);
+    assert.equal(retryAfterMs(undefined, now), null);
+  });
+});
