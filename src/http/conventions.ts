@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GoneError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -19,6 +19,17 @@ function baseUrl(request: FastifyRequest): string {
 export function registerConventions(app: FastifyInstance, platform: Platform): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+
+  // Once shutdown begins, responses close their connection: otherwise a keep-alive client would hold
+  // the process open after its last in-flight request until the client's idle timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
   });
 
   // API version lifecycle from the registry: Deprecation/Sunset/Link headers, and 410 past sunset.
@@ -42,7 +53,8 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
   app.addHook('onSend', async (request, reply, payload) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+    // One-shot hash: no Hash object per response (this runs on every GET).
+    const etag = `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
     reply.header('etag', etag);
     const condition = request.headers['if-none-match'];
     if (condition?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {

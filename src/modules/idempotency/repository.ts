@@ -1,0 +1,58 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, IdempotencyKeyTable } from '../../db/schema.ts';
+
+export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function createIdempotencyRepository(db: Kysely<DB>) {
+  return {
+    find: async (tokenId: number, key: string): Promise<IdempotencyKeyRow | undefined> =>
+      db.selectFrom('idempotency_keys').selectAll().where('token_id', '=', tokenId).where('key', '=', key).executeTakeFirst(),
+
+    /** Reserves the key; `undefined` when another request holds it already (unique token_id, key). */
+    reserve: async (row: { token_id: number; key: string; request_hash: string; created_at: string; expires_at: string }) =>
+      (
+        await db
+          .insertInto('idempotency_keys')
+          .values({ ...row, state: 'in_progress' })
+          .onConflict((oc) => oc.columns(['token_id', 'key']).doNothing())
+          .returning('id')
+          .executeTakeFirst()
+      )?.id,
+
+    complete: async (id: number, response: StoredResponse): Promise<void> => {
+      await db
+        .updateTable('idempotency_keys')
+        .set({
+          state: 'completed',
+          response_status: response.status,
+          response_headers: JSON.stringify(response.headers),
+          response_body: response.body,
+        })
+        .where('id', '=', id)
+        .where('state', '=', 'in_progress')
+        .execute();
+    },
+
+    /** Deletes the row as it was read (same id and state), so a row that moved on meanwhile is kept. */
+    remove: async (row: Pick<IdempotencyKeyRow, 'id' | 'state'>): Promise<void> => {
+      await db.deleteFrom('idempotency_keys').where('id', '=', row.id).where('state', '=', row.state).execute();
+    },
+
+    release: async (id: number): Promise<void> => {
+      await db.deleteFrom('idempotency_keys').where('id', '=', id).where('state', '=', 'in_progress').execute();
+    },
+
+    deleteExpired: async (now: string): Promise<number> => {
+      const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepository>;

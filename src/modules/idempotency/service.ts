@@ -1,0 +1,114 @@
+import type { Clock } from '../../platform/clock.ts';
+import { AppError, ConflictError, ValidationError } from '../../platform/errors.ts';
+import type { IdempotencyKeyRow, IdempotencyRepository, StoredResponse } from './repository.ts';
+
+export type { StoredResponse } from './repository.ts';
+
+/** How long a key and its stored response are kept (per token). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A reservation still `in_progress` after this long belongs to a process that died mid-request (a
+ * finished request always completes or releases its key), so a retry may take the key over.
+ */
+export const IN_PROGRESS_LEASE_MS = 5 * 60 * 1000;
+
+export const MAX_KEY_LENGTH = 255;
+
+export class IdempotencyKeyReusedError extends AppError {
+  constructor() {
+    super(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used for a different request (method, path or body). Use a new key for a new request.',
+    );
+  }
+}
+
+function inUse(): ConflictError {
+  return new ConflictError(
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being processed. Retry after it has finished.',
+  );
+}
+
+export type Begin = { kind: 'proceed'; id: number } | { kind: 'replay'; response: StoredResponse };
+
+export function createIdempotencyService(deps: { keys: IdempotencyRepository; clock: Clock; leaseMs?: number }) {
+  const { keys, clock } = deps;
+  const leaseMs = deps.leaseMs ?? IN_PROGRESS_LEASE_MS;
+
+  function replay(row: IdempotencyKeyRow): Begin {
+    return {
+      kind: 'replay',
+      response: {
+        status: row.response_status ?? 200,
+        headers: row.response_headers ? (JSON.parse(row.response_headers) as Record<string, string>) : {},
+        body: row.response_body ?? '',
+      },
+    };
+  }
+
+  return {
+    /** Checks a client's key: 1 to 255 characters. */
+    checkKey(key: string): string {
+      if (key.length === 0) throw ValidationError.field('Idempotency-Key', 'The Idempotency-Key header must not be empty.');
+      if (key.length > MAX_KEY_LENGTH) {
+        throw ValidationError.field('Idempotency-Key', `The Idempotency-Key header may be at most ${MAX_KEY_LENGTH} characters.`);
+      }
+      return key;
+    },
+
+    /**
+     * Reserves `key` for this request, or says to replay the stored response of an earlier one with
+     * the same key and request. Throws 422 for a key used with another request, 409 while the earlier
+     * request is still running.
+     */
+    async begin(input: { tokenId: number; key: string; requestHash: string }): Promise<Begin> {
+      // Few rounds suffice: each one either settles or removes a row that another request raced for.
+      for (let round = 0; round < 3; round += 1) {
+        const now = clock.now();
+        const row = await keys.find(input.tokenId, input.key);
+        if (row) {
+          if (Date.parse(row.expires_at) <= now.getTime()) {
+            await keys.remove(row);
+            continue;
+          }
+          if (row.request_hash !== input.requestHash) throw new IdempotencyKeyReusedError();
+          if (row.state === 'completed') return replay(row);
+          if (Date.parse(row.created_at) + leaseMs > now.getTime()) {
+            throw inUse();
+          }
+          await keys.remove(row);
+          continue;
+        }
+        const id = await keys.reserve({
+          token_id: input.tokenId,
+          key: input.key,
+          request_hash: input.requestHash,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+        });
+        if (id !== undefined) return { kind: 'proceed', id };
+      }
+      throw inUse();
+    },
+
+    /** Stores the outcome so that repeats replay it. */
+    async complete(id: number, response: StoredResponse): Promise<void> {
+      await keys.complete(id, response);
+    },
+
+    /** Frees the key after a failure the client should be able to retry (a 5xx). */
+    async release(id: number): Promise<void> {
+      await keys.release(id);
+    },
+
+    /** Deletes keys past their 24 hours; returns how many. */
+    async prune(now: Date = clock.now()): Promise<number> {
+      return keys.deleteExpired(now.toISOString());
+    },
+  };
+}
+
+export type IdempotencyService = ReturnType<typeof createIdempotencyService>;

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { type AcademyServer, runAcademy, startServer } from '../support/process.ts';
+
+/**
+ * A PATCH whose body arrives in two parts, so that the request is in flight for as long as we like.
+ * `Expect: 100-continue` tells us when the server has taken the request in (`started`).
+ */
+function slowPatch(url: string, token: string, body: string) {
+  const target = new URL('/api/v1/organization', url);
+  const split = Math.floor(body.length / 2);
+  // A keep-alive client that never drops its idle connection itself, as many HTTP clients do.
+  const agent = new http.Agent({ keepAlive: true });
+  const request = http.request(target, {
+    agent,
+    method: 'PATCH',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      expect: '100-continue',
+    },
+  });
+  const started = new Promise<void>((resolve) => {
+    request.once('continue', () => {
+      request.write(body.slice(0, split));
+      resolve();
+    });
+  });
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on('error', reject);
+    request.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+  });
+  request.flushHeaders();
+  return { started, response, finish: () => request.end(body.slice(split)) };
+}
+
+describe('academy serve (a real process)', () => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  let server: AcademyServer;
+
+  before(async () => {
+    database = await createTestDatabase();
+    env = { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir };
+    server = await startServer(['--no-worker'], env);
+  });
+
+  after(async () => {
+    server?.child.kill('SIGKILL');
+    await server?.exited;
+    await database?.drop();
+  });
+
+  test('listens on the port it prints and serves a CLI-made token over the network', async () => {
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const created = await runAcademy(['tokens', 'create', '--name', 'e2e', '--scopes', 'organization:read', '--json'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const issued = JSON.parse(created.stdout);
+    assert.match(issued.token, /^acd_/);
+    assert.deepEqual(issued.scopes, ['organization:read']);
+
+    const res = await fetch(`${server.url}/api/v1/organization`, { headers: { authorization: `Bearer ${issued.token}` } });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await res.json()) as { data: { name: unknown; timezone: unknown } };
+    assert.equal(typeof body.data.name, 'string');
+    assert.equal(typeof body.data.timezone, 'string');
+
+    const anonymous = await fetch(`${server.url}/api/v1/organization`);
+    assert.equal(anonymous.status, 401);
+  });
+
+  test('SIGTERM lets an in-flight request finish, then the process exits 0', async () => {
+    const created = await runAcademy(['--json', 'tokens', 'create', '--name', 'writer', '--scopes', 'organization:write'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const writer = JSON.parse(created.stdout).token as string;
+
+    const inFlight = slowPatch(server.url, writer, JSON.stringify({ name: 'Renamed during shutdown' }));
+    await inFlight.started;
+    await sleep(100);
+    server.child.kill('SIGTERM');
+    await sleep(500);
+    assert.equal(server.child.exitCode, null, 'the process waits for the request in flight');
+
+    inFlight.finish();
+    const response = await inFlight.response;
+    assert.equal(response.status, 200, response.body);
+    assert.equal(JSON.parse(response.body).data.name, 'Renamed during shutdown');
+
+    // Keep-alive connections must not hold the process: it exits right after the last response.
+    const responded = Date.now();
+    const exit = await Promise.race([server.exited, sleep(15_000).then(() => 'still running')]);
+    assert.equal(exit, 0, server.output());
+    assert.ok(Date.now() - responded < 8000, `exited ${Date.now() - responded} ms after the last response`);
+
+    const restarted = await startServer(['--no-worker'], env);
+    try {
+      const reader = JSON.parse(
+        (await runAcademy(['--json', 'tokens', 'create', '--name', 'r', '--scopes', 'organization:read'], env)).stdout,
+      );
+      const res = await fetch(`${restarted.url}/api/v1/organization`, { headers: { authorization: `Bearer ${reader.token}` } });
+      assert.equal(
+        ((await res.json()) as { data: { name: string } }).data.name,
+        'Renamed during shutdown',
+        'the change made during shutdown was committed',
+      );
+    } finally {
+      restarted.child.kill('SIGTERM');
+      assert.equal(await restarted.exited, 0);
+    }
+  });
+});

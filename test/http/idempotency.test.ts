@@ -1,0 +1,285 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { buildApp } from '../../src/app.ts';
+import { createIdempotencyRepository } from '../../src/modules/idempotency/repository.ts';
+import { createIdempotencyService, IDEMPOTENCY_TTL_MS, IN_PROGRESS_LEASE_MS } from '../../src/modules/idempotency/service.ts';
+import { fixedClock } from '../../src/platform/clock.ts';
+import { ConflictError } from '../../src/platform/errors.ts';
+import type { Platform } from '../../src/platform/platform.ts';
+import { bearer, createTestPlatform } from '../support/platform.ts';
+
+/** Test-only routes whose side effects (`created`) show whether a request really ran. */
+function things() {
+  const created: { id: number; name: string }[] = [];
+  let failNext = false;
+  let gate: { entered: () => void; release: Promise<void> } | null = null;
+  const state = {
+    created,
+    failNextCall() {
+      failNext = true;
+    },
+    /** Holds the next call of /slow until `open()`; resolves `entered` once it is running. */
+    holdNext() {
+      let open!: () => void;
+      let entered!: () => void;
+      const release = new Promise<void>((resolve) => (open = resolve));
+      const running = new Promise<void>((resolve) => (entered = resolve));
+      gate = { entered, release };
+      return { open, running };
+    },
+    async register(http: FastifyInstance) {
+      const body = Type.Object({
+        name: Type.String({ minLength: 1 }),
+        tags: Type.Optional(Type.Array(Type.String())),
+        conflict: Type.Optional(Type.Boolean()),
+      });
+      const create = async (request: { body: unknown }, reply: { code(n: number): unknown; header(k: string, v: string): unknown }) => {
+        const input = request.body as { name: string; conflict?: boolean };
+        if (failNext) {
+          failNext = false;
+          throw new Error('database exploded: select * from secrets');
+        }
+        if (input.conflict) throw new ConflictError('conflict', 'That thing conflicts.');
+        const thing = { id: created.length + 1, name: input.name };
+        created.push(thing);
+        reply.code(201);
+        reply.header('location', `/api/v1/things/${thing.id}`);
+        return { data: thing };
+      };
+      http.post('/api/v1/things', { config: { access: { scope: 'organization:write' } }, schema: { body } }, create);
+      http.post('/api/v1/things/other', { config: { access: { scope: 'organization:write' } }, schema: { body } }, create);
+      http.post('/api/v1/slow', { config: { access: { scope: 'organization:write' } }, schema: { body } }, async (request, reply) => {
+        const current = gate;
+        gate = null;
+        if (current) {
+          current.entered();
+          await current.release;
+        }
+        return create(request, reply);
+      });
+    },
+  };
+  return state;
+}
+
+describe('Idempotency-Key on POST', () => {
+  const clock = fixedClock('2026-12-01T10:00:00.000Z');
+  const state = things();
+  let platform: Platform;
+  let http: FastifyInstance;
+  let token: string;
+  let otherToken: string;
+
+  const post = (key: string | null, payload: unknown, options: { url?: string; as?: string } = {}) =>
+    http.inject({
+      method: 'POST',
+      url: options.url ?? '/api/v1/things',
+      headers: { ...bearer(options.as ?? token), ...(key === null ? {} : { 'idempotency-key': key }) },
+      payload: payload as Record<string, unknown>,
+    });
+
+  const keysStored = async () => platform.database.db.selectFrom('idempotency_keys').selectAll().execute();
+
+  before(async () => {
+    platform = await createTestPlatform({ clock });
+    http = (await buildApp(platform, { register: state.register })).http;
+    token = (await platform.tokens.create({ name: 'a', scopes: ['organization:write'], expiresInDays: null })).token;
+    otherToken = (await platform.tokens.create({ name: 'b', scopes: ['*'], expiresInDays: null })).token;
+  });
+
+  test('a repeat with the same key and body replays the first response without running again', async () => {
+    const first = await post('key-replay', { name: 'Alpha', tags: ['x'] });
+    assert.equal(first.statusCode, 201);
+    assert.equal(first.headers['idempotent-replayed'], undefined, 'the original is not marked as replayed');
+    const count = state.created.length;
+
+    const again = await post('key-replay', { name: 'Alpha', tags: ['x'] });
+    assert.equal(again.statusCode, 201);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.body, first.body, 'the same body, byte for byte');
+    assert.equal(again.headers.location, first.headers.location);
+    assert.equal(again.headers['content-type'], first.headers['content-type']);
+    assert.ok(again.headers['x-request-id'], 'a replay is still a response of its own request');
+    assert.notEqual(again.headers['x-request-id'], first.headers['x-request-id']);
+    assert.equal(state.created.length, count, 'the handler did not run a second time');
+
+    const reordered = await http.inject({
+      method: 'POST',
+      url: '/api/v1/things',
+      headers: { ...bearer(token), 'idempotency-key': 'key-replay', 'content-type': 'application/json' },
+      payload: '{ "tags": ["x"], "name": "Alpha" }',
+    });
+    assert.equal(reordered.headers['idempotent-replayed'], 'true', 'the same JSON with another key order is the same request');
+    assert.equal(reordered.body, first.body);
+  });
+
+  test('the same key with another body or path is a 422 idempotency_key_reused', async () => {
+    assert.equal((await post('key-reuse', { name: 'One' })).statusCode, 201);
+    const count = state.created.length;
+    const otherBody = await post('key-reuse', { name: 'Two' });
+    assert.equal(otherBody.statusCode, 422);
+    assert.equal(otherBody.json().code, 'idempotency_key_reused');
+    assert.equal(typeof otherBody.json().message, 'string');
+    const otherPath = await post('key-reuse', { name: 'One' }, { url: '/api/v1/things/other' });
+    assert.equal(otherPath.statusCode, 422);
+    assert.equal(otherPath.json().code, 'idempotency_key_reused');
+    assert.equal(state.created.length, count, 'neither ran');
+  });
+
+  test('keys are per token: another token may use the same key for its own request', async () => {
+    const mine = await post('key-shared', { name: 'Mine' });
+    const theirs = await post('key-shared', { name: 'Theirs' }, { as: otherToken });
+    assert.equal(mine.statusCode, 201);
+    assert.equal(theirs.statusCode, 201);
+    assert.equal(theirs.headers['idempotent-replayed'], undefined);
+    assert.equal(theirs.json().data.name, 'Theirs');
+  });
+
+  test('while the first request is still running, a repeat is a 409 idempotency_key_in_use', async () => {
+    const hold = state.holdNext();
+    const first = post('key-busy', { name: 'Slow' }, { url: '/api/v1/slow' });
+    await hold.running;
+    const concurrent = await post('key-busy', { name: 'Slow' }, { url: '/api/v1/slow' });
+    assert.equal(concurrent.statusCode, 409);
+    assert.equal(concurrent.json().code, 'idempotency_key_in_use');
+    hold.open();
+    const done = await first;
+    assert.equal(done.statusCode, 201);
+    const after = await post('key-busy', { name: 'Slow' }, { url: '/api/v1/slow' });
+    assert.equal(after.statusCode, 201);
+    assert.equal(after.headers['idempotent-replayed'], 'true');
+    assert.equal(after.body, done.body);
+  });
+
+  test('a 5xx releases the key so that a retry runs again', async () => {
+    state.failNextCall();
+    const failed = await post('key-5xx', { name: 'Retry me' });
+    assert.equal(failed.statusCode, 500);
+    assert.deepEqual(failed.json(), { message: 'An unexpected error occurred.', code: 'internal_error' });
+    assert.equal((await keysStored()).filter((k) => k.key === 'key-5xx').length, 0, 'the key was deleted');
+
+    const count = state.created.length;
+    const retry = await post('key-5xx', { name: 'Retry me' });
+    assert.equal(retry.statusCode, 201);
+    assert.equal(retry.headers['idempotent-replayed'], undefined);
+    assert.equal(state.created.length, count + 1, 'the retry ran');
+  });
+
+  test('a 4xx outcome of the handler is stored and replayed like a success', async () => {
+    const first = await post('key-409', { name: 'Clash', conflict: true });
+    assert.equal(first.statusCode, 409);
+    const again = await post('key-409', { name: 'Clash', conflict: true });
+    assert.equal(again.statusCode, 409);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(again.json(), { message: 'That thing conflicts.', code: 'conflict' });
+  });
+
+  test('a request rejected by validation reserves nothing', async () => {
+    const invalid = await post('key-invalid', { name: '' });
+    assert.equal(invalid.statusCode, 422);
+    assert.equal(invalid.json().code, 'validation_failed');
+    const valid = await post('key-invalid', { name: 'Fixed' });
+    assert.equal(valid.statusCode, 201, 'the corrected request may use the same key');
+  });
+
+  test('a key of up to 255 characters is accepted; longer or empty ones are a 422 on Idempotency-Key', async () => {
+    assert.equal((await post('k'.repeat(255), { name: 'Long key' })).statusCode, 201);
+    for (const key of ['k'.repeat(256), '']) {
+      const res = await post(key, { name: 'Too long' });
+      assert.equal(res.statusCode, 422, `key of length ${key.length}`);
+      const body = res.json();
+      assert.equal(body.code, 'validation_failed');
+      assert.ok(Array.isArray(body.errors['Idempotency-Key']) && body.errors['Idempotency-Key'].length === 1);
+    }
+  });
+
+  test('without a key nothing is stored and every POST runs', async () => {
+    const before = (await keysStored()).length;
+    const count = state.created.length;
+    await post(null, { name: 'No key' });
+    await post(null, { name: 'No key' });
+    assert.equal(state.created.length, count + 2);
+    assert.equal((await keysStored()).length, before);
+  });
+
+  test('an unauthenticated POST with a key is a 401 and reserves nothing', async () => {
+    const before = (await keysStored()).length;
+    const res = await http.inject({
+      method: 'POST',
+      url: '/api/v1/things',
+      headers: { 'idempotency-key': 'anon' },
+      payload: { name: 'x' },
+    });
+    assert.equal(res.statusCode, 401);
+    assert.equal((await keysStored()).length, before);
+  });
+
+  test('the stored row keeps the outcome for 24 hours; the token secret is not part of it', async () => {
+    const res = await post('key-row', { name: 'Row' });
+    const row = (await keysStored()).find((k) => k.key === 'key-row');
+    assert.ok(row);
+    assert.equal(row.state, 'completed');
+    assert.equal(row.response_status, 201);
+    assert.equal(row.response_body, res.body);
+    assert.deepEqual(JSON.parse(row.response_headers ?? '{}'), {
+      'content-type': res.headers['content-type'],
+      location: res.headers.location,
+    });
+    assert.equal(Date.parse(row.expires_at) - Date.parse(row.created_at), IDEMPOTENCY_TTL_MS);
+    assert.ok(!JSON.stringify(row).includes(token));
+  });
+
+  test('a reservation left behind by a crashed process blocks retries only until its lease ends', async () => {
+    // A service of its own reserves the key and never finishes, as a process that died mid-request.
+    const crashed = createIdempotencyService({ keys: createIdempotencyRepository(platform.database.db), clock });
+    const tokenId = (await platform.tokens.list()).find((t) => t.name === 'a')?.id ?? 0;
+    // The orphan must carry the retry's request hash; a real request with another key records it.
+    await post('key-hash-probe', { name: 'Orphan' });
+    const hash = (await keysStored()).find((k) => k.key === 'key-hash-probe')?.request_hash ?? '';
+    assert.equal((await crashed.begin({ tokenId, key: 'key-orphan', requestHash: hash })).kind, 'proceed');
+
+    const blocked = await post('key-orphan', { name: 'Orphan' });
+    assert.equal(blocked.statusCode, 409);
+    assert.equal(blocked.json().code, 'idempotency_key_in_use');
+
+    clock.advance(IN_PROGRESS_LEASE_MS + 1000);
+    const count = state.created.length;
+    const recovered = await post('key-orphan', { name: 'Orphan' });
+    assert.equal(recovered.statusCode, 201);
+    assert.equal(state.created.length, count + 1, 'the retry ran after the lease');
+  });
+
+  test('after 24 hours a key is forgotten: the same key runs a new request', async () => {
+    await post('key-expiry', { name: 'Day one' });
+    clock.advance(IDEMPOTENCY_TTL_MS + 1000);
+    const next = await post('key-expiry', { name: 'Day two' });
+    assert.equal(next.statusCode, 201, 'an expired key is replaced, not a 422');
+    assert.equal(next.json().data.name, 'Day two');
+    const again = await post('key-expiry', { name: 'Day two' });
+    assert.equal(again.headers['idempotent-replayed'], 'true', 'the new request is now the one replayed');
+  });
+
+  test('prune(now) deletes exactly the keys past their 24 hours', async () => {
+    const service = createIdempotencyService({ keys: createIdempotencyRepository(platform.database.db), clock });
+    await post('key-prune-old', { name: 'Old' });
+    clock.advance(IDEMPOTENCY_TTL_MS / 2);
+    await post('key-prune-new', { name: 'New' });
+    clock.advance(IDEMPOTENCY_TTL_MS / 2 + 1000);
+    const before = await keysStored();
+    const expired = before.filter((k) => Date.parse(k.expires_at) <= clock.now().getTime());
+    assert.ok(expired.some((k) => k.key === 'key-prune-old'));
+    assert.equal(await service.prune(clock.now()), expired.length);
+    const left = (await keysStored()).map((k) => k.key).sort();
+    assert.deepEqual(
+      left,
+      before
+        .filter((k) => !expired.includes(k))
+        .map((k) => k.key)
+        .sort(),
+    );
+    assert.ok(left.includes('key-prune-new'));
+    assert.equal(await service.prune(clock.now()), 0, 'nothing left to prune');
+  });
+});
