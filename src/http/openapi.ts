@@ -15,7 +15,7 @@ The Training Administration REST API v1 of Academy.
 Bearer tokens (\`Authorization: Bearer acd_…\`), created outside the API with \`academy tokens create\`. Each operation names the scope it needs; \`*\` grants every scope; \`certificates:issue\` and \`integrations:manage\` grant nothing through this API. A missing, unknown, expired or revoked token is a 401 with \`WWW-Authenticate\`; a token without the scope is a 403 \`insufficient_scope\`.
 
 ## Rate limits
-Per token, ${POLICIES.default.limit} requests per ${POLICIES.default.windowSeconds} seconds (policy \`default\`). Public certificate verification: ${POLICIES.public.limit} per ${POLICIES.public.windowSeconds} seconds per client address (policy \`public\`). Requests without a valid token: ${POLICIES.anonymous.limit} per ${POLICIES.anonymous.windowSeconds} seconds per client address (policy \`anonymous\`). Responses carry \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers-11) and \`X-RateLimit-Limit\` / \`X-RateLimit-Remaining\`; a 429 adds \`Retry-After\` and \`X-RateLimit-Reset\`.
+Per token, ${POLICIES.default.limit} requests per ${POLICIES.default.windowSeconds} seconds (policy \`default\`; a deployment may set another limit, which \`RateLimit-Policy\` always states). Public certificate verification: ${POLICIES.public.limit} per ${POLICIES.public.windowSeconds} seconds per client address (policy \`public\`). Requests without a valid token: ${POLICIES.anonymous.limit} per ${POLICIES.anonymous.windowSeconds} seconds per client address (policy \`anonymous\`). Responses carry \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers-11) and \`X-RateLimit-Limit\` / \`X-RateLimit-Remaining\`; a 429 adds \`Retry-After\` and \`X-RateLimit-Reset\`.
 
 ## Versions
 \`GET /api\` lists the API versions with their status and dates. A deprecated version's responses carry \`Deprecation\` (RFC 9745), \`Sunset\` (RFC 8594) when a date is set, and \`Link\` relations to the documentation; past its sunset date every call is a 410 \`version_sunset\`.
@@ -53,4 +53,55 @@ export const openApiOptions: FastifyDynamicSwaggerOptions = {
   refResolver: {
     buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
   },
+  // Public routes say so explicitly (no security) and document their rate limit; scoped routes get
+  // theirs from the access hook (src/http/access.ts), which also validates them.
+  transform: ({ schema, url, route }) => {
+    const access = route.config?.access;
+    if (!schema || !access || typeof access !== 'object' || !('public' in access)) return { schema, url };
+    return {
+      url,
+      schema: { ...schema, security: [], response: { 429: { $ref: 'Error' }, ...(schema.response as object) } },
+    };
+  },
+  transformObject: (documentObject) => {
+    const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+    for (const operations of Object.values(document.paths ?? {})) {
+      for (const operation of Object.values(operations as Record<string, Operation>)) {
+        for (const [status, response] of Object.entries(operation.responses ?? {})) {
+          if (response.description === 'Default Response') response.description = RESPONSE_DESCRIPTIONS[status] ?? 'Response';
+          if (status === '429') response.headers = { ...RATE_LIMITED_HEADERS, ...response.headers };
+        }
+      }
+    }
+    return document;
+  },
+};
+
+interface Operation {
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
+}
+
+/** Replaces the generator's "Default Response" so every documented status says what it means. */
+const RESPONSE_DESCRIPTIONS: Record<string, string> = {
+  200: 'Success',
+  201: 'Created',
+  202: 'Accepted; the work continues in the background',
+  204: 'Done; no content',
+  304: 'Not modified (the `If-None-Match` ETag matches)',
+  400: 'Malformed request (`malformed_request`)',
+  401: 'No token, or an unknown, expired or revoked token (`unauthenticated`); see `WWW-Authenticate`',
+  403: 'The token lacks the scope (`insufficient_scope`) or the acting user a permission (`permission_denied`)',
+  404: 'No such resource (`not_found`)',
+  409: 'The resource state does not allow this',
+  410: 'The API version is past its sunset date (`version_sunset`)',
+  413: 'Payload too large (`payload_too_large`)',
+  415: 'Unsupported media type (`unsupported_media_type`)',
+  422: 'Invalid input (`validation_failed`), with messages keyed by field',
+  429: 'Rate limit exceeded (`rate_limited`); retry after `Retry-After` seconds',
+};
+
+const RATE_LIMITED_HEADERS = {
+  'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer', minimum: 1 } },
+  RateLimit: { description: 'Remaining quota (draft-ietf-httpapi-ratelimit-headers-11).', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The quota policy, e.g. `"default";q=120;w=60`.', schema: { type: 'string' } },
 };

@@ -45,9 +45,15 @@ function decision(policy: Policy, res: RateLimiterRes, allowed: boolean): Decisi
  * Should Redis fail, each instance falls back to its own in-memory counters rather than refusing
  * traffic; the health check reports the Redis outage.
  */
-export function createRateLimiter(options: { redis?: Redis | null; prefix?: string } = {}): RateLimiter {
+export function createRateLimiter(
+  options: { redis?: Redis | null; prefix?: string; limits?: Partial<Record<PolicyName, number>> } = {},
+): RateLimiter {
   const limiters = new Map<PolicyName, RateLimiterMemory | RateLimiterRedis>();
-  for (const [name, policy] of Object.entries(POLICIES) as [PolicyName, Policy][]) {
+  // Operators may tune a policy's limit (ACADEMY_RATE_LIMIT_PER_MINUTE); windows and names stay fixed.
+  const policies = Object.fromEntries(
+    Object.entries(POLICIES).map(([name, policy]) => [name, { ...policy, limit: options.limits?.[name as PolicyName] ?? policy.limit }]),
+  ) as Record<PolicyName, Policy>;
+  for (const [name, policy] of Object.entries(policies) as [PolicyName, Policy][]) {
     const base = { points: policy.limit, duration: policy.windowSeconds, keyPrefix: `${options.prefix ?? 'academy:rl'}:${name}` };
     const memory = new RateLimiterMemory(base);
     limiters.set(
@@ -59,7 +65,7 @@ export function createRateLimiter(options: { redis?: Redis | null; prefix?: stri
   }
   return {
     async consume(name, key) {
-      const policy = POLICIES[name];
+      const policy = policies[name];
       const limiter = limiters.get(name) as RateLimiterMemory | RateLimiterRedis;
       try {
         return decision(policy, await limiter.consume(key), true);
@@ -75,7 +81,7 @@ export function createRateLimiter(options: { redis?: Redis | null; prefix?: stri
 export function rateLimitHeaders(policyName: PolicyName, d: Decision, now: Date): Record<string, string> {
   const policy = POLICIES[policyName];
   const headers: Record<string, string> = {
-    'ratelimit-policy': `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`,
+    'ratelimit-policy': `"${policy.name}";q=${d.limit};w=${policy.windowSeconds}`,
     ratelimit: `"${policy.name}";r=${d.remaining};t=${d.resetSeconds}`,
     'x-ratelimit-limit': String(d.limit),
     'x-ratelimit-remaining': String(d.remaining),

@@ -53,16 +53,17 @@ export function versionState(version: ApiVersion, now: Date, baseUrl: string): V
   const headers: Record<string, string> = {};
   const deprecatedAt = when(version.deprecated_at);
   const sunsetAt = when(version.sunset_at);
-  const doc = new URL(version.documentation, baseUrl).toString();
+  // Resolved only when a header needs it: this runs on every request, and most versions are active.
+  const doc = () => new URL(version.documentation, baseUrl).toString();
   const links: string[] = [];
   if (version.status !== 'active' || (deprecatedAt && deprecatedAt <= now)) {
     const at = deprecatedAt ?? now;
     headers.deprecation = `@${Math.floor(at.getTime() / 1000)}`;
-    links.push(`<${doc}>; rel="deprecation"; type="text/html"`);
+    links.push(`<${doc()}>; rel="deprecation"; type="text/html"`);
   }
   if (sunsetAt) {
     headers.sunset = sunsetAt.toUTCString();
-    links.push(`<${doc}>; rel="sunset"; type="text/html"`);
+    links.push(`<${doc()}>; rel="sunset"; type="text/html"`);
   }
   if (links.length) headers.link = links.join(', ');
   const sunset = version.status === 'sunset' || (sunsetAt !== null && sunsetAt <= now);

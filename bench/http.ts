@@ -1,0 +1,84 @@
+// HTTP throughput: a bare Fastify server (the baseline) against Academy's authenticated
+// GET /api/v1/organization. Servers and the load generator each run in their own process.
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { LoadJob, LoadResult } from './load.ts';
+import type { BenchRow } from './report.ts';
+
+const CONNECTIONS = 32;
+const WARMUP_SECONDS = 3;
+
+function script(name: string): string {
+  return fileURLToPath(new URL(name, import.meta.url));
+}
+
+/** Starts a server script and waits for the first message it sends (its URL, and for Academy a token). */
+async function startServer<T>(name: string): Promise<{ child: ChildProcess; ready: T }> {
+  const child = fork(script(name), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ready = await new Promise<T>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as T));
+    child.once('exit', (code) => reject(new Error(`${name} exited (code ${code}) before it was ready`)));
+  });
+  return { child, ready };
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.disconnect();
+    // A server that does not stop on its own within 5 s is not worth waiting for.
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}
+
+function load(job: LoadJob): Promise<LoadResult> {
+  const child = fork(script('load.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message as LoadResult));
+    child.once('exit', (code) => reject(new Error(`the load generator exited (code ${code}) without a result`)));
+    child.send(job);
+  });
+}
+
+async function measure(job: Omit<LoadJob, 'connections' | 'durationSeconds'>, durationSeconds: number): Promise<LoadResult> {
+  // The warm-up lets V8 optimise the hot paths and fills connection pools and caches.
+  await load({ ...job, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
+  return load({ ...job, connections: CONNECTIONS, durationSeconds });
+}
+
+function row(target: string, result: LoadResult, baselineRps?: number): BenchRow {
+  const failures = result.non2xx + result.errors + result.timeouts;
+  return {
+    suite: 'http',
+    target,
+    rps: result.rps,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+    ...(baselineRps ? { ratio: result.rps / baselineRps } : {}),
+    note: failures ? `${failures} of ${result.total} responses were not 2xx or failed` : `${CONNECTIONS} connections`,
+  };
+}
+
+export async function httpBench(): Promise<BenchRow[]> {
+  const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
+  if (!Number.isFinite(durationSeconds) || durationSeconds < 1) throw new Error('BENCH_DURATION must be a number of seconds ≥ 1');
+
+  const hello = await startServer<{ url: string }>('hello.ts');
+  let baseline: LoadResult;
+  try {
+    baseline = await measure({ url: hello.ready.url }, durationSeconds);
+  } finally {
+    await stop(hello.child);
+  }
+
+  const academy = await startServer<{ url: string; token: string }>('app-server.ts');
+  let organization: LoadResult;
+  try {
+    organization = await measure({ url: academy.ready.url, headers: { authorization: `Bearer ${academy.ready.token}` } }, durationSeconds);
+  } finally {
+    await stop(academy.child);
+  }
+
+  return [row('fastify hello world (baseline)', baseline), row('GET /api/v1/organization (token, SQLite)', organization, baseline.rps)];
+}

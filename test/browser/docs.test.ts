@@ -1,0 +1,84 @@
+// The interactive reference at /docs, in a real headless Chromium: it renders the operations and
+// fetches nothing from anywhere but this server (no CDN, no validator badge, no web fonts).
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { ci } from '../support/env.ts';
+import { createTestApp, type TestApp } from '../support/platform.ts';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = process.env.TEST_CHROMIUM !== '0' && existsSync(executablePath);
+// Under CI a missing browser is a failure, never a skip.
+const skip = !available && !ci ? `Chromium not available at ${executablePath} (install Debian's chromium or set CHROMIUM_PATH)` : false;
+
+describe('interactive API docs at /docs', { skip }, () => {
+  let app: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+  const requests: string[] = [];
+
+  before(async () => {
+    app = await createTestApp();
+    origin = await app.http.listen({ port: 0, host: '127.0.0.1' });
+    browser = await chromium.launch({
+      executablePath,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage();
+    page.on('request', (request) => requests.push(request.url()));
+    const response = await page.goto(`${origin}/docs`, { waitUntil: 'networkidle' });
+    assert.equal(response?.status(), 200);
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  test('renders the operations of the document', async () => {
+    await page.locator('.opblock').first().waitFor({ state: 'visible', timeout: 15_000 });
+    const get = page.locator('#operations-Organization-getOrganization');
+    const patch = page.locator('#operations-Organization-updateOrganization');
+    await get.waitFor({ state: 'visible' });
+    await patch.waitFor({ state: 'visible' });
+    assert.equal((await get.locator('.opblock-summary-method').textContent())?.trim(), 'GET');
+    assert.equal((await get.locator('.opblock-summary-path').textContent())?.trim(), '/api/v1/organization');
+    assert.equal((await patch.locator('.opblock-summary-method').textContent())?.trim(), 'PATCH');
+    assert.equal((await patch.locator('.opblock-summary-path').textContent())?.trim(), '/api/v1/organization');
+    assert.match((await page.locator('.info .title').textContent()) ?? '', /Training Administration API/);
+  });
+
+  test('expanding an operation shows its scope and documented error responses', async () => {
+    const get = page.locator('#operations-Organization-getOrganization');
+    await get.locator('.opblock-summary-control').click();
+    await get.locator('.responses-table').first().waitFor({ state: 'visible' });
+    const text = (await get.textContent()) ?? '';
+    assert.match(text, /organization:read/);
+    for (const status of ['200', '401', '403', '429']) {
+      assert.equal(await get.locator(`tr.response[data-code="${status}"]`).count(), 1, `response ${status} is listed`);
+    }
+  });
+
+  test('loads everything from this server only', async () => {
+    await page.waitForLoadState('networkidle');
+    assert.ok(
+      requests.some((url) => url.endsWith('/json') || url.includes('openapi')),
+      `the document was fetched: ${requests.join(', ')}`,
+    );
+    const foreign = requests.filter((url) => {
+      const { protocol, host } = new URL(url);
+      return protocol !== 'data:' && protocol !== 'blob:' && host !== new URL(origin).host;
+    });
+    assert.deepEqual(foreign, [], 'requests to other hosts');
+  });
+});
