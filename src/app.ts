@@ -5,18 +5,29 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { registerAccessControl } from './http/access.ts';
 import { registerConventions, requestId } from './http/conventions.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { systemRoutes } from './http/system-routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { healthServiceFor } from './modules/health/service.ts';
+import { createIdempotencyRepository } from './modules/idempotency/repository.ts';
+import { createIdempotencyService } from './modules/idempotency/service.ts';
+import { integrationRoutes } from './modules/integrations/routes.ts';
+import { integrationServiceFor } from './modules/integrations/service.ts';
 import { createOrganizationRepository } from './modules/organization/repository.ts';
 import { organizationRoutes } from './modules/organization/routes.ts';
 import { createOrganizationService } from './modules/organization/service.ts';
+import { taskRoutes } from './modules/tasks/routes.ts';
+import { taskServiceFor } from './modules/tasks/service.ts';
 import type { Platform } from './platform/platform.ts';
 
 export interface AppOptions {
   /** Request logging; off in tests and benchmarks. */
   logRequests?: boolean;
+  /** Mounts extra routes before the app is ready (tests use it for test-only routes). */
+  register?: (http: FastifyInstance) => Promise<void>;
 }
 
 export interface App {
@@ -43,6 +54,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   registerConventions(http, platform);
   registerAccessControl(http, platform);
   registerMetrics(http, metrics);
+  registerIdempotency(http, createIdempotencyService({ keys: createIdempotencyRepository(platform.database.db), clock: platform.clock }));
 
   await http.register(fastifySwagger, openApiOptions);
   await http.register(fastifySwaggerUi, {
@@ -63,10 +75,14 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   await http.register(
     async (v1) => {
       await v1.register(organizationRoutes, { organization });
+      await v1.register(taskRoutes, { tasks: taskServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+      await v1.register(healthRoutes, { health: healthServiceFor(platform) });
+      await v1.register(integrationRoutes, { integrations: integrationServiceFor(platform), maxPageSize: platform.config.maxPageSize });
     },
     { prefix: '/api/v1' },
   );
 
+  await options.register?.(http);
   await http.ready();
   return { http, metrics };
 }

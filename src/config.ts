@@ -8,11 +8,17 @@ export interface Config {
   host: string;
   databaseUrl: string;
   redisUrl: string | null;
+  /** Prefix of every Redis key, so that several deployments (or test runs) can share one Redis. */
+  redisPrefix: string;
   dataDir: string;
   maxPageSize: number;
   tokenTtlDays: number;
+  /** Requests per minute per token (rate-limit policy `default`). */
+  rateLimitPerMinute: number;
   smtpUrl: string | null;
   allowPrivateTargets: boolean;
+  /** Per-attempt timeout of outbound webhook/integration requests. */
+  outboundTimeoutMs: number;
   trustProxy: boolean | string;
   logLevel: string;
   metricsPort: number | null;
@@ -84,6 +90,15 @@ function databaseUrl(env: Env, dataDir: string): string {
   throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got "${raw}"`);
 }
 
+function redisPrefix(env: Env): string {
+  const raw = env.ACADEMY_REDIS_PREFIX?.trim();
+  if (!raw) return 'academy';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(raw)) {
+    throw new ConfigError('ACADEMY_REDIS_PREFIX', `must be 1-64 letters, digits or _ . : -, got "${raw}"`);
+  }
+  return raw;
+}
+
 function trustProxy(env: Env): boolean | string {
   const raw = env.ACADEMY_TRUST_PROXY?.trim();
   if (!raw) return false;
@@ -110,11 +125,14 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     databaseUrl: databaseUrl(env, dataDir),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: redisPrefix(env),
     dataDir,
     maxPageSize: int(env, 'ACADEMY_MAX_PAGE_SIZE', 100, 1, 1000),
     tokenTtlDays: int(env, 'ACADEMY_TOKEN_TTL_DAYS', 365, 1, 36500),
+    rateLimitPerMinute: int(env, 'ACADEMY_RATE_LIMIT_PER_MINUTE', 120, 1, 100_000_000),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     allowPrivateTargets: bool(env, 'ACADEMY_ALLOW_PRIVATE_TARGETS', false),
+    outboundTimeoutMs: int(env, 'ACADEMY_OUTBOUND_TIMEOUT_MS', 10_000, 100, 120_000),
     trustProxy: trustProxy(env),
     logLevel,
     metricsPort: metricsPortRaw ? int(env, 'ACADEMY_METRICS_PORT', 0, 1, 65535) : null,

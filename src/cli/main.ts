@@ -7,6 +7,8 @@ import { adminCommands } from './admin.ts';
 import { createOutput, type Output } from './output.ts';
 import { serveCommands } from './serve.ts';
 import { tokenCommands } from './tokens.ts';
+import { webhookCommands } from './webhooks.ts';
+import { workerCommands } from './worker.ts';
 
 export interface CommandContext {
   platform: Platform;
@@ -51,6 +53,8 @@ export async function main(argv: string[]): Promise<number> {
 
   serveCommands(program, run);
   tokenCommands(program, run);
+  webhookCommands(program, run);
+  workerCommands(program, run);
   adminCommands(program, run);
 
   try {

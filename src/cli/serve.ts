@@ -3,15 +3,7 @@ import { buildApp } from '../app.ts';
 import { migrate } from '../db/migrate.ts';
 import { seedDemo } from '../modules/demo/seed.ts';
 import type { Runner } from './main.ts';
-
-/** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string) => resolve(signal);
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
-}
+import { untilSignal } from './worker.ts';
 
 export function serveCommands(program: Command, run: Runner): void {
   program
@@ -37,9 +29,20 @@ export function serveCommands(program: Command, run: Runner): void {
           const address = await app.http.listen({ port: config.port, host: config.host });
           out.info(`Academy API listening on ${address} (database: ${platform.database.dialect}; docs: ${address}/docs)`);
           out.info(`Try: curl -H "Authorization: Bearer <token>" ${address}/api/v1/organization`);
+          const worker = options.worker ? platform.createWorker() : null;
+          if (worker) {
+            await worker.start();
+            out.info(`Academy worker ${worker.id} started (concurrency ${config.workerConcurrency})`);
+          }
+          // The cron scheduler runs wherever a worker runs.
+          const scheduler = worker ? platform.createScheduler() : null;
+          scheduler?.start();
           const signal = await untilSignal();
           logger.info({ signal }, 'shutting down: finishing in-flight requests');
           await app.http.close();
+          await scheduler?.stop();
+          // After the API: requests that were in flight may still have enqueued jobs worth running now.
+          await worker?.stop();
         },
         { migrate: false },
       ),

@@ -1,4 +1,7 @@
-import { PermanentJobError } from '../modules/jobs/registry.ts';
+import { registerEventDispatch } from '../modules/events/dispatch.ts';
+import { registerIntegrationJobs } from '../modules/integrations/delivery.ts';
+import { registerTaskJobs } from '../modules/tasks/jobs.ts';
+import { registerWebhookJobs } from '../modules/webhooks/delivery.ts';
 import type { Platform } from './platform.ts';
 
 /**
@@ -11,12 +14,8 @@ export function registerJobHandlers(platform: Platform): void {
       if (payload.sleepMs) await new Promise((resolve) => setTimeout(resolve, payload.sleepMs));
     },
   });
-  // TEMPORARY during assembly: each line below is replaced by its module's registration.
-  const pending = async () => {
-    throw new PermanentJobError('handler not wired yet');
-  };
-  platform.registry.register('events.dispatch', { handler: pending }); // webhooks + integrations module
-  platform.registry.register('webhooks.deliver', { handler: pending }); // webhooks module
-  platform.registry.register('integrations.deliver', { handler: pending }); // integrations module
-  platform.registry.register('tasks.run', { handler: pending }); // tasks module
+  registerEventDispatch(platform);
+  registerWebhookJobs(platform);
+  registerIntegrationJobs(platform);
+  registerTaskJobs(platform);
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -10,10 +11,16 @@ import { createJobQueue, type JobQueue } from '../modules/jobs/queue.ts';
 import { createJobRegistry, type JobRegistry } from '../modules/jobs/registry.ts';
 import { createJobRepository, type JobRepository } from '../modules/jobs/repository.ts';
 import { createWorker, type Worker } from '../modules/jobs/worker.ts';
+import { createOrganizationRepository } from '../modules/organization/repository.ts';
+import { createRuntimeStateRepository } from '../modules/runtime/repository.ts';
+import { createTaskRepository } from '../modules/tasks/repository.ts';
+import { createScheduler, type Scheduler } from '../modules/tasks/scheduler.ts';
 import { createTokenRepository } from '../modules/tokens/repository.ts';
 import { createTokenService, type TokenService } from '../modules/tokens/service.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { registerJobHandlers } from './jobs.ts';
+import { createMailer, type Mailer } from './mail.ts';
+import { createLocalStorage, type Storage } from './storage.ts';
 
 /**
  * Everything a process needs, assembled once. `serve`, `worker`, the CLI and the tests build the same
@@ -36,6 +43,12 @@ export interface Platform {
   registry: JobRegistry;
   /** A worker over this platform's queue (not started). */
   createWorker(options?: Partial<{ concurrency: number; leaseMs: number; pollMs: number }>): Worker;
+  /** Outgoing mail: SMTP with SMTP_URL, else .eml files under the data directory. */
+  mail: Mailer;
+  /** Stored files (documents, reports) under `<ACADEMY_DATA_DIR>/files/`. */
+  storage: Storage;
+  /** A scheduler of the cron tasks (not started); each worker process runs one. */
+  createScheduler(options?: Partial<{ intervalMs: number }>): Scheduler;
   close(): Promise<void>;
 }
 
@@ -72,13 +85,14 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
   const events = createEventRepository(database.db);
   const outbox = createOutbox({ events, queue, clock });
   const registry = createJobRegistry();
+  const mail = createMailer(config);
   const platform: Platform = {
     config,
     database,
     clock,
     logger,
     redis,
-    rateLimiter: createRateLimiter({ redis, prefix: `${config.redisPrefix}:rl` }),
+    rateLimiter: createRateLimiter({ redis, prefix: `${config.redisPrefix}:rl`, limits: { default: config.rateLimitPerMinute } }),
     versions: loadVersions(config.versionsFile),
     tokens,
     jobs,
@@ -95,10 +109,26 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
           pollMs: options.pollMs ?? config.jobPollMs,
         },
       ),
+    mail,
+    storage: createLocalStorage(path.join(config.dataDir, 'files')),
+    createScheduler: (options = {}) =>
+      createScheduler(
+        {
+          database,
+          tasks: createTaskRepository(database.db),
+          organization: createOrganizationRepository(database.db),
+          runtime: createRuntimeStateRepository(database.db),
+          queue,
+          clock,
+          logger,
+        },
+        { intervalMs: options.intervalMs ?? 1000 },
+      ),
     async close() {
       clearInterval(usageFlush);
       await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));
       redis?.disconnect();
+      mail.close();
       await database.close();
     },
   };

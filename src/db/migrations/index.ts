@@ -3,6 +3,7 @@ import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_background.ts';
+import * as m0003 from './0003_builtin_tasks_and_checks.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -10,6 +11,7 @@ type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 const steps: Record<string, Step> = {
   '0001_foundation': m0001,
   '0002_background': m0002,
+  '0003_builtin_tasks_and_checks': m0003,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,11 +1,17 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
+import { prepare } from '../../db/prepared.ts';
 import type { DB, OrganizationTable } from '../../db/schema.ts';
 
 export type OrganizationRow = Selectable<OrganizationTable>;
 
 export function createOrganizationRepository(db: Kysely<DB>) {
+  const singleton = prepare(db, db.selectFrom('organization').selectAll().where('id', '=', 1));
   return {
-    get: async (): Promise<OrganizationRow> => db.selectFrom('organization').selectAll().where('id', '=', 1).executeTakeFirstOrThrow(),
+    get: async (): Promise<OrganizationRow> => {
+      const row = (await singleton(1))[0];
+      if (!row) throw new Error('The organization row is missing; run the migrations.');
+      return row;
+    },
 
     update: async (changes: Updateable<OrganizationTable>): Promise<void> => {
       await db.updateTable('organization').set(changes).where('id', '=', 1).execute();

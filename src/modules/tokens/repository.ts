@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { prepare } from '../../db/prepared.ts';
 import type { ApiTokenTable, DB } from '../../db/schema.ts';
 
 export type TokenRow = Selectable<ApiTokenTable>;
@@ -14,12 +15,13 @@ export interface NewToken {
 }
 
 export function createTokenRepository(db: Kysely<DB>) {
+  // Runs on every authenticated request.
+  const byHash = prepare(db, db.selectFrom('api_tokens').selectAll().where('token_hash', '=', ''));
   return {
     insert: async (token: NewToken): Promise<TokenRow> =>
       db.insertInto('api_tokens').values(token).returningAll().executeTakeFirstOrThrow(),
 
-    findByHash: async (hash: string): Promise<TokenRow | undefined> =>
-      db.selectFrom('api_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst(),
+    findByHash: async (hash: string): Promise<TokenRow | undefined> => (await byHash(hash))[0],
 
     findById: async (id: number): Promise<TokenRow | undefined> =>
       db.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst(),

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { taskServiceFor } from '../modules/tasks/service.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import type { Runner } from './main.ts';
+import { table } from './output.ts';
+
+const COLUMNS = ['id', 'task_type', 'cron', 'timezone', 'enabled', 'next_run_at', 'last_run_at', 'last_outcome'];
+
+/** `academy admin tasks list|enable|disable`: switch the scheduled tasks (they are read at GET /api/v1/tasks). */
+export function adminTaskCommands(admin: Command, run: Runner): void {
+  const tasks = admin.command('tasks').description('Scheduled tasks: list them, enable or disable one (by id or task type)');
+
+  tasks
+    .command('list')
+    .description('List the scheduled tasks')
+    .action(() =>
+      run(async ({ platform, out }) => {
+        const service = taskServiceFor(platform);
+        const { items } = await service.list({}, { page: 1, perPage: 1000, offset: 0 });
+        out.result(items, table(items as unknown as Record<string, unknown>[], COLUMNS));
+      }),
+    );
+
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    tasks
+      .command(`${action} <task>`)
+      .description(
+        enabled
+          ? 'Enable a task (id or task type, e.g. health.run_checks); its next run is scheduled from now'
+          : 'Disable a task (id or task type); it is no longer scheduled and cannot be run',
+      )
+      .action((reference: string) =>
+        run(async ({ platform, out }) => {
+          const task = await taskServiceFor(platform)
+            .setEnabled(reference, enabled)
+            .catch((error) => {
+              throw error instanceof NotFoundError ? new Error(`No task has the id or task type "${reference}".`) : error;
+            });
+          out.result(
+            task,
+            `Task ${task.id} (${task.task_type}) ${enabled ? 'enabled' : 'disabled'}.${task.next_run_at ? ` Next run: ${task.next_run_at}.` : ''}\n${JSON.stringify(task, null, 2)}`,
+          );
+        }),
+      );
+  }
+}

@@ -1,0 +1,18 @@
+import type { Compilable, Kysely } from 'kysely';
+import type { DB } from './schema.ts';
+
+/**
+ * Compiles a query once and runs it with new parameter values, for the few queries on every
+ * request's path (token lookup, organization read). Building and compiling a Kysely query costs
+ * more than SQLite takes to run it; the SQL text is identical each time, so it is done once.
+ * `query` is built with placeholder values in the same positions as the parameters later passed.
+ */
+export function prepare<R>(db: Kysely<DB>, query: Compilable<R>): (...parameters: unknown[]) => Promise<R[]> {
+  const compiled = query.compile();
+  return async (...parameters) => {
+    if (parameters.length !== compiled.parameters.length) {
+      throw new Error(`Prepared query expects ${compiled.parameters.length} parameter(s), got ${parameters.length}`);
+    }
+    return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
+  };
+}

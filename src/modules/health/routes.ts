@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Single } from '../../http/schemas.ts';
+import { HealthCheckResult, HealthReport } from './schemas.ts';
+import type { HealthService } from './service.ts';
+
+const CHECK_NAME = Type.String({ maxLength: 64, description: 'The name of a check, e.g. `database`.' });
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ health: HealthService }> = async (app, { health }) => {
+  app.addSchema(HealthCheckResult);
+  app.addSchema(HealthReport);
+
+  app.get('/health', {
+    config: { access: { scope: 'health:read' } },
+    schema: {
+      operationId: 'getHealth',
+      tags: ['Health'],
+      summary: 'Run every enabled health check',
+      description:
+        'Runs every enabled check that applies to this deployment concurrently, each under its own timeout (a check that ' +
+        'times out is `fail`). The overall `status` is the worst of the checks. The response is 200 for `pass` and `warn`, ' +
+        '503 (with the same body) for `fail`. The Redis check is left out when no Redis is configured.',
+      response: { 200: Single(Type.Ref('HealthReport')), 503: Single(Type.Ref('HealthReport')) },
+    },
+    handler: async (_request, reply) => {
+      const report = await health.runAll();
+      return reply
+        .code(report.status === 'fail' ? 503 : 200)
+        .header('cache-control', 'no-store')
+        .send({ data: report });
+    },
+  });
+
+  app.get('/health/:check', {
+    config: { access: { scope: 'health:read' } },
+    schema: {
+      operationId: 'getHealthCheck',
+      tags: ['Health'],
+      summary: 'Run one health check',
+      description:
+        'Runs one enabled check by name. 200 for `pass` and `warn`, 503 (with the same body) for `fail`; 404 for a name ' +
+        'that is unknown, disabled or does not apply to this deployment.',
+      params: Type.Object({ check: CHECK_NAME }),
+      response: { 200: Single(Type.Ref('HealthCheckResult')), 503: Single(Type.Ref('HealthCheckResult')), 404: Type.Ref('Error') },
+    },
+    handler: async (request, reply) => {
+      const result = await health.runOne(request.params.check);
+      return reply
+        .code(result.status === 'fail' ? 503 : 200)
+        .header('cache-control', 'no-store')
+        .send({ data: result });
+    },
+  });
+};

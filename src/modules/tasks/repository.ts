@@ -1,0 +1,153 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, ScheduledTaskRunTable, ScheduledTaskTable } from '../../db/schema.ts';
+
+export type TaskRow = Selectable<ScheduledTaskTable>;
+export type TaskRunRow = Selectable<ScheduledTaskRunTable>;
+
+export interface TaskFilter {
+  taskType?: string | undefined;
+  enabled?: boolean | undefined;
+}
+
+export interface NewTaskRun {
+  task_id: number;
+  trigger: 'schedule' | 'manual';
+  scheduled_for: string | null;
+  queued_at: string;
+}
+
+export interface TaskOutcome {
+  startedAt: string;
+  outcome: 'succeeded' | 'failed';
+  error: string | null;
+  durationMs: number;
+  now: string;
+}
+
+export function createTaskRepository(db: Kysely<DB>) {
+  return {
+    list: async (filter: TaskFilter, page: { limit: number; offset: number }): Promise<{ items: TaskRow[]; total: number }> => {
+      let query = db.selectFrom('scheduled_tasks');
+      if (filter.taskType !== undefined) query = query.where('task_type', '=', filter.taskType);
+      if (filter.enabled !== undefined) query = query.where('enabled', '=', filter.enabled);
+      const [items, count] = await Promise.all([
+        query.selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute(),
+        query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      ]);
+      return { items, total: Number(count.total) };
+    },
+
+    findById: async (id: number): Promise<TaskRow | undefined> =>
+      db.selectFrom('scheduled_tasks').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    findByType: async (taskType: string): Promise<TaskRow | undefined> =>
+      db.selectFrom('scheduled_tasks').selectAll().where('task_type', '=', taskType).executeTakeFirst(),
+
+    setEnabled: async (id: number, enabled: boolean, nextRunAt: string | null, now: string): Promise<void> => {
+      await db.updateTable('scheduled_tasks').set({ enabled, next_run_at: nextRunAt, updated_at: now }).where('id', '=', id).execute();
+    },
+
+    /** What the scheduler looks at on every pass. */
+    enabledSchedules: async (): Promise<Pick<TaskRow, 'id' | 'task_type' | 'cron' | 'next_run_at'>[]> =>
+      db
+        .selectFrom('scheduled_tasks')
+        .select(['id', 'task_type', 'cron', 'next_run_at'])
+        .where('enabled', '=', true)
+        .orderBy('id')
+        .execute(),
+
+    /** Sets the first next_run_at of a task that has none; a no-op when another scheduler did it first. */
+    initNextRun: async (id: number, nextRunAt: string, now: string): Promise<void> => {
+      await db
+        .updateTable('scheduled_tasks')
+        .set({ next_run_at: nextRunAt, updated_at: now })
+        .where('id', '=', id)
+        .where('next_run_at', 'is', null)
+        .where('enabled', '=', true)
+        .execute();
+    },
+
+    /**
+     * Moves a due task to its next time, only if no other scheduler did so since `expected` was read.
+     * The conditional UPDATE is what lets any number of schedulers share a database: exactly one of
+     * them changes the row, and only that one queues the run.
+     */
+    advance: async (trx: Kysely<DB>, id: number, expected: string, nextRunAt: string, now: string): Promise<boolean> => {
+      const result = await trx
+        .updateTable('scheduled_tasks')
+        .set({ next_run_at: nextRunAt, updated_at: now })
+        .where('id', '=', id)
+        .where('next_run_at', '=', expected)
+        .where('enabled', '=', true)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    insertRun: async (trx: Kysely<DB>, run: NewTaskRun): Promise<TaskRunRow> =>
+      trx
+        .insertInto('scheduled_task_runs')
+        .values({ ...run, status: 'queued' })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+
+    findRun: async (id: number): Promise<TaskRunRow | undefined> =>
+      db.selectFrom('scheduled_task_runs').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    recentRuns: async (taskId: number, limit: number): Promise<TaskRunRow[]> =>
+      db.selectFrom('scheduled_task_runs').selectAll().where('task_id', '=', taskId).orderBy('id', 'desc').limit(limit).execute(),
+
+    startRun: async (id: number, now: string): Promise<void> => {
+      await db
+        .updateTable('scheduled_task_runs')
+        .set({ status: 'running', started_at: now })
+        .where('id', '=', id)
+        .where('status', 'in', ['queued', 'running'])
+        .execute();
+    },
+
+    finishRun: async (trx: Kysely<DB>, runId: number, taskId: number, outcome: TaskOutcome): Promise<void> => {
+      await trx
+        .updateTable('scheduled_task_runs')
+        .set({ status: outcome.outcome, finished_at: outcome.now, error: outcome.error })
+        .where('id', '=', runId)
+        .execute();
+      // A run that started before the task's latest recorded run does not overwrite that newer outcome.
+      await trx
+        .updateTable('scheduled_tasks')
+        .set({
+          last_run_at: outcome.startedAt,
+          last_outcome: outcome.outcome,
+          last_error: outcome.error,
+          last_duration_ms: outcome.durationMs,
+          updated_at: outcome.now,
+        })
+        .where('id', '=', taskId)
+        .where((eb) => eb.or([eb('last_run_at', 'is', null), eb('last_run_at', '<=', outcome.startedAt)]))
+        .execute();
+    },
+
+    /** Keeps the latest `keep` runs of a task: a task run every minute would otherwise grow the table forever. */
+    trimRuns: async (trx: Kysely<DB>, taskId: number, keep: number): Promise<void> => {
+      const oldestKept = await trx
+        .selectFrom('scheduled_task_runs')
+        .select('id')
+        .where('task_id', '=', taskId)
+        .orderBy('id', 'desc')
+        .offset(keep - 1)
+        .limit(1)
+        .executeTakeFirst();
+      if (oldestKept) await trx.deleteFrom('scheduled_task_runs').where('task_id', '=', taskId).where('id', '<', oldestKept.id).execute();
+    },
+
+    /**
+     * Deletes jobs that failed for good before `before`. Kept here rather than in the jobs module
+     * because only this maintenance task removes failed jobs.
+     */
+    pruneFailedJobs: async (before: string): Promise<number> => {
+      const result = await db.deleteFrom('jobs').where('failed_at', 'is not', null).where('failed_at', '<', before).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type TaskRepository = ReturnType<typeof createTaskRepository>;

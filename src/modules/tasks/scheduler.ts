@@ -1,0 +1,121 @@
+import type { Logger } from 'pino';
+import type { Database } from '../../db/database.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { SCHEDULER_HEARTBEAT_KEY } from '../health/repository.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { OrganizationRepository } from '../organization/repository.ts';
+import type { createRuntimeStateRepository } from '../runtime/repository.ts';
+import type { TaskRepository } from './repository.ts';
+import { nextRunAt, queueRun } from './schedule.ts';
+
+export interface SchedulerDeps {
+  database: Database;
+  tasks: TaskRepository;
+  organization: OrganizationRepository;
+  runtime: ReturnType<typeof createRuntimeStateRepository>;
+  queue: JobQueue;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface SchedulerOptions {
+  /** Longest sleep between passes; shorter when a task is due sooner. */
+  intervalMs: number;
+}
+
+/**
+ * Turns due cron times into queued task runs. Every worker process runs one; they need no
+ * coordination beyond the database, because a run is queued only by the scheduler whose conditional
+ * UPDATE moved the task's next_run_at (see TaskRepository.advance). A task overdue after downtime runs
+ * once, not once per missed time.
+ */
+export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions) {
+  const logger = deps.logger.child({ component: 'scheduler' });
+  let stopping = false;
+  let loop: Promise<void> | null = null;
+  let wakeUp: (() => void) | null = null;
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = null;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  }
+
+  /** One pass; returns how many runs this scheduler queued and when the next task is due. */
+  async function tick(): Promise<{ queued: number; nextDueAt: string | null }> {
+    const now = deps.clock.now();
+    const at = now.toISOString();
+    await deps.runtime.set(SCHEDULER_HEARTBEAT_KEY, at, at);
+    const { timezone } = await deps.organization.get();
+    let queued = 0;
+    let nextDueAt: string | null = null;
+    for (const task of await deps.tasks.enabledSchedules()) {
+      try {
+        if (task.next_run_at === null) {
+          const next = nextRunAt(task.cron, timezone, now);
+          if (next) await deps.tasks.initNextRun(task.id, next, at);
+          if (next && (nextDueAt === null || next < nextDueAt)) nextDueAt = next;
+          continue;
+        }
+        const due = task.next_run_at;
+        if (Date.parse(due) > now.getTime()) {
+          if (nextDueAt === null || due < nextDueAt) nextDueAt = due;
+          continue;
+        }
+        const next = nextRunAt(task.cron, timezone, now);
+        const won = await deps.database.db.transaction().execute(async (trx) => {
+          // A cron that never fires again parks the task: its next_run_at moves far out of reach.
+          if (!(await deps.tasks.advance(trx, task.id, due, next ?? '9999-12-31T00:00:00.000Z', at))) return false;
+          await queueRun(deps, trx, { taskId: task.id, trigger: 'schedule', scheduledFor: due, now: at });
+          return true;
+        });
+        if (won) {
+          queued += 1;
+          logger.info({ task: task.task_type, scheduled_for: due, next_run_at: next }, 'task run queued');
+        }
+        if (next && (nextDueAt === null || next < nextDueAt)) nextDueAt = next;
+      } catch (error) {
+        // One misconfigured task (a bad cron expression) must not stop the others.
+        logger.error({ err: error, task: task.task_type }, 'could not schedule task');
+      }
+    }
+    return { queued, nextDueAt };
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping) {
+      let wait = options.intervalMs;
+      try {
+        const { nextDueAt } = await tick();
+        if (nextDueAt) wait = Math.min(wait, Math.max(10, Date.parse(nextDueAt) - deps.clock.now().getTime()));
+      } catch (error) {
+        logger.error({ err: error }, 'scheduler pass failed; retrying shortly');
+      }
+      if (!stopping) await sleep(wait);
+    }
+  }
+
+  return {
+    tick,
+    start(): void {
+      if (loop) return;
+      stopping = false;
+      loop = run();
+      logger.info({ intervalMs: options.intervalMs }, 'scheduler started');
+    },
+    async stop(): Promise<void> {
+      stopping = true;
+      wakeUp?.();
+      await loop;
+      loop = null;
+    },
+  };
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;

@@ -1,0 +1,276 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { taskServiceFor } from '../../src/modules/tasks/service.ts';
+import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('scheduled tasks API', () => {
+  let app: TestApp;
+  let reader: string;
+  let writer: string;
+  let ids: Record<string, number>;
+  let worker: ReturnType<TestApp['platform']['createWorker']>;
+
+  before(async () => {
+    app = await createTestApp();
+    reader = await app.token(['tasks:read']);
+    writer = await app.token(['tasks:read', 'tasks:write']);
+    const rows = await app.platform.database.db.selectFrom('scheduled_tasks').select(['id', 'task_type']).execute();
+    ids = Object.fromEntries(rows.map((r) => [r.task_type, r.id]));
+    worker = app.platform.createWorker({ pollMs: 50 });
+    await worker.start();
+  });
+  after(() => worker.stop(2000));
+
+  const get = (url: string, token = reader) => app.http.inject({ method: 'GET', url, headers: bearer(token) });
+  const run = (id: number | string, token = writer) =>
+    app.http.inject({ method: 'POST', url: `/api/v1/tasks/${id}/run`, headers: bearer(token) });
+
+  test('lists the built-in tasks, paginated, with their schedule', async () => {
+    const res = await get('/api/v1/tasks');
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.deepEqual(body.data.map((t: { task_type: string }) => t.task_type).sort(), [
+      'health.run_checks',
+      'idempotency.prune',
+      'jobs.prune_failed',
+    ]);
+    assert.equal(body.meta.total, 3);
+    const health = body.data.find((t: { task_type: string }) => t.task_type === 'health.run_checks');
+    assert.equal(health.cron, '* * * * *');
+    assert.equal(health.timezone, 'UTC');
+    assert.equal(health.enabled, true);
+    assert.equal(typeof health.name, 'string');
+    const page = await get('/api/v1/tasks?per_page=2&page=2');
+    assert.equal(page.json().data.length, 1);
+    assert.equal(page.json().meta.last_page, 2);
+  });
+
+  test('filters by task_type and enabled; bad values are 422 keyed by the parameter', async () => {
+    const one = await get('/api/v1/tasks?task_type=jobs.prune_failed');
+    assert.deepEqual(
+      one.json().data.map((t: { task_type: string }) => t.task_type),
+      ['jobs.prune_failed'],
+    );
+    await taskServiceFor(app.platform).setEnabled('idempotency.prune', false);
+    try {
+      for (const [value, expected] of [
+        ['false', ['idempotency.prune']],
+        ['0', ['idempotency.prune']],
+        ['true', ['health.run_checks', 'jobs.prune_failed']],
+        ['1', ['health.run_checks', 'jobs.prune_failed']],
+      ] as const) {
+        const res = await get(`/api/v1/tasks?enabled=${value}`);
+        assert.equal(res.statusCode, 200, value);
+        assert.deepEqual(
+          res
+            .json()
+            .data.map((t: { task_type: string }) => t.task_type)
+            .sort(),
+          expected,
+          value,
+        );
+      }
+    } finally {
+      await taskServiceFor(app.platform).setEnabled('idempotency.prune', true);
+    }
+    const badType = await get('/api/v1/tasks?task_type=reports.nope');
+    assert.equal(badType.statusCode, 422);
+    assert.equal(badType.json().code, 'validation_failed');
+    assert.ok(badType.json().errors.task_type);
+    const badEnabled = await get('/api/v1/tasks?enabled=yes');
+    assert.equal(badEnabled.statusCode, 422);
+    assert.ok(badEnabled.json().errors.enabled);
+  });
+
+  test('a single task includes its recent runs; unknown or malformed ids are 404', async () => {
+    const res = await get(`/api/v1/tasks/${ids['jobs.prune_failed']}`);
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json().data.recent_runs, []);
+    for (const id of ['999999', 'abc', '0']) {
+      const missing = await get(`/api/v1/tasks/${id}`);
+      assert.equal(missing.statusCode, 404, id);
+      assert.equal(missing.json().code, 'not_found');
+    }
+  });
+
+  test('POST /tasks/{id}/run returns 202 with a queued manual run, which a worker runs at once', async () => {
+    const id = ids['jobs.prune_failed'] as number;
+    const db = app.platform.database.db;
+    const now = Date.now();
+    const job = (failedDaysAgo: number | null, name: string) => ({
+      name: 'system.noop',
+      payload: JSON.stringify({ marker: name }),
+      key: null,
+      run_at: new Date(now).toISOString(),
+      attempts: 10,
+      max_attempts: 10,
+      last_error: 'boom',
+      failed_at: failedDaysAgo === null ? null : new Date(now - failedDaysAgo * 86_400_000).toISOString(),
+      created_at: new Date(now - 40 * 86_400_000).toISOString(),
+      updated_at: new Date(now).toISOString(),
+      locked_at: failedDaysAgo === null ? new Date(now).toISOString() : null,
+      locked_by: failedDaysAgo === null ? 'elsewhere' : null,
+    });
+    await db
+      .insertInto('jobs')
+      .values([job(31, 'old-failure'), job(29, 'recent-failure'), job(null, 'running-elsewhere')])
+      .execute();
+
+    const started = Date.now();
+    const res = await run(id);
+    assert.equal(res.statusCode, 202);
+    assert.equal(res.headers.location, `/api/v1/tasks/${id}`);
+    const queued = res.json().data;
+    assert.equal(queued.trigger, 'manual');
+    assert.equal(queued.status, 'queued');
+    assert.equal(queued.scheduled_for, null);
+
+    const task = await until('the run to finish', async () => {
+      const data = (await get(`/api/v1/tasks/${id}`)).json().data;
+      return data.last_outcome ? data : undefined;
+    });
+    assert.ok(Date.now() - started < 2000, 'a manual run does not wait for the cron timer');
+    assert.equal(task.last_outcome, 'succeeded');
+    assert.equal(task.last_error, null);
+    assert.equal(typeof task.last_duration_ms, 'number');
+    assert.ok(task.last_run_at);
+    assert.equal(task.recent_runs[0].id, queued.id);
+    assert.equal(task.recent_runs[0].status, 'succeeded');
+    assert.ok(task.recent_runs[0].started_at && task.recent_runs[0].finished_at);
+
+    const left = await db.selectFrom('jobs').select('payload').where('name', '=', 'system.noop').execute();
+    const markers = left.map((j) => JSON.parse(j.payload).marker).sort();
+    assert.deepEqual(markers, ['recent-failure', 'running-elsewhere'], 'only failures older than 30 days are deleted');
+  });
+
+  test('idempotency.prune deletes expired idempotency keys only', async () => {
+    const db = app.platform.database.db;
+    const tokenId = (await db.selectFrom('api_tokens').select('id').executeTakeFirstOrThrow()).id;
+    const row = (key: string, expiresInMs: number) => ({
+      token_id: tokenId,
+      key,
+      request_hash: 'h',
+      state: 'completed',
+      response_status: 200,
+      response_headers: '{}',
+      response_body: '{}',
+      created_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+    });
+    await db
+      .insertInto('idempotency_keys')
+      .values([row('expired', -60_000), row('valid', 3_600_000)])
+      .execute();
+    const id = ids['idempotency.prune'] as number;
+    const res = await run(id);
+    assert.equal(res.statusCode, 202);
+    const runId = res.json().data.id;
+    await until('the prune run', async () => {
+      const runs = (await get(`/api/v1/tasks/${id}`)).json().data.recent_runs;
+      return runs.find((r: { id: number; status: string }) => r.id === runId && r.status === 'succeeded');
+    });
+    const keys = await db.selectFrom('idempotency_keys').select('key').where('key', 'in', ['expired', 'valid']).execute();
+    assert.deepEqual(
+      keys.map((k) => k.key),
+      ['valid'],
+    );
+  });
+
+  test('a task keeps its latest 500 runs', async () => {
+    const db = app.platform.database.db;
+    const id = ids['idempotency.prune'] as number;
+    const old = new Date(Date.now() - 86_400_000).toISOString();
+    const rows = Array.from({ length: 520 }, () => ({
+      task_id: id,
+      trigger: 'schedule',
+      status: 'succeeded',
+      scheduled_for: old,
+      queued_at: old,
+      started_at: old,
+      finished_at: old,
+    }));
+    await db.insertInto('scheduled_task_runs').values(rows).execute();
+    const runId = (await run(id)).json().data.id;
+    await until('the run', async () => {
+      const latest = (await get(`/api/v1/tasks/${id}`)).json().data.recent_runs[0];
+      return latest.id === runId && latest.status === 'succeeded' ? latest : undefined;
+    });
+    const kept = await db.selectFrom('scheduled_task_runs').select('id').where('task_id', '=', id).orderBy('id', 'desc').execute();
+    assert.equal(kept.length, 500);
+    assert.equal(kept[0]?.id, runId, 'the newest run is kept');
+  });
+
+  test('a failing task records the failure on the run and the task, and its job fails once, without retries', async () => {
+    const db = app.platform.database.db;
+    const now = new Date().toISOString();
+    // A task row whose type this version has no work for: the run fails, like any task function that throws.
+    const { id } = await db
+      .insertInto('scheduled_tasks')
+      .values({
+        task_type: 'legacy.removed',
+        name: 'Removed task',
+        description: 'A task type from another version.',
+        cron: '0 0 1 1 *',
+        enabled: true,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const res = await run(id);
+    assert.equal(res.statusCode, 202);
+    const task = await until('the failed run', async () => {
+      const data = (await get(`/api/v1/tasks/${id}`)).json().data;
+      return data.last_outcome ? data : undefined;
+    });
+    assert.equal(task.last_outcome, 'failed');
+    assert.match(task.last_error, /No work is defined for task type legacy\.removed/);
+    assert.equal(task.recent_runs[0].status, 'failed');
+    assert.match(task.recent_runs[0].error, /legacy\.removed/);
+    const job = await until('the failed job', async () =>
+      db.selectFrom('jobs').selectAll().where('name', '=', 'tasks.run').where('failed_at', 'is not', null).executeTakeFirst(),
+    );
+    assert.equal(job.attempts, 1, 'a task run is attempted once');
+    assert.equal(JSON.parse(job.payload).runId, res.json().data.id);
+    await db.deleteFrom('scheduled_tasks').where('id', '=', id).execute();
+  });
+
+  test('running a disabled task is a 409 task_disabled and queues nothing', async () => {
+    const service = taskServiceFor(app.platform);
+    const disabled = await service.setEnabled('jobs.prune_failed', false);
+    assert.equal(disabled.enabled, false);
+    assert.equal(disabled.next_run_at, null, 'a disabled task is not scheduled');
+    try {
+      const before = (await get(`/api/v1/tasks/${disabled.id}`)).json().data.recent_runs.length;
+      const res = await run(disabled.id);
+      assert.equal(res.statusCode, 409);
+      assert.equal(res.json().code, 'task_disabled');
+      assert.equal((await get(`/api/v1/tasks/${disabled.id}`)).json().data.recent_runs.length, before);
+    } finally {
+      const enabled = await service.setEnabled(String(disabled.id), true);
+      assert.ok(enabled.next_run_at && Date.parse(enabled.next_run_at) > Date.now(), 'enabling schedules the next run from now');
+    }
+    assert.equal((await run(404_404)).statusCode, 404);
+  });
+
+  test('scopes: tasks:read lists, tasks:write runs; no token is 401', async () => {
+    const other = await app.token(['health:read']);
+    assert.equal((await get('/api/v1/tasks', other)).statusCode, 403);
+    assert.equal((await get(`/api/v1/tasks/${ids['jobs.prune_failed']}`, other)).statusCode, 403);
+    const readOnly = await run(ids['jobs.prune_failed'] as number, reader);
+    assert.equal(readOnly.statusCode, 403);
+    assert.equal(readOnly.json().code, 'insufficient_scope');
+    assert.match(String(readOnly.headers['www-authenticate']), /scope="tasks:write"/);
+    assert.equal((await app.http.inject({ method: 'GET', url: '/api/v1/tasks' })).statusCode, 401);
+  });
+});
