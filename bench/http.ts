@@ -13,8 +13,8 @@ function script(name: string): string {
 }
 
 /** Starts a server script and waits for the first message it sends (its URL, and for Academy a token). */
-async function startServer<T>(name: string): Promise<{ child: ChildProcess; ready: T }> {
-  const child = fork(script(name), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+async function startServer<T>(name: string, execArgv: string[] = []): Promise<{ child: ChildProcess; ready: T }> {
+  const child = fork(script(name), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
   const ready = await new Promise<T>((resolve, reject) => {
     child.once('message', (message) => resolve(message as T));
     child.once('exit', (code) => reject(new Error(`${name} exited (code ${code}) before it was ready`)));
@@ -72,13 +72,38 @@ export async function httpBench(): Promise<BenchRow[]> {
     await stop(hello.child);
   }
 
-  const academy = await startServer<{ url: string; token: string }>('app-server.ts');
+  // Academy runs with the V8 flags its `academy` command and `npm start` use (docs/decisions/0006).
+  const academy = await startServer<{ url: string; token: string }>('app-server.ts', ['--single-threaded-gc']);
   let organization: LoadResult;
+  let recorded: { body: string; headers: Record<string, string> };
   try {
-    organization = await measure({ url: academy.ready.url, headers: { authorization: `Bearer ${academy.ready.token}` } }, durationSeconds);
+    const auth = { authorization: `Bearer ${academy.ready.token}` };
+    const sample = await fetch(academy.ready.url, { headers: auth });
+    const kept = ['content-type', 'x-request-id', 'ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'etag'];
+    recorded = {
+      body: await sample.text(),
+      headers: Object.fromEntries(kept.flatMap((name) => (sample.headers.has(name) ? [[name, sample.headers.get(name) as string]] : []))),
+    };
+    organization = await measure({ url: academy.ready.url, headers: auth }, durationSeconds);
   } finally {
     await stop(academy.child);
   }
 
-  return [row('fastify hello world (baseline)', baseline), row('GET /api/v1/organization (token, SQLite)', organization, baseline.rps)];
+  const replay = fork(script('replay.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let copy: LoadResult;
+  try {
+    const ready = new Promise<{ url: string }>((resolve) => replay.once('message', (m) => resolve(m as { url: string })));
+    replay.send(recorded);
+    copy = await measure({ url: (await ready).url }, durationSeconds);
+  } finally {
+    await stop(replay);
+  }
+
+  const ceiling = row('fastify sending a copy of that response (no work)', copy, baseline.rps);
+  ceiling.note = `${ceiling.note}; Academy reaches ${((100 * organization.rps) / copy.rps).toFixed(0)}% of this`;
+  return [
+    row('fastify hello world (baseline)', baseline),
+    row('GET /api/v1/organization (token, SQLite)', organization, baseline.rps),
+    ceiling,
+  ];
 }

@@ -68,8 +68,9 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   await http.register(systemRoutes, { platform, metrics });
 
   const organization = createOrganizationService({
-    organization: createOrganizationRepository(platform.database.db),
+    organization: createOrganizationRepository(platform.database.db, platform.changes),
     clock: platform.clock,
+    changes: platform.changes,
   });
 
   await http.register(

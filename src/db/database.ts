@@ -10,6 +10,8 @@ export interface Database {
   dialect: Dialect;
   /** Connection string for PostgreSQL (LISTEN/NOTIFY needs its own client); the file path for SQLite. */
   url: string;
+  /** SQLite only: see NodeSqliteDatabase.dataVersion. */
+  dataVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -35,7 +37,7 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
   if (dialectOf(url) === 'sqlite') {
     const database = new NodeSqliteDatabase(sqliteFile(url));
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
-    return { db, dialect: 'sqlite', url, close: () => db.destroy() };
+    return { db, dialect: 'sqlite', url, dataVersion: () => database.dataVersion(), close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // A client that loses its server must not crash the process: idle ones report through the pool,

@@ -66,6 +66,14 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     return statement;
   }
 
+  /**
+   * Changes whenever another connection (another process) commits to the database; this
+   * connection's own commits leave it unchanged.
+   */
+  dataVersion(): number {
+    return Number((this.prepare('PRAGMA data_version').all([])[0] as { data_version: number }).data_version);
+  }
+
   close(): void {
     this.#cache.clear();
     this.#db.close();

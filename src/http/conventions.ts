@@ -17,23 +17,18 @@ function baseUrl(request: FastifyRequest): string {
 }
 
 export function registerConventions(app: FastifyInstance, platform: Platform): void {
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-
   // Once shutdown begins, responses close their connection: otherwise a keep-alive client would hold
   // the process open after its last in-flight request until the client's idle timeout.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
-    return payload;
-  });
 
-  // API version lifecycle from the registry: Deprecation/Sunset/Link headers, and 410 past sunset.
+  // One hook per phase keeps the per-request cost down: these run on every request.
   app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+
+    // API version lifecycle from the registry: Deprecation/Sunset/Link headers, and 410 past sunset.
     const match = /^\/api\/(v\d+)(?:\/|$|\?)/.exec(request.url);
     if (!match) return;
     const version = platform.versions.find((v) => v.version === match[1]);
@@ -49,11 +44,12 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     }
   });
 
-  // Strong ETags over the exact bytes sent; a matching If-None-Match gets 304 without a body.
   app.addHook('onSend', async (request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    // Strong ETags over the exact bytes sent; a matching If-None-Match gets 304 without a body.
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    // One-shot hash: no Hash object per response (this runs on every GET).
+    // One-shot hash: no Hash object per response.
     const etag = `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
     reply.header('etag', etag);
     const condition = request.headers['if-none-match'];

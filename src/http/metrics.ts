@@ -18,7 +18,21 @@ export function createMetrics() {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  return { registry, requests, latency };
+  // Labelled children are looked up once per label set, not hashed from an object on every request.
+  const children = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  function record(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${route} ${status}`;
+    let child = children.get(key);
+    if (!child) {
+      const counter = requests.labels(method, route, String(status));
+      const histogram = latency.labels(method, route);
+      child = { count: () => counter.inc(), time: (s) => histogram.observe(s) };
+      children.set(key, child);
+    }
+    child.count();
+    child.time(seconds);
+  }
+  return { registry, requests, latency, record };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -26,7 +40,6 @@ export type Metrics = ReturnType<typeof createMetrics>;
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    metrics.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { Nullable } from './schemas.ts';
 
 /** Query parameters every list accepts. Unknown parameters are ignored. */
 export const PageQuery = {
@@ -32,17 +33,17 @@ export function pageRequest(query: { page?: number | undefined; per_page?: numbe
 export const PaginationLinks = Type.Object({
   first: Type.String(),
   last: Type.String(),
-  prev: Type.Union([Type.String(), Type.Null()]),
-  next: Type.Union([Type.String(), Type.Null()]),
+  prev: Nullable(Type.String()),
+  next: Nullable(Type.String()),
 });
 
 export const PaginationMeta = Type.Object({
   current_page: Type.Integer(),
-  from: Type.Union([Type.Integer(), Type.Null()]),
+  from: Nullable(Type.Integer()),
   last_page: Type.Integer(),
   path: Type.String(),
   per_page: Type.Integer(),
-  to: Type.Union([Type.Integer(), Type.Null()]),
+  to: Nullable(Type.Integer()),
   total: Type.Integer(),
 });
 

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
 export function Single<T extends TSchema>(item: T) {
   return Type.Object({ data: item });
@@ -17,3 +17,16 @@ export const ErrorBody = Type.Object(
 
 /** Path parameter of a numeric id; a malformed id is a 404, never a validation error. */
 export const IdParam = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/**
+ * `T` or null. Primitive schemas become a JSON Schema type array (`["string", "null"]`), which the
+ * response serializer writes directly; a union (anyOf) would make it validate every value against
+ * each branch first. Other schemas fall back to a union.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type === 'string' && type !== 'object' && type !== 'array') {
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  }
+  return Type.Union([schema, Type.Null()]);
+}

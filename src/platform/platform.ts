@@ -17,6 +17,7 @@ import { createTaskRepository } from '../modules/tasks/repository.ts';
 import { createScheduler, type Scheduler } from '../modules/tasks/scheduler.ts';
 import { createTokenRepository } from '../modules/tokens/repository.ts';
 import { createTokenService, type TokenService } from '../modules/tokens/service.ts';
+import { type ChangeFeed, createChangeFeed } from './changes.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { registerJobHandlers } from './jobs.ts';
 import { createMailer, type Mailer } from './mail.ts';
@@ -35,6 +36,8 @@ export interface Platform {
   rateLimiter: RateLimiter;
   versions: ApiVersion[];
   tokens: TokenService;
+  /** Tells in-memory caches when data changed in this or another process. */
+  changes: ChangeFeed;
   jobs: JobRepository;
   queue: JobQueue;
   events: EventRepository;
@@ -62,6 +65,8 @@ export function createLogger(config: Config): Logger {
 }
 
 export function createPlatform(config: Config, options: PlatformOptions = {}): Platform {
+  // Everything that can refuse the configuration runs before any connection is opened.
+  const versions = loadVersions(config.versionsFile);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);
   const database = openDatabase(config.databaseUrl);
@@ -70,10 +75,12 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     : null;
   // Redis being down is reported by the health check; the limiter falls back to local counters.
   redis?.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
+  const changes = createChangeFeed(database, logger);
   const tokens = createTokenService({
-    tokens: createTokenRepository(database.db),
+    tokens: createTokenRepository(database.db, changes),
     clock,
     defaultTtlDays: config.tokenTtlDays,
+    changes,
   });
   // Token usage is written in batches (at most every 30 s per process), never on the request path.
   const usageFlush = setInterval(() => {
@@ -93,8 +100,9 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     logger,
     redis,
     rateLimiter: createRateLimiter({ redis, prefix: `${config.redisPrefix}:rl`, limits: { default: config.rateLimitPerMinute } }),
-    versions: loadVersions(config.versionsFile),
+    versions,
     tokens,
+    changes,
     jobs,
     queue,
     events,
@@ -116,7 +124,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
         {
           database,
           tasks: createTaskRepository(database.db),
-          organization: createOrganizationRepository(database.db),
+          organization: createOrganizationRepository(database.db, changes),
           runtime: createRuntimeStateRepository(database.db),
           queue,
           clock,
@@ -129,6 +137,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
       await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));
       redis?.disconnect();
       mail.close();
+      await changes.close();
       await database.close();
     },
   };

@@ -79,6 +79,36 @@ describe('academy serve (a real process)', () => {
     assert.equal(anonymous.status, 401);
   });
 
+  test('revoking, rotating or re-scoping a token with the CLI takes effect on the running server at once', async () => {
+    const make = async (name: string, scopes: string) => {
+      const created = await runAcademy(['--json', 'tokens', 'create', '--name', name, '--scopes', scopes], env);
+      assert.equal(created.code, 0, created.stderr);
+      return JSON.parse(created.stdout) as { id: number; token: string };
+    };
+    const get = (token: string) => fetch(`${server.url}/api/v1/organization`, { headers: { authorization: `Bearer ${token}` } });
+    // Each token is used first, so the server has it in its token cache when the CLI changes it.
+    const revoked = await make('to-revoke', 'organization:read');
+    const rotated = await make('to-rotate', 'organization:read');
+    const rescoped = await make('to-rescope', 'organization:read');
+    for (const t of [revoked, rotated, rescoped]) assert.equal((await get(t.token)).status, 200);
+
+    assert.equal((await runAcademy(['tokens', 'revoke', String(revoked.id)], env)).code, 0);
+    const rotation = await runAcademy(['--json', 'tokens', 'rotate', String(rotated.id)], env);
+    assert.equal(rotation.code, 0, rotation.stderr);
+    assert.equal((await runAcademy(['tokens', 'scopes', String(rescoped.id), '--set', 'health:read'], env)).code, 0);
+
+    // The CLI has exited, so its changes are committed; PostgreSQL's notification may take a moment.
+    const deadline = Date.now() + 2000;
+    let statuses: number[] = [];
+    do {
+      statuses = [(await get(revoked.token)).status, (await get(rotated.token)).status, (await get(rescoped.token)).status];
+      if (statuses.join() === '401,401,403') break;
+      await sleep(50);
+    } while (Date.now() < deadline);
+    assert.deepEqual(statuses, [401, 401, 403], 'revoked, rotated-away and re-scoped tokens are refused');
+    assert.equal((await get(JSON.parse(rotation.stdout).token)).status, 200, 'the replacement works');
+  });
+
   test('SIGTERM lets an in-flight request finish, then the process exits 0', async () => {
     const created = await runAcademy(['--json', 'tokens', 'create', '--name', 'writer', '--scopes', 'organization:write'], env);
     assert.equal(created.code, 0, created.stderr);

@@ -25,7 +25,7 @@ export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
     return { seeded: false, tokenFile, ...(savedToken ? { savedToken } : {}) };
   }
   const now = platform.clock.now().toISOString();
-  await createOrganizationRepository(platform.database.db).update({
+  await createOrganizationRepository(platform.database.db, platform.changes).update({
     name: 'Northwind Training Academy',
     legal_name: 'Northwind Training Academy Ltd',
     timezone: 'Europe/London',

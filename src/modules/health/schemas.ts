@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
+import { Nullable } from '../../http/schemas.ts';
 import { HEALTH_STATUSES } from './checks.ts';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const Status = Type.Enum(HEALTH_STATUSES, { description: '`pass`, `warn` or `fail`.' });
 

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../http/pagination.ts';
+import { Nullable } from '../../http/schemas.ts';
 import { MESSAGE_STATUSES } from './service.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const EventEnvelope = Type.Object(

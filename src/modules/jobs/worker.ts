@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.ts';
+import { listen } from '../../db/listen.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { JobQueue } from './queue.ts';
@@ -235,7 +235,7 @@ export function createWorker(deps: WorkerDeps, options: WorkerOptions) {
       if (loop || stopped) throw new Error('This worker was already started');
       deps.registry.assertComplete();
       cleanups.push(deps.queue.onEnqueued(wake));
-      if (deps.database.dialect === 'postgres') cleanups.push(await listen(deps.database.url, wake, logger));
+      if (deps.database.dialect === 'postgres') cleanups.push(await listen(deps.database.url, NOTIFY_CHANNEL, { onNotify: wake }, logger));
       heartbeat = setInterval(() => void renewLeases(), Math.max(50, options.leaseMs / 3));
       heartbeat.unref();
       loop = run();
@@ -277,62 +277,3 @@ export function createWorker(deps: WorkerDeps, options: WorkerOptions) {
 }
 
 export type Worker = ReturnType<typeof createWorker>;
-
-/**
- * LISTEN on a dedicated connection, so that a commit anywhere wakes this worker at once; reconnects
- * with backoff after a lost connection and then looks at the table, for jobs enqueued meanwhile.
- */
-async function listen(url: string, onNotify: () => void, logger: Logger): Promise<() => Promise<void>> {
-  let client: InstanceType<typeof pg.Client> | null = null;
-  let closed = false;
-  let failures = 0;
-
-  function retry(): void {
-    if (closed) return;
-    failures++;
-    setTimeout(() => void connect(), Math.min(250 * 2 ** failures, 15_000)).unref();
-  }
-
-  async function connect(): Promise<void> {
-    if (closed) return;
-    const next = new pg.Client({ connectionString: url });
-    let lost = false;
-    const onLost = (error?: Error) => {
-      if (lost) return;
-      lost = true;
-      if (client === next) client = null;
-      next.end().catch(() => {});
-      if (!closed) logger.warn({ err: error }, 'job notification connection lost; reconnecting');
-      retry();
-    };
-    next.on('notification', onNotify);
-    next.on('error', onLost);
-    next.on('end', () => onLost());
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${NOTIFY_CHANNEL}`);
-    } catch (error) {
-      if (!lost) {
-        lost = true;
-        next.end().catch(() => {});
-        if (!closed) logger.warn({ err: error }, 'could not LISTEN for jobs; retrying');
-        retry();
-      }
-      return;
-    }
-    if (closed) {
-      await next.end().catch(() => {});
-      return;
-    }
-    client = next;
-    if (failures > 0) logger.info('job notification connection restored');
-    failures = 0;
-    onNotify();
-  }
-
-  await connect();
-  return async () => {
-    closed = true;
-    await client?.end().catch(() => {});
-  };
-}

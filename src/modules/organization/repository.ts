@@ -1,10 +1,11 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { prepare } from '../../db/prepared.ts';
 import type { DB, OrganizationTable } from '../../db/schema.ts';
+import type { ChangeFeed } from '../../platform/changes.ts';
 
 export type OrganizationRow = Selectable<OrganizationTable>;
 
-export function createOrganizationRepository(db: Kysely<DB>) {
+export function createOrganizationRepository(db: Kysely<DB>, changes: ChangeFeed) {
   const singleton = prepare(db, db.selectFrom('organization').selectAll().where('id', '=', 1));
   return {
     get: async (): Promise<OrganizationRow> => {
@@ -13,8 +14,11 @@ export function createOrganizationRepository(db: Kysely<DB>) {
       return row;
     },
 
-    update: async (changes: Updateable<OrganizationTable>): Promise<void> => {
-      await db.updateTable('organization').set(changes).where('id', '=', 1).execute();
+    update: async (values: Updateable<OrganizationTable>): Promise<void> => {
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('organization').set(values).where('id', '=', 1).execute();
+        await changes.announce(trx);
+      });
     },
   };
 }

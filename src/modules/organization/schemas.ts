@@ -1,6 +1,5 @@
 import { type Static, Type } from 'typebox';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+import { Nullable } from '../../http/schemas.ts';
 
 export const Address = Type.Object(
   {

@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { OrganizationTable } from '../../db/schema.ts';
+import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { OrganizationRepository, OrganizationRow } from './repository.ts';
@@ -48,10 +49,12 @@ function present(row: OrganizationRow): Organization {
   };
 }
 
-export function createOrganizationService(deps: { organization: OrganizationRepository; clock: Clock }) {
+export function createOrganizationService(deps: { organization: OrganizationRepository; clock: Clock; changes: ChangeFeed }) {
+  // The singleton is read on many requests and changes rarely; any change in any process empties this.
+  const cache = createReadCache<1, Organization>(deps.changes);
   return {
     async get(): Promise<Organization> {
-      return present(await deps.organization.get());
+      return (await cache.get(1, async () => present(await deps.organization.get()))) as Organization;
     },
 
     /** Partial update: only the fields present in `patch` change (nested address fields included). */

@@ -151,7 +151,7 @@ export type TaskService = ReturnType<typeof createTaskService>;
 export function taskServiceFor(platform: Platform): TaskService {
   return createTaskService({
     tasks: createTaskRepository(platform.database.db),
-    organization: createOrganizationRepository(platform.database.db),
+    organization: createOrganizationRepository(platform.database.db, platform.changes),
     database: platform.database,
     queue: platform.queue,
     clock: platform.clock,

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { prepare } from '../../db/prepared.ts';
 import type { ApiTokenTable, DB } from '../../db/schema.ts';
+import type { ChangeFeed } from '../../platform/changes.ts';
 
 export type TokenRow = Selectable<ApiTokenTable>;
 
@@ -14,7 +15,7 @@ export interface NewToken {
   created_at: string;
 }
 
-export function createTokenRepository(db: Kysely<DB>) {
+export function createTokenRepository(db: Kysely<DB>, changes: ChangeFeed) {
   // Runs on every authenticated request.
   const byHash = prepare(db, db.selectFrom('api_tokens').selectAll().where('token_hash', '=', ''));
   return {
@@ -28,16 +29,26 @@ export function createTokenRepository(db: Kysely<DB>) {
 
     list: async (): Promise<TokenRow[]> => db.selectFrom('api_tokens').selectAll().orderBy('id').execute(),
 
+    // Changes that affect authentication tell every process's token cache (ChangeFeed).
     revoke: async (id: number, at: string): Promise<void> => {
-      await db.updateTable('api_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('api_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+        await changes.announce(trx);
+      });
     },
 
     markRotated: async (id: number, to: number, at: string): Promise<void> => {
-      await db.updateTable('api_tokens').set({ revoked_at: at, rotated_to_id: to }).where('id', '=', id).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('api_tokens').set({ revoked_at: at, rotated_to_id: to }).where('id', '=', id).execute();
+        await changes.announce(trx);
+      });
     },
 
     setScopes: async (id: number, scopes: string): Promise<void> => {
-      await db.updateTable('api_tokens').set({ scopes }).where('id', '=', id).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('api_tokens').set({ scopes }).where('id', '=', id).execute();
+        await changes.announce(trx);
+      });
     },
 
     /** Writes batched `last_used_at` values; never moves a value backwards. */

@@ -1,4 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
+import type { ChangeFeed } from '../../platform/changes.ts';
+import { createReadCache } from '../../platform/changes.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { TokenRepository, TokenRow } from './repository.ts';
@@ -38,7 +40,7 @@ export interface CreateTokenInput {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 function generate(): string {
@@ -68,10 +70,12 @@ function checkScopes(scopes: string[]): string[] {
   return cleaned;
 }
 
-export function createTokenService(deps: { tokens: TokenRepository; clock: Clock; defaultTtlDays: number }) {
+export function createTokenService(deps: { tokens: TokenRepository; clock: Clock; defaultTtlDays: number; changes: ChangeFeed }) {
   const { tokens, clock } = deps;
+  // Known tokens by hash; emptied whenever a token changes in any process (see ChangeFeed).
+  const known = createReadCache<string, TokenRow>(deps.changes);
   // last_used_at is recorded in memory and written in batches, so a request never waits on a write.
-  const usage = new Map<number, string>();
+  const usage = new Map<number, number>();
 
   function expiry(days: number | null | undefined): string | null {
     if (days === null) return null;
@@ -148,16 +152,17 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
     /** Resolves a presented token; `null` for unknown, malformed, expired or revoked ones. */
     async authenticate(presented: string): Promise<AuthenticatedToken | null> {
       if (!presented.startsWith(PREFIX) || presented.length > 200) return null;
-      const row = await tokens.findByHash(hashToken(presented));
+      const hash = hashToken(presented);
+      const row = await known.get(hash, () => tokens.findByHash(hash));
       const now = clock.now();
       if (!row || row.revoked_at || (row.expires_at && Date.parse(row.expires_at) <= now.getTime())) return null;
-      usage.set(row.id, now.toISOString());
+      usage.set(row.id, now.getTime());
       return { id: row.id, scopes: JSON.parse(row.scopes) as string[], userId: row.user_id };
     },
 
     async flushUsage(): Promise<void> {
       if (usage.size === 0) return;
-      const batch = new Map(usage);
+      const batch = new Map([...usage].map(([id, at]) => [id, new Date(at).toISOString()]));
       usage.clear();
       await tokens.touch(batch);
     },

@@ -1,0 +1,70 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+export interface ListenHandlers {
+  /** A notification arrived, or the connection was (re)established and notifications may have been missed. */
+  onNotify(payload: string | undefined): void;
+  /** The connection is gone; notifications are missed until it is back. */
+  onLost?(): void;
+}
+
+/**
+ * LISTEN on a dedicated PostgreSQL connection. Reconnects with backoff after a lost connection and
+ * then calls `onNotify` once, since notifications sent meanwhile were missed. Returns the stop function.
+ */
+export async function listen(url: string, channel: string, handlers: ListenHandlers, logger: Logger): Promise<() => Promise<void>> {
+  let client: InstanceType<typeof pg.Client> | null = null;
+  let closed = false;
+  let failures = 0;
+
+  function retry(): void {
+    if (closed) return;
+    failures++;
+    setTimeout(() => void connect(), Math.min(250 * 2 ** failures, 15_000)).unref();
+  }
+
+  async function connect(): Promise<void> {
+    if (closed) return;
+    const next = new pg.Client({ connectionString: url });
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (client === next) client = null;
+      handlers.onLost?.();
+      next.end().catch(() => {});
+      if (!closed) logger.warn({ err: error, channel }, 'notification connection lost; reconnecting');
+      retry();
+    };
+    next.on('notification', (message) => handlers.onNotify(message.payload));
+    next.on('error', onLost);
+    next.on('end', () => onLost());
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch (error) {
+      if (!lost) {
+        lost = true;
+        handlers.onLost?.();
+        next.end().catch(() => {});
+        if (!closed) logger.warn({ err: error, channel }, 'could not LISTEN; retrying');
+        retry();
+      }
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    if (failures > 0) logger.info({ channel }, 'notification connection restored');
+    failures = 0;
+    handlers.onNotify(undefined);
+  }
+
+  await connect();
+  return async () => {
+    closed = true;
+    await client?.end().catch(() => {});
+  };
+}

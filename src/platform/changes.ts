@@ -1,0 +1,101 @@
+import { type Kysely, sql } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.ts';
+import { listen } from '../db/listen.ts';
+import type { DB } from '../db/schema.ts';
+
+const CHANNEL = 'academy_changes';
+
+/**
+ * Tells in-memory caches when what they hold may have changed, in this process or another one.
+ * - SQLite: `PRAGMA data_version` moves when another process commits; this process's own writes
+ *   call `announce`.
+ * - PostgreSQL: writers NOTIFY in their transaction; every process LISTENs. While the listening
+ *   connection is down, the stamp changes on every read, so caches hold nothing stale.
+ */
+export interface ChangeFeed {
+  /** Differs from any earlier value whenever cached data may be stale. */
+  stamp(): number;
+  /** Records a change of cached data; inside the writing transaction on PostgreSQL, so it is sent at commit. */
+  announce(trx: Kysely<DB>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createChangeFeed(database: Database, logger: Logger): ChangeFeed {
+  let local = 0;
+  if (database.dialect === 'sqlite' && database.dataVersion) {
+    const dataVersion = database.dataVersion;
+    // Reading data_version is itself a statement; under load it is read at most once a millisecond,
+    // so another process's commit is seen within a millisecond.
+    let version = dataVersion();
+    let readAt = performance.now();
+    return {
+      stamp: () => {
+        const now = performance.now();
+        if (now - readAt >= 1) {
+          version = dataVersion();
+          readAt = now;
+        }
+        return version * 1_000_000 + local;
+      },
+      announce: async () => {
+        local++;
+      },
+      close: async () => {},
+    };
+  }
+  let connected = false;
+  // Until the listening connection is up, nothing is cached.
+  const stopping = listen(
+    database.url,
+    CHANNEL,
+    {
+      onNotify: () => {
+        connected = true;
+        local++;
+      },
+      onLost: () => {
+        connected = false;
+      },
+    },
+    logger,
+  );
+  return {
+    stamp: () => (connected ? local : ++local),
+    announce: async (trx) => {
+      local++;
+      await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+    },
+    close: async () => {
+      await (await stopping)();
+    },
+  };
+}
+
+/**
+ * A small read-through cache that empties itself when the change feed moves. Only found values are
+ * kept (a flood of unknown keys cannot grow it), and it is bounded.
+ */
+export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: number } = {}) {
+  const max = options.max ?? 10_000;
+  const entries = new Map<K, V>();
+  let seen = changes.stamp();
+  return {
+    async get(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
+      const stamp = changes.stamp();
+      if (stamp !== seen) {
+        entries.clear();
+        seen = stamp;
+      }
+      const hit = entries.get(key);
+      if (hit !== undefined) return hit;
+      const value = await load();
+      // Keep it only if nothing changed while it was loading.
+      if (value !== undefined && changes.stamp() === stamp) {
+        if (entries.size >= max) entries.clear();
+        entries.set(key, value);
+      }
+      return value;
+    },
+  };
+}
