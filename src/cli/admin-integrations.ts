@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { integrationServiceFor } from '../modules/integrations/service.ts';
-import { parseData } from './admin.ts';
 import type { Runner } from './main.ts';
-import { table } from './output.ts';
+import { parseData, table } from './output.ts';
 
 /** `academy admin integrations create|list`: the outbound integration endpoints. */
 export function adminIntegrationCommands(admin: Command, run: Runner): void {

@@ -14,16 +14,3 @@ export function adminCommands(program: Command, run: Runner): void {
   adminIntegrationCommands(admin, run);
   adminTaskCommands(admin, run);
 }
-
-/** Parses the `--data` option of an admin action; a clear error for bad JSON. */
-export function parseData(raw: string | undefined): Record<string, unknown> {
-  if (raw === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new Error('--data must be a JSON object, e.g. --data \'{"name": "x"}\'');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('--data must be a JSON object');
-  return value as Record<string, unknown>;
-}

@@ -29,3 +29,16 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
       .trimEnd();
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
 }
+
+/** Parses the `--data` option of an admin action; a clear error for bad JSON. */
+export function parseData(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new Error('--data must be a JSON object, e.g. --data \'{"name": "x"}\'');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('--data must be a JSON object');
+  return value as Record<string, unknown>;
+}

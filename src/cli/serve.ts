@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { buildApp } from '../app.ts';
 import { migrate } from '../db/migrate.ts';
+import { createMetricsServer } from '../http/metrics.ts';
 import { seedDemo } from '../modules/demo/seed.ts';
 import type { Runner } from './main.ts';
 import { untilSignal } from './worker.ts';
@@ -29,6 +30,11 @@ export function serveCommands(program: Command, run: Runner): void {
           const address = await app.http.listen({ port: config.port, host: config.host });
           out.info(`Academy API listening on ${address} (database: ${platform.database.dialect}; docs: ${address}/docs)`);
           out.info(`Try: curl -H "Authorization: Bearer <token>" ${address}/api/v1/organization`);
+          const metricsServer = config.metricsPort === null ? null : await createMetricsServer(app.metrics);
+          if (metricsServer) {
+            const metricsAddress = await metricsServer.listen({ port: config.metricsPort as number, host: config.host });
+            out.info(`Metrics on ${metricsAddress}/metrics`);
+          }
           const worker = options.worker ? platform.createWorker() : null;
           if (worker) {
             await worker.start();
@@ -40,6 +46,7 @@ export function serveCommands(program: Command, run: Runner): void {
           const signal = await untilSignal();
           logger.info({ signal }, 'shutting down: finishing in-flight requests');
           await app.http.close();
+          await metricsServer?.close();
           await scheduler?.stop();
           // After the API: requests that were in flight may still have enqueued jobs worth running now.
           await worker?.stop();

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics of one app: requests by route and status, and a latency histogram. */
@@ -42,4 +42,15 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
+}
+
+/**
+ * The metrics endpoint on a listener of its own (ACADEMY_METRICS_PORT), so that Prometheus can
+ * scrape it on an internal port while the API port stays public.
+ */
+export async function createMetricsServer(metrics: Metrics): Promise<FastifyInstance> {
+  const server = Fastify({ logger: false });
+  server.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+  await server.ready();
+  return server;
 }

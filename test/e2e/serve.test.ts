@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -146,6 +147,27 @@ describe('academy serve (a real process)', () => {
     } finally {
       restarted.child.kill('SIGTERM');
       assert.equal(await restarted.exited, 0);
+    }
+  });
+
+  test('with ACADEMY_METRICS_PORT, /metrics is served on that port and not on the API port', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const separate = await startServer(['--no-worker'], { ...env, ACADEMY_METRICS_PORT: String(port) });
+    try {
+      await fetch(`${separate.url}/livez`);
+      const onApi = await fetch(`${separate.url}/metrics`);
+      assert.equal(onApi.status, 404);
+      const scraped = await fetch(`http://127.0.0.1:${port}/metrics`);
+      assert.equal(scraped.status, 200);
+      assert.match(await scraped.text(), /academy_http_requests_total\{method="GET",route="\/livez",status="200"\} 1/);
+    } finally {
+      separate.child.kill('SIGTERM');
+      assert.equal(await separate.exited, 0);
     }
   });
 });
