@@ -66,7 +66,10 @@ export const openApiOptions: FastifyDynamicSwaggerOptions = {
   transformObject: (documentObject) => {
     const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
     for (const operations of Object.values(document.paths ?? {})) {
-      for (const operation of Object.values(operations as Record<string, Operation>)) {
+      for (const [method, operation] of Object.entries(operations as Record<string, Operation>)) {
+        if (method === 'post' && operation.security?.length) {
+          operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
+        }
         for (const [status, response] of Object.entries(operation.responses ?? {})) {
           if (response.description === 'Default Response') response.description = RESPONSE_DESCRIPTIONS[status] ?? 'Response';
           if (status === '429') response.headers = { ...RATE_LIMITED_HEADERS, ...response.headers };
@@ -78,8 +81,20 @@ export const openApiOptions: FastifyDynamicSwaggerOptions = {
 };
 
 interface Operation {
+  security?: unknown[];
+  parameters?: unknown[];
   responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
 }
+
+/** Every authenticated POST accepts it (src/http/idempotency.ts). */
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
 
 /** Replaces the generator's "Default Response" so every documented status says what it means. */
 const RESPONSE_DESCRIPTIONS: Record<string, string> = {
