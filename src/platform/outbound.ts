@@ -234,7 +234,26 @@ export function createOutbound(options: OutboundOptions) {
         request.end(body);
       });
     },
+
+    /**
+     * One delivery attempt: the answer (if any) and, unless it was a 2xx, what went wrong, in the
+     * words recorded as `last_error`.
+     */
+    async attempt(raw: string, body: string, headers: Record<string, string>): Promise<Attempt> {
+      try {
+        const response = await this.post(raw, body, headers);
+        return { response, failure: response.status >= 200 && response.status < 300 ? null : describeResponse(response) };
+      } catch (error) {
+        return { response: null, failure: describeFailure(error) };
+      }
+    },
   };
+}
+
+export interface Attempt {
+  response: OutboundResponse | null;
+  /** `null` for a 2xx answer. */
+  failure: string | null;
 }
 
 export type Outbound = ReturnType<typeof createOutbound>;

@@ -49,7 +49,7 @@ test('a worker whose database goes away logs, keeps retrying, and carries on whe
   viaProxy.hostname = '127.0.0.1';
   viaProxy.port = String(proxy.port());
 
-  const lines: { msg: string }[] = [];
+  const lines: { msg: string; channel?: string }[] = [];
   const logger = pino(
     { level: 'info' },
     new Writable({
@@ -78,7 +78,7 @@ test('a worker whose database goes away logs, keeps retrying, and carries on whe
   await proxy.down();
   const during = await enqueue();
   await eventually(
-    async () => lines.some((l) => l.msg === 'job notification connection lost; reconnecting'),
+    async () => lines.some((l) => l.msg === 'notification connection lost; reconnecting' && l.channel === 'academy_jobs'),
     5000,
     'the worker to log the lost connection',
   );
@@ -90,7 +90,11 @@ test('a worker whose database goes away logs, keeps retrying, and carries on whe
   await proxy.up();
   await eventually(() => done(during), 20_000, 'the job enqueued during the outage to run once the database is back');
   // LISTEN is re-established: with a 10-minute poll, only NOTIFY can start a new job this quickly.
-  await eventually(async () => lines.some((l) => l.msg === 'job notification connection restored'), 20_000, 'LISTEN to reconnect');
+  await eventually(
+    async () => lines.some((l) => l.msg === 'notification connection restored' && l.channel === 'academy_jobs'),
+    20_000,
+    'LISTEN to reconnect',
+  );
   const afterwards = await enqueue();
   const enqueuedAt = Date.now();
   await eventually(() => done(afterwards), 5000, 'a new job to run after the outage');

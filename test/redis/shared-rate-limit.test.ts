@@ -3,25 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { ci, redisUrl } from '../support/env.ts';
+import { redisSkipReason, redisUrl } from '../support/env.ts';
 import { type AcademyServer, runAcademy, startServer } from '../support/process.ts';
 
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-const reachable = await redisReachable();
-if (!reachable && ci) throw new Error(`CI=true and Redis is not reachable at ${redisUrl}`);
-const skip = reachable ? false : `Redis is not reachable at ${redisUrl} (set TEST_REDIS_URL); shared rate limits are not tested`;
+const skip = await redisSkipReason('shared rate limits are');
 
 describe('rate limits shared through Redis by two server processes', { skip }, () => {
   // A prefix of this run only: the SQLite and PostgreSQL suites run at once and both have token 1.

@@ -10,3 +10,25 @@ export const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Under CI a missing service fails the run; elsewhere tests that need it are skipped with a reason. */
 export const ci = process.env.CI === 'true';
+
+/**
+ * Whether the test Redis answers. Under CI its absence is an error; elsewhere the result is the reason
+ * to skip (`false` when Redis is there).
+ */
+export async function redisSkipReason(what: string): Promise<string | false> {
+  const { Redis } = await import('ioredis');
+  const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+  probe.on('error', () => {});
+  let reachable = false;
+  try {
+    await probe.connect();
+    reachable = (await probe.ping()) === 'PONG';
+  } catch {
+    reachable = false;
+  } finally {
+    probe.disconnect();
+  }
+  if (reachable) return false;
+  if (ci) throw new Error(`CI=true and Redis is not reachable at ${redisUrl}`);
+  return `Redis is not reachable at ${redisUrl} (set TEST_REDIS_URL); ${what} not tested`;
+}

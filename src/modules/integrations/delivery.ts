@@ -1,14 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
-import {
-  describeFailure,
-  describeResponse,
-  type Outbound,
-  type OutboundResponse,
-  outboundFor,
-  retryAfterMs,
-} from '../../platform/outbound.ts';
+import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { JobContext } from '../jobs/registry.ts';
 import { RetryAfterError } from '../jobs/registry.ts';
@@ -51,19 +44,12 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
     };
     if (message.event_id) headers['academy-event-id'] = message.event_id;
     if (integration.auth_header) headers.authorization = integration.auth_header;
-    let response: OutboundResponse | null = null;
-    let failure: string;
-    try {
-      response = await deps.outbound.post(integration.url, message.payload, headers);
-      failure = describeResponse(response);
-    } catch (error) {
-      failure = describeFailure(error);
-    }
+    const { response, failure } = await deps.outbound.attempt(integration.url, message.payload, headers);
 
     const now = clock.now();
     const at = now.toISOString();
     const status = response?.status ?? null;
-    if (status !== null && status >= 200 && status < 300) {
+    if (failure === null) {
       await integrations.transition(db, message.id, MESSAGE_MOVES.deliver.from, {
         status: 'delivered',
         last_status_code: status,

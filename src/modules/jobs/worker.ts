@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.ts';
 import { listen } from '../../db/listen.ts';
+import { createAlarm } from '../../platform/alarm.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { JobQueue } from './queue.ts';
@@ -61,30 +62,17 @@ export function createWorker(deps: WorkerDeps, options: WorkerOptions) {
   let stopping = false;
   let loop: Promise<void> | null = null;
   let stopped: Promise<void> | null = null;
-  let wakeUp: (() => void) | null = null;
-  // A wake-up that arrived while the loop was busy (claiming, sweeping): the next sleep is skipped,
-  // so a job enqueued during a claim that could not see it yet is not left waiting for the poll.
-  let woken = false;
+  const alarm = createAlarm();
   let nextSweepAt = 0;
   let heartbeat: NodeJS.Timeout | null = null;
   let renewing = false;
 
   function wake(): void {
-    woken = true;
-    wakeUp?.();
+    alarm.wake();
   }
 
   function sleep(ms: number): Promise<void> {
-    if (woken || stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        resolve();
-      }
-      wakeUp = done;
-    });
+    return stopping ? Promise.resolve() : alarm.sleep(ms);
   }
 
   function parsePayload(job: JobRow): unknown {
@@ -198,7 +186,7 @@ export function createWorker(deps: WorkerDeps, options: WorkerOptions) {
   async function run(): Promise<void> {
     let failures = 0;
     while (!stopping) {
-      woken = false;
+      alarm.reset();
       try {
         await sweepIfDue();
         let wait = options.pollMs;

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.ts';
+import { createAlarm } from '../../platform/alarm.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { SCHEDULER_HEARTBEAT_KEY } from '../health/repository.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -33,19 +34,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions) 
   const logger = deps.logger.child({ component: 'scheduler' });
   let stopping = false;
   let loop: Promise<void> | null = null;
-  let wakeUp: (() => void) | null = null;
-
-  function sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
+  const alarm = createAlarm();
 
   /** One pass; returns how many runs this scheduler queued and when the next task is due. */
   async function tick(): Promise<{ queued: number; nextDueAt: string | null }> {
@@ -97,7 +86,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions) 
       } catch (error) {
         logger.error({ err: error }, 'scheduler pass failed; retrying shortly');
       }
-      if (!stopping) await sleep(wait);
+      if (!stopping) await alarm.sleep(wait);
     }
   }
 
@@ -111,7 +100,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions) 
     },
     async stop(): Promise<void> {
       stopping = true;
-      wakeUp?.();
+      alarm.wake();
       await loop;
       loop = null;
     },

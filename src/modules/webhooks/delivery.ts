@@ -2,14 +2,7 @@ import type { Kysely } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
-import {
-  describeFailure,
-  describeResponse,
-  type Outbound,
-  type OutboundResponse,
-  outboundFor,
-  retryAfterMs,
-} from '../../platform/outbound.ts';
+import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { toDomainEvent } from '../events/outbox.ts';
 import type { EventRepository } from '../events/repository.ts';
@@ -67,25 +60,18 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
 
     const body = JSON.stringify(toDomainEvent(eventRow));
     const signature = new Webhook(endpoint.secret).sign(eventRow.id, started, body);
-    let response: OutboundResponse | null = null;
-    let failure: string;
-    try {
-      response = await deps.outbound.post(endpoint.url, body, {
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-        'webhook-id': eventRow.id,
-        'webhook-timestamp': String(Math.floor(started.getTime() / 1000)),
-        'webhook-signature': signature,
-      });
-      failure = describeResponse(response);
-    } catch (error) {
-      failure = describeFailure(error);
-    }
+    const { response, failure } = await deps.outbound.attempt(endpoint.url, body, {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'webhook-id': eventRow.id,
+      'webhook-timestamp': String(Math.floor(started.getTime() / 1000)),
+      'webhook-signature': signature,
+    });
 
     const now = clock.now();
     const at = now.toISOString();
     const status = response?.status ?? null;
-    if (status !== null && status >= 200 && status < 300) {
+    if (failure === null) {
       await webhooks.updateDelivery(deps.db, delivery.id, {
         status: 'succeeded',
         attempts: ctx.attempt,
