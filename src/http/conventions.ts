@@ -24,31 +24,29 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     closing = true;
   });
 
-  // One hook per phase keeps the per-request cost down: these run on every request.
-  app.addHook('onRequest', async (request, reply) => {
+  // One hook per phase, and synchronous ones (no promise per hook): these run on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
 
     // API version lifecycle from the registry: Deprecation/Sunset/Link headers, and 410 past sunset.
     const match = /^\/api\/(v\d+)(?:\/|$|\?)/.exec(request.url);
-    if (!match) return;
-    const version = platform.versions.find((v) => v.version === match[1]);
-    if (!version) return;
+    const version = match ? platform.versions.find((v) => v.version === match[1]) : undefined;
+    if (!version) return done();
     const state = versionState(version, platform.clock.now(), baseUrl(request));
     reply.headers(state.headers);
     if (state.sunset) {
-      throw new GoneError(
-        'version_sunset',
-        `API ${version.version} has reached its sunset date and is no longer available.`,
-        state.headers,
+      return done(
+        new GoneError('version_sunset', `API ${version.version} has reached its sunset date and is no longer available.`, state.headers),
       );
     }
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
     // Strong ETags over the exact bytes sent; a matching If-None-Match gets 304 without a body.
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
     // One-shot hash: no Hash object per response.
     const etag = `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
     reply.header('etag', etag);
@@ -57,8 +55,8 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
       reply.code(304);
       reply.removeHeader('content-type');
       reply.removeHeader('content-length');
-      return '';
+      return done(null, '');
     }
-    return payload;
+    done(null, payload);
   });
 }

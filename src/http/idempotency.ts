@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdempotencyService } from '../modules/idempotency/service.ts';
 
 /** Response headers that belong to the outcome and are replayed with it. */
@@ -38,10 +38,7 @@ function requestHash(request: FastifyRequest): string {
 export function registerIdempotency(app: FastifyInstance, idempotency: IdempotencyService): void {
   const reservations = new WeakMap<FastifyRequest, number>();
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST') return;
-    const access = request.routeOptions.config.access;
-    if (typeof access !== 'object' || !('scope' in access)) return;
+  async function reserve(request: FastifyRequest, reply: FastifyReply) {
     const tokenId = request.actor?.tokenId;
     const header = request.headers['idempotency-key'];
     if (header === undefined || tokenId === null || tokenId === undefined) return;
@@ -54,9 +51,9 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
     const { status, headers, body } = outcome.response;
     reply.code(status).headers(headers).header('idempotent-replayed', 'true');
     return reply.send(body);
-  });
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function record(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const id = reservations.get(request);
     if (id === undefined) return payload;
     reservations.delete(request);
@@ -77,5 +74,17 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
       request.log.warn({ err: error }, 'could not record the idempotency key outcome');
     }
     return payload;
+  }
+
+  // Only authenticated POST routes take part; other requests pay nothing for it.
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (route.method !== 'POST' || typeof access !== 'object' || !('scope' in access)) return;
+    route.preHandler = [...asArray(route.preHandler), reserve];
+    route.onSend = [...asArray(route.onSend), record];
   });
+}
+
+function asArray<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }

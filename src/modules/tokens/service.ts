@@ -27,7 +27,7 @@ export interface IssuedToken {
 
 export interface AuthenticatedToken {
   id: number;
-  scopes: string[];
+  scopes: readonly string[];
   userId: number | null;
 }
 
@@ -73,7 +73,7 @@ function checkScopes(scopes: string[]): string[] {
 export function createTokenService(deps: { tokens: TokenRepository; clock: Clock; defaultTtlDays: number; changes: ChangeFeed }) {
   const { tokens, clock } = deps;
   // Known tokens by hash; emptied whenever a token changes in any process (see ChangeFeed).
-  const known = createReadCache<string, TokenRow>(deps.changes);
+  const cache = createReadCache<string, { token: AuthenticatedToken; revoked: boolean; expiresAt: number | null }>(deps.changes);
   // last_used_at is recorded in memory and written in batches, so a request never waits on a write.
   const usage = new Map<number, number>();
 
@@ -153,11 +153,20 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
     async authenticate(presented: string): Promise<AuthenticatedToken | null> {
       if (!presented.startsWith(PREFIX) || presented.length > 200) return null;
       const hash = hashToken(presented);
-      const row = await known.get(hash, () => tokens.findByHash(hash));
-      const now = clock.now();
-      if (!row || row.revoked_at || (row.expires_at && Date.parse(row.expires_at) <= now.getTime())) return null;
-      usage.set(row.id, now.getTime());
-      return { id: row.id, scopes: JSON.parse(row.scopes) as string[], userId: row.user_id };
+      const known = await cache.get(hash, async () => {
+        const row = await tokens.findByHash(hash);
+        return (
+          row && {
+            token: { id: row.id, scopes: JSON.parse(row.scopes) as string[], userId: row.user_id },
+            revoked: row.revoked_at !== null,
+            expiresAt: row.expires_at === null ? null : Date.parse(row.expires_at),
+          }
+        );
+      });
+      const now = clock.now().getTime();
+      if (!known || known.revoked || (known.expiresAt !== null && known.expiresAt <= now)) return null;
+      usage.set(known.token.id, now);
+      return known.token;
     },
 
     async flushUsage(): Promise<void> {
