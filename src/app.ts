@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { registerAccessControl } from './http/access.ts';
 import { registerConventions, requestId } from './http/conventions.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { registerErrorHandling, sendError } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
@@ -21,6 +21,7 @@ import { organizationRoutes } from './modules/organization/routes.ts';
 import { createOrganizationService } from './modules/organization/service.ts';
 import { taskRoutes } from './modules/tasks/routes.ts';
 import { taskServiceFor } from './modules/tasks/service.ts';
+import { NotFoundError } from './platform/errors.ts';
 import type { Platform } from './platform/platform.ts';
 
 export interface AppOptions {
@@ -43,7 +44,13 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     genReqId: (request) => requestId(request),
     trustProxy: platform.config.trustProxy,
     bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
+    // Shutdown and framework errors answer in the contract's error format (src/http/conventions.ts).
+    return503OnClosing: false,
+    frameworkErrors: (_error, request, reply) => {
+      // An undecodable path (bad percent-encoding) addresses nothing: the same 404 as any unknown path.
+      reply.header('x-request-id', request.id);
+      sendError(reply, new NotFoundError());
+    },
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

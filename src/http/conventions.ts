@@ -1,6 +1,6 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GoneError } from '../platform/errors.ts';
+import { GoneError, UnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { versionState } from './versions.ts';
 
@@ -27,6 +27,10 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
   // One hook per phase, and synchronous ones (no promise per hook): these run on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      return done(new UnavailableError('The server is shutting down; retry the request.'));
+    }
 
     // API version lifecycle from the registry: Deprecation/Sunset/Link headers, and 410 past sunset.
     const match = /^\/api\/(v\d+)(?:\/|$|\?)/.exec(request.url);

@@ -4,7 +4,7 @@ import { Nullable } from './schemas.ts';
 
 /** Query parameters every list accepts. Unknown parameters are ignored. */
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, description: '1-based page number.', default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: '1-based page number.', default: 1 })),
   per_page: Type.Optional(
     Type.Integer({
       minimum: 1,
@@ -71,6 +71,9 @@ export function paginate<T>(request: FastifyRequest, reply: FastifyReply, page: 
   const header = [`<${links.first}>; rel="first"`, `<${links.last}>; rel="last"`];
   if (links.prev) header.push(`<${links.prev}>; rel="prev"`);
   if (links.next) header.push(`<${links.next}>; rel="next"`);
+  // Other relations (the version's deprecation and sunset links) stay in the same header.
+  const existing = reply.getHeader('link');
+  if (existing) header.unshift(String(existing));
   reply.header('link', header.join(', '));
   const from = result.items.length > 0 ? page.offset + 1 : null;
   return {

@@ -92,6 +92,9 @@ describe('HTTP conventions', () => {
       ['/api/v1/things/-1', bearer(reader)],
       ['/api/v1/things/1.5', bearer(reader)],
       ['/api/v1/things/99999999999', bearer(reader)],
+      // A path whose percent-encoding cannot be decoded.
+      ['/api/v1/things/%E0%A4%A', bearer(reader)],
+      ['/api/v1/tasks/%E0%A4%A', bearer(reader)],
     ];
     for (const [url, headers] of cases) {
       const res = await http.inject({ method: 'GET', url, headers });

@@ -123,7 +123,7 @@ describe('pagination', () => {
       assert.equal(res.json().code, 'validation_failed');
       assert.ok(Array.isArray(res.json().errors.per_page), `errors.per_page for ${value}`);
     }
-    for (const value of ['0', '-3', '2.5', 'two']) {
+    for (const value of ['0', '-3', '2.5', 'two', '2147483648', '100000000000000000000']) {
       const res = await app.get(`/api/v1/items?page=${value}`);
       assert.equal(res.statusCode, 422, `page=${value}`);
       assert.ok(Array.isArray(res.json().errors.page), `errors.page for ${value}`);

@@ -49,6 +49,12 @@ describe('API version lifecycle', () => {
       assert.match(link, /<http:\/\/localhost(:\d+)?\/docs>; rel="deprecation"/);
       assert.match(link, /<http:\/\/localhost(:\d+)?\/docs>; rel="sunset"/);
     }
+    // A paginated list keeps the lifecycle relations next to its own first/last/next ones.
+    const list = await app.http.inject({ method: 'GET', url: '/api/v1/tasks', headers: bearer(await app.token(['tasks:read'])) });
+    assert.equal(list.statusCode, 200);
+    assert.match(list.headers.link as string, /rel="deprecation"/);
+    assert.match(list.headers.link as string, /rel="sunset"/);
+    assert.match(list.headers.link as string, /rel="first"/);
     const outside = await app.http.inject({ method: 'GET', url: '/livez' });
     assert.equal(outside.headers.deprecation, undefined, 'only responses of the version carry its lifecycle');
   });

@@ -245,6 +245,57 @@ describe('scheduled tasks API', () => {
     await db.deleteFrom('scheduled_tasks').where('id', '=', id).execute();
   });
 
+  test('a run whose worker died during its last attempt ends failed instead of staying running', async () => {
+    const db = app.platform.database.db;
+    const taskId = ids['jobs.prune_failed'] as number;
+    const now = new Date();
+    const { id: runId } = await db
+      .insertInto('scheduled_task_runs')
+      .values({
+        task_id: taskId,
+        trigger: 'manual',
+        status: 'running',
+        scheduled_for: null,
+        queued_at: now.toISOString(),
+        started_at: now.toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The job of that run, claimed for its last attempt an hour ago by a worker that is gone.
+    const stale = new Date(now.getTime() - 3_600_000).toISOString();
+    await db
+      .insertInto('jobs')
+      .values({
+        name: 'tasks.run',
+        payload: JSON.stringify({ runId }),
+        key: null,
+        run_at: stale,
+        attempts: 3,
+        max_attempts: 3,
+        locked_by: 'a-worker-that-died',
+        locked_at: stale,
+        created_at: stale,
+        updated_at: stale,
+      })
+      .execute();
+    const sweeper = app.platform.createWorker({ pollMs: 50, leaseMs: 500 });
+    await sweeper.start();
+    try {
+      const task = await until('the abandoned run to be recorded as failed', async () => {
+        const data = (await get(`/api/v1/tasks/${taskId}`)).json().data;
+        const runs = data.recent_runs as { id: number; status: string; error: string | null; finished_at: string | null }[];
+        return runs.find((r) => r.id === runId && r.status === 'failed') ? data : undefined;
+      });
+      const recorded = task.recent_runs.find((r: { id: number }) => r.id === runId);
+      assert.match(recorded.error, /worker stopped/);
+      assert.notEqual(recorded.finished_at, null);
+      assert.equal(task.last_outcome, 'failed');
+      assert.match(task.last_error, /worker stopped/);
+    } finally {
+      await sweeper.stop(1000);
+    }
+  });
+
   test('running a disabled task is a 409 task_disabled and queues nothing', async () => {
     const service = taskServiceFor(app.platform);
     const disabled = await service.setEnabled('jobs.prune_failed', false);

@@ -54,5 +54,18 @@ export function registerTaskJobs(platform: Platform): void {
       });
       if (error !== null) throw new PermanentJobError(`task ${task.task_type} failed: ${error}`);
     },
+
+    async onExhausted(trx, { runId }, error) {
+      const now = platform.clock.now().toISOString();
+      const run = await tasks.abandonRun(trx, runId, error, now);
+      if (!run) return;
+      await tasks.finishRun(trx, runId, run.task_id, {
+        startedAt: run.started_at ?? run.queued_at,
+        outcome: 'failed',
+        error,
+        durationMs: null,
+        now,
+      });
+    },
   });
 }

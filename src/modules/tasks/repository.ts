@@ -20,7 +20,7 @@ export interface TaskOutcome {
   startedAt: string;
   outcome: 'succeeded' | 'failed';
   error: string | null;
-  durationMs: number;
+  durationMs: number | null;
   now: string;
 }
 
@@ -125,6 +125,19 @@ export function createTaskRepository(db: Kysely<DB>) {
         .where((eb) => eb.or([eb('last_run_at', 'is', null), eb('last_run_at', '<=', outcome.startedAt)]))
         .execute();
     },
+
+    /**
+     * Ends a run that never finished (its job gave up: the worker died on the last attempt, or the
+     * database failed mid-run) as failed, unless it has an outcome already.
+     */
+    abandonRun: async (trx: Kysely<DB>, runId: number, error: string, now: string): Promise<TaskRunRow | undefined> =>
+      trx
+        .updateTable('scheduled_task_runs')
+        .set({ status: 'failed', finished_at: now, error })
+        .where('id', '=', runId)
+        .where('status', 'in', ['queued', 'running'])
+        .returningAll()
+        .executeTakeFirst(),
 
     /** Keeps the latest `keep` runs of a task: a task run every minute would otherwise grow the table forever. */
     trimRuns: async (trx: Kysely<DB>, taskId: number, keep: number): Promise<void> => {

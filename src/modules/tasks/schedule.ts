@@ -17,6 +17,9 @@ export function nextRunAt(cron: string, timezone: string, from: Date): string | 
  * attempted once; a failure is recorded on the run and the task, and the next scheduled time is the
  * retry, so a broken task cannot pile up retries.
  */
+/** Attempts of one run's job; see queueRun. */
+export const RUN_ATTEMPTS = 3;
+
 export async function queueRun(
   deps: { tasks: TaskRepository; queue: JobQueue },
   trx: Kysely<DB>,
@@ -29,6 +32,8 @@ export async function queueRun(
     queued_at: run.now,
   });
   const key = run.scheduledFor ? `task:${run.taskId}:${run.scheduledFor}` : `task-run:${row.id}`;
-  await deps.queue.enqueue(trx, 'tasks.run', { runId: row.id }, { key, maxAttempts: 1 });
+  // A failing task is not retried (the next scheduled time is its retry; the handler fails the job
+  // for good). The extra attempts are for a worker that died mid-run: the run is then done again.
+  await deps.queue.enqueue(trx, 'tasks.run', { runId: row.id }, { key, maxAttempts: RUN_ATTEMPTS });
   return row;
 }
