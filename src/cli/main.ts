@@ -15,7 +15,14 @@ export interface CommandContext {
   out: Output;
 }
 
-export type Runner = (fn: (ctx: CommandContext) => Promise<void>, options?: { migrate?: boolean }) => Promise<void>;
+export interface RunOptions {
+  /** Run pending migrations first (default true). */
+  migrate?: boolean;
+  /** A long-running process (serve, worker): logs at LOG_LEVEL (default info) on stdout, as servers do. */
+  server?: boolean;
+}
+
+export type Runner = (fn: (ctx: CommandContext) => Promise<void>, options?: RunOptions) => Promise<void>;
 
 function describe(error: unknown): string {
   if (error instanceof AppError && error.details) {
@@ -39,8 +46,12 @@ export async function main(argv: string[]): Promise<number> {
     let platform: Platform | null = null;
     try {
       const config = loadConfig();
-      // Commands stay quiet on stdout; logs go to stderr at warn and above.
-      platform = createPlatform(config, { logger: createLogger({ ...config, logLevel: process.env.LOG_LEVEL ?? 'warn' }) });
+      // One-shot commands keep stdout for their result (--json): their logs go to stderr, and only
+      // warnings unless LOG_LEVEL says otherwise.
+      const logger = options.server
+        ? createLogger(config)
+        : createLogger({ ...config, logLevel: process.env.LOG_LEVEL ? config.logLevel : 'warn' }, process.stderr);
+      platform = createPlatform(config, { logger });
       if (options.migrate !== false) await migrate(platform.database);
       await fn({ platform, out });
     } catch (error) {

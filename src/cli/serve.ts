@@ -24,6 +24,8 @@ export function serveCommands(program: Command, run: Runner): void {
               out.info(`Demo data loaded. Demo token (all scopes; shown once, also saved to ${demo.tokenFile}):\n\n  ${demo.token}\n`);
             } else if (demo.savedToken) {
               out.info(`Demo token (from ${demo.tokenFile}):\n\n  ${demo.savedToken}\n`);
+            } else if (demo.refused) {
+              out.info('This database already holds data of its own: demo data was not loaded. Create a token with `academy tokens create`.');
             }
           }
           const app = await buildApp(platform, { logRequests: config.logLevel === 'debug' || config.logLevel === 'trace' });
@@ -51,7 +53,7 @@ export function serveCommands(program: Command, run: Runner): void {
           // After the API: requests that were in flight may still have enqueued jobs worth running now.
           await worker?.stop();
         },
-        { migrate: false },
+        { migrate: false, server: true },
       ),
     );
 
@@ -76,6 +78,7 @@ export function serveCommands(program: Command, run: Runner): void {
       run(async ({ platform, out }) => {
         if (!options.demo) throw new Error('Say which data set to load: academy seed --demo');
         const demo = await seedDemo(platform);
+        if (demo.refused) throw new Error('This database already holds data of its own; demo data is only loaded into an empty database.');
         out.result(
           { seeded: demo.seeded, token: demo.token ?? null },
           demo.seeded ? `Demo data loaded.${demo.token ? ` Demo token: ${demo.token}` : ''}` : 'Demo data was already loaded.',

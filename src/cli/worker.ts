@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { createWorkerProbeServer } from '../http/metrics.ts';
 import { DEFAULT_GRACE_MS } from '../modules/jobs/worker.ts';
 import type { Runner } from './main.ts';
 
@@ -37,9 +38,13 @@ export function workerCommands(program: Command, run: Runner): void {
         // Every worker process also runs the cron scheduler; several of them queue each due run once.
         const scheduler = platform.createScheduler();
         scheduler.start();
+        const { metricsPort, host } = platform.config;
+        const probes = metricsPort === null ? null : await createWorkerProbeServer(platform, worker);
+        const probesAt = probes ? await probes.listen({ port: metricsPort as number, host }) : null;
         out.result(
-          { worker: worker.id, concurrency, database: platform.database.dialect },
-          `Academy worker ${worker.id} started (concurrency ${concurrency}, database: ${platform.database.dialect})`,
+          { worker: worker.id, concurrency, database: platform.database.dialect, probes: probesAt },
+          `Academy worker ${worker.id} started (concurrency ${concurrency}, database: ${platform.database.dialect})` +
+            (probesAt ? `; /livez, /readyz and /metrics on ${probesAt}` : ''),
         );
         const signal = await untilSignal();
         // A second signal while draining stops at once; the unfinished jobs run again after their lease.
@@ -47,10 +52,11 @@ export function workerCommands(program: Command, run: Runner): void {
         process.once('SIGINT', force);
         process.once('SIGTERM', force);
         out.info(`${signal}: stopping; waiting for ${worker.running} running job(s) to finish`);
+        await probes?.close();
         await scheduler.stop();
         await worker.stop(options.graceSeconds ? options.graceSeconds * 1000 : DEFAULT_GRACE_MS);
         process.off('SIGINT', force);
         process.off('SIGTERM', force);
-      }),
+      }, { server: true }),
     );
 }

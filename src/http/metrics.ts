@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { ping } from '../db/database.ts';
+import type { Platform } from '../platform/platform.ts';
 
 /** Prometheus metrics of one app: requests by route and status, and a latency histogram. */
 export function createMetrics() {
@@ -52,6 +54,36 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
 export async function createMetricsServer(metrics: Metrics): Promise<FastifyInstance> {
   const server = Fastify({ logger: false });
   server.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+  await server.ready();
+  return server;
+}
+
+/**
+ * What a worker process serves on ACADEMY_METRICS_PORT: liveness, readiness (the database answers)
+ * and Prometheus metrics of the process and its jobs.
+ */
+export async function createWorkerProbeServer(platform: Platform, worker: { readonly running: number }): Promise<FastifyInstance> {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'academy_worker_running_jobs',
+    help: 'Jobs this worker is running now.',
+    registers: [registry],
+    collect() {
+      this.set(worker.running);
+    },
+  });
+  const server = Fastify({ logger: false });
+  server.get('/livez', async () => ({ status: 'ok' }));
+  server.get('/readyz', async (_request, reply) => {
+    try {
+      await ping(platform.database.db);
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', message: 'The database is not reachable.' });
+    }
+  });
+  server.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   await server.ready();
   return server;
 }

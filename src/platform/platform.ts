@@ -60,8 +60,8 @@ export interface PlatformOptions {
   logger?: Logger;
 }
 
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization'] });
+export function createLogger(config: Pick<Config, 'logLevel'>, destination: NodeJS.WritableStream = process.stdout): Logger {
+  return pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization'] }, destination);
 }
 
 export function createPlatform(config: Config, options: PlatformOptions = {}): Platform {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,32 @@ describe('academy worker and the worker inside academy serve (real processes)', 
     assert.ok(Date.now() - signalled >= 1000, 'it waited for the running job');
     assert.match(worker.output(), /SIGTERM: stopping; waiting for 1 running job\(s\) to finish/);
     assert.equal(await platform.jobs.findById(job!), undefined, 'the job completed before the process exited');
+  });
+
+  test('with ACADEMY_METRICS_PORT, academy worker serves /livez, /readyz and /metrics there', async () => {
+    const platform = await createTestPlatform();
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const worker = startNode([bin, 'worker'], {
+      DATABASE_URL: platform.database.url,
+      ACADEMY_DATA_DIR: platform.config.dataDir,
+      ACADEMY_METRICS_PORT: String(port),
+      LOG_LEVEL: 'warn',
+    });
+    processes.push(worker);
+    await worker.waitFor(/\/livez, \/readyz and \/metrics on http:\/\/127\.0\.0\.1:\d+/);
+    const base = `http://127.0.0.1:${port}`;
+    assert.equal((await fetch(`${base}/livez`)).status, 200);
+    assert.equal((await fetch(`${base}/readyz`)).status, 200);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    assert.match(metrics, /^academy_worker_running_jobs 0$/m);
+    assert.match(metrics, /process_cpu_user_seconds_total/);
+    worker.child.kill('SIGTERM');
+    assert.equal(await worker.exited, 0, worker.output());
   });
 
   test('academy worker rejects a bad --concurrency before touching the database', async () => {

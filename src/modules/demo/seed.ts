@@ -6,6 +6,8 @@ import { createRuntimeStateRepository } from '../runtime/repository.ts';
 
 export interface DemoOutcome {
   seeded: boolean;
+  /** The database already held data of its own: nothing was loaded. */
+  refused?: boolean;
   token?: string;
   savedToken?: string;
   tokenFile: string;
@@ -13,7 +15,11 @@ export interface DemoOutcome {
 
 const MARKER = 'demo_seeded_at';
 
-/** Loads the demo data set once; later calls change nothing. */
+/**
+ * Loads the demo data set into an empty database, once; later calls change nothing. A database that
+ * already holds data of its own (a token, a changed organization) is never touched: demo data there
+ * would overwrite real settings and add an all-scopes token.
+ */
 export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
   const state = createRuntimeStateRepository(platform.database.db);
   const tokenFile = path.join(platform.config.dataDir, 'demo-token');
@@ -24,6 +30,7 @@ export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
     );
     return { seeded: false, tokenFile, ...(savedToken ? { savedToken } : {}) };
   }
+  if (!(await isEmpty(platform))) return { seeded: false, refused: true, tokenFile };
   const now = platform.clock.now().toISOString();
   await createOrganizationRepository(platform.database.db, platform.changes).update({
     name: 'Northwind Training Academy',
@@ -46,4 +53,10 @@ export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
   await writeFile(tokenFile, `${issued.token}\n`, { mode: 0o600 });
   await chmod(tokenFile, 0o600);
   return { seeded: true, token: issued.token, tokenFile };
+}
+
+async function isEmpty(platform: Platform): Promise<boolean> {
+  const organization = await createOrganizationRepository(platform.database.db, platform.changes).get();
+  const tokens = await platform.tokens.list();
+  return tokens.length === 0 && organization.updated_at === organization.created_at;
 }
