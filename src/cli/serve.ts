@@ -25,7 +25,9 @@ export function serveCommands(program: Command, run: Runner): void {
             } else if (demo.savedToken) {
               out.info(`Demo token (from ${demo.tokenFile}):\n\n  ${demo.savedToken}\n`);
             } else if (demo.refused) {
-              out.info('This database already holds data of its own: demo data was not loaded. Create a token with `academy tokens create`.');
+              out.info(
+                'This database already holds data of its own: demo data was not loaded. Create a token with `academy tokens create`.',
+              );
             }
           }
           const app = await buildApp(platform, { logRequests: config.logLevel === 'debug' || config.logLevel === 'trace' });

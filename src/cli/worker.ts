@@ -31,32 +31,35 @@ export function workerCommands(program: Command, run: Runner): void {
       positiveInt('--grace-seconds', 3600),
     )
     .action((options) =>
-      run(async ({ platform, out }) => {
-        const worker = platform.createWorker(options.concurrency ? { concurrency: options.concurrency } : {});
-        const concurrency = options.concurrency ?? platform.config.workerConcurrency;
-        await worker.start();
-        // Every worker process also runs the cron scheduler; several of them queue each due run once.
-        const scheduler = platform.createScheduler();
-        scheduler.start();
-        const { metricsPort, host } = platform.config;
-        const probes = metricsPort === null ? null : await createWorkerProbeServer(platform, worker);
-        const probesAt = probes ? await probes.listen({ port: metricsPort as number, host }) : null;
-        out.result(
-          { worker: worker.id, concurrency, database: platform.database.dialect, probes: probesAt },
-          `Academy worker ${worker.id} started (concurrency ${concurrency}, database: ${platform.database.dialect})` +
-            (probesAt ? `; /livez, /readyz and /metrics on ${probesAt}` : ''),
-        );
-        const signal = await untilSignal();
-        // A second signal while draining stops at once; the unfinished jobs run again after their lease.
-        const force = () => process.exit(130);
-        process.once('SIGINT', force);
-        process.once('SIGTERM', force);
-        out.info(`${signal}: stopping; waiting for ${worker.running} running job(s) to finish`);
-        await probes?.close();
-        await scheduler.stop();
-        await worker.stop(options.graceSeconds ? options.graceSeconds * 1000 : DEFAULT_GRACE_MS);
-        process.off('SIGINT', force);
-        process.off('SIGTERM', force);
-      }, { server: true }),
+      run(
+        async ({ platform, out }) => {
+          const worker = platform.createWorker(options.concurrency ? { concurrency: options.concurrency } : {});
+          const concurrency = options.concurrency ?? platform.config.workerConcurrency;
+          await worker.start();
+          // Every worker process also runs the cron scheduler; several of them queue each due run once.
+          const scheduler = platform.createScheduler();
+          scheduler.start();
+          const { metricsPort, host } = platform.config;
+          const probes = metricsPort === null ? null : await createWorkerProbeServer(platform, worker);
+          const probesAt = probes ? await probes.listen({ port: metricsPort as number, host }) : null;
+          out.result(
+            { worker: worker.id, concurrency, database: platform.database.dialect, probes: probesAt },
+            `Academy worker ${worker.id} started (concurrency ${concurrency}, database: ${platform.database.dialect})` +
+              (probesAt ? `; /livez, /readyz and /metrics on ${probesAt}` : ''),
+          );
+          const signal = await untilSignal();
+          // A second signal while draining stops at once; the unfinished jobs run again after their lease.
+          const force = () => process.exit(130);
+          process.once('SIGINT', force);
+          process.once('SIGTERM', force);
+          out.info(`${signal}: stopping; waiting for ${worker.running} running job(s) to finish`);
+          await probes?.close();
+          await scheduler.stop();
+          await worker.stop(options.graceSeconds ? options.graceSeconds * 1000 : DEFAULT_GRACE_MS);
+          process.off('SIGINT', force);
+          process.off('SIGTERM', force);
+        },
+        { server: true },
+      ),
     );
 }

@@ -72,6 +72,19 @@ describe('events.dispatch', () => {
     assert.deepEqual(await dispatch(internal.id), { deliveries: 0, messages: 0 }, 'internal domain events do not leave the platform');
   });
 
+  test('two dispatches of one event at the same time still create one delivery and one message per target', async () => {
+    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+    await webhookServiceFor(platform).create({ url: 'http://127.0.0.1:9/all' });
+    await integrationServiceFor(platform).create({ key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm' });
+    const event = await emit(platform, 'enrollment.created', { enrolment_id: 2 });
+    const dispatch = createEventDispatcher(deps(platform));
+    const outcomes = await Promise.all([dispatch(event.id), dispatch(event.id), dispatch(event.id)]);
+    const total = outcomes.reduce((sum, o) => ({ deliveries: sum.deliveries + o.deliveries, messages: sum.messages + o.messages }));
+    assert.deepEqual(total, { deliveries: 1, messages: 1 });
+    assert.equal((await pendingJobs(platform, 'integrations.deliver')).length, 1);
+    assert.equal((await pendingJobs(platform, 'webhooks.deliver')).length, 1);
+  });
+
   test('the fan-out is one transaction: a failure part-way leaves no delivery, message or job behind', async () => {
     const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
     await webhookServiceFor(platform).create({ url: 'http://127.0.0.1:9/all' });

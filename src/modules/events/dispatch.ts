@@ -91,7 +91,6 @@ export function createEventDispatcher(deps: DispatchDeps) {
       }
       for (const integration of await deps.integrations.enabledIntegrations(trx)) {
         if (integration.id === skip.integrationId || !subscribes(integration.events, event.type)) continue;
-        if (await deps.integrations.hasMessageFor(trx, integration.id, event.id)) continue;
         const messageId = await deps.integrations.insertMessage(trx, {
           integration_id: integration.id,
           integration_key: integration.key,
@@ -104,6 +103,7 @@ export function createEventDispatcher(deps: DispatchDeps) {
           created_at: now,
           updated_at: now,
         });
+        if (messageId === undefined) continue;
         await deps.queue.enqueue(trx, 'integrations.deliver', { messageId }, { maxAttempts: MESSAGE_MAX_ATTEMPTS });
         messages++;
       }

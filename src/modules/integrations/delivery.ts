@@ -59,12 +59,14 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
       });
       return;
     }
+    // After the last attempt the message stays `delivering` until the queue gives the job up: the
+    // move to `failed` happens in that same transaction (exhausted), so a manual retry, which needs
+    // `failed`, can never start a new series that this job's end would then overwrite.
     const final = ctx.attempt >= ctx.maxAttempts;
-    await integrations.transition(db, message.id, final ? MESSAGE_MOVES.fail.from : MESSAGE_MOVES.requeue.from, {
-      status: final ? 'failed' : 'queued',
+    await integrations.transition(db, message.id, MESSAGE_MOVES.requeue.from, {
+      status: final ? 'delivering' : 'queued',
       last_status_code: status,
       last_error: failure,
-      failed_at: final ? at : null,
       updated_at: at,
     });
     throw new RetryAfterError(failure, Math.max(retryDelay(ctx.attempt), retryAfterMs(response?.headers['retry-after'], now) ?? 0));

@@ -26,17 +26,16 @@ export function createIntegrationRepository(db: Kysely<DB>) {
     enabledIntegrations: async (trx: Kysely<DB>): Promise<IntegrationRow[]> =>
       trx.selectFrom('integrations').selectAll().where('enabled', '=', true).orderBy('id').execute(),
 
-    insertMessage: async (trx: Kysely<DB>, message: Insertable<IntegrationMessageTable>): Promise<number> =>
-      (await trx.insertInto('integration_messages').values(message).returning('id').executeTakeFirstOrThrow()).id,
-
-    /** Whether the integration already has a message for the event (a re-run dispatch adds none). */
-    hasMessageFor: async (trx: Kysely<DB>, integrationId: number, eventId: string): Promise<boolean> =>
-      (await trx
-        .selectFrom('integration_messages')
-        .select('id')
-        .where('integration_id', '=', integrationId)
-        .where('event_id', '=', eventId)
-        .executeTakeFirst()) !== undefined,
+    /** Inserts a message; `undefined` when the integration has one for this event already (a re-run dispatch). */
+    insertMessage: async (trx: Kysely<DB>, message: Insertable<IntegrationMessageTable>): Promise<number | undefined> =>
+      (
+        await trx
+          .insertInto('integration_messages')
+          .values(message)
+          .onConflict((oc) => oc.columns(['integration_id', 'event_id']).doNothing())
+          .returning('id')
+          .executeTakeFirst()
+      )?.id,
 
     findMessage: async (id: number, trx: Kysely<DB> = db): Promise<MessageRow | undefined> =>
       trx.selectFrom('integration_messages').selectAll().where('id', '=', id).executeTakeFirst(),
