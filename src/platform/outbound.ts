@@ -121,8 +121,9 @@ function hostOf(url: URL): string {
 }
 
 function refusal(host: string, address: string, kind: string): string {
-  const via = host === address ? '' : ` (it resolves to ${address})`;
-  return `The host ${host} is a ${kind} address${via}; only public addresses are allowed. Set ACADEMY_ALLOW_PRIVATE_TARGETS=true to allow private targets.`;
+  // The resolved address is not named: this text reaches API clients as a message's last_error.
+  const what = host === address ? `The host ${host} is a ${kind} address` : `The host ${host} resolves to a ${kind} address`;
+  return `${what}; only public addresses are allowed. Set ACADEMY_ALLOW_PRIVATE_TARGETS=true to allow private targets.`;
 }
 
 /**

@@ -66,6 +66,29 @@ describe('authentication and scopes', () => {
     assert.deepEqual(rotated.record.scopes, ['organization:read']);
   });
 
+  test('two rotations of one token at once: one succeeds, the other is refused, one live replacement', async () => {
+    const { record } = await issue(['organization:read']);
+    const outcomes = await Promise.allSettled([app.platform.tokens.rotate(record.id), app.platform.tokens.rotate(record.id)]);
+    assert.deepEqual(outcomes.map((o) => o.status).sort(), ['fulfilled', 'rejected']);
+    const live = (await app.platform.tokens.list()).filter((t) => t.name === 'auth-test' && t.revoked_at === null);
+    const replacement = (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ record: { id: number } }>).value;
+    assert.ok(live.some((t) => t.id === replacement.record.id));
+    const rows = await app.platform.database.db.selectFrom('api_tokens').selectAll().where('rotated_to_id', 'is not', null).execute();
+    const fromThis = rows.filter((r) => r.id === record.id);
+    assert.equal(fromThis[0]?.rotated_to_id, replacement.record.id);
+    const orphans = await app.platform.database.db
+      .selectFrom('api_tokens')
+      .select('id')
+      .where('id', '>', record.id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    assert.deepEqual(
+      orphans.map((o) => o.id),
+      [replacement.record.id],
+      'no second live token was left behind',
+    );
+  });
+
   test('a missing scope: 403 insufficient_scope naming the scope in the challenge', async () => {
     const { token } = await issue(['organization:read']);
     const res = await patch(bearer(token));

@@ -81,13 +81,14 @@ describe('organization', () => {
       method: 'PATCH',
       url: '/api/v1/organization',
       headers: bearer(writer),
-      payload: { contact_email: 'not-an-email', address: { country: 'Britain' }, unknown_field: 1 },
+      payload: { contact_email: 'not-an-email', address: { country: 'Britain' }, unknown_field: 1, website: 'javascript:alert(1)' },
     });
     assert.equal(res.statusCode, 422);
     const errors = res.json().errors;
     assert.ok(errors.contact_email);
     assert.ok(errors['address.country']);
     assert.ok(errors.unknown_field);
+    assert.ok(errors.website, 'only http(s) URLs are accepted as the website');
   });
 
   test('malformed JSON is a 400 malformed_request', async () => {

@@ -184,12 +184,31 @@ export const CHECKS: Record<string, CheckDefinition> = {
  * An error's message for an operator, without file paths (system errors name the file they were
  * about; clients must never see server paths).
  */
+const SYSTEM_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOSPC: 'no space left on device',
+  EROFS: 'read-only file system',
+};
+
+/**
+ * A failed check's `output`, safe to show to API clients: driver messages can carry internal
+ * addresses, user names and file paths, which stay in the logs.
+ */
 export function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const system = error as NodeJS.ErrnoException;
-  if (system.path !== undefined && system.code) {
-    const reason = error.message.split(',')[0] ?? system.code;
-    return system.syscall ? `${reason} (${system.syscall})` : reason;
-  }
-  return error.message || error.name;
+  if (!(error instanceof Error)) return 'The check failed.';
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code && SYSTEM_ERRORS[code]) return `${SYSTEM_ERRORS[code]} (${code})`;
+  return (error.message || error.name)
+    .replace(/\[?[0-9a-f]*:[0-9a-f:]+\]?(:\d+)?/gi, '<address>')
+    .replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/g, '<address>')
+    .replace(/(user|role|database) "[^"]*"/g, '$1 "…"')
+    .replace(/(^|\s)\/[^\s,;)]+/g, '$1<path>');
 }

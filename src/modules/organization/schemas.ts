@@ -40,7 +40,9 @@ export const OrganizationPatch = Type.Object(
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
     contact_email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
     phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
-    website: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2000 }))),
+    website: Type.Optional(
+      Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000, description: 'An http or https URL.' })),
+    ),
     address: Type.Optional(Type.Partial(Address, { additionalProperties: false })),
   },
   { additionalProperties: false, minProperties: 1, $id: 'OrganizationPatch' },

@@ -37,12 +37,24 @@ export function createTokenRepository(db: Kysely<DB>, changes: ChangeFeed) {
       });
     },
 
-    markRotated: async (id: number, to: number, at: string): Promise<void> => {
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('api_tokens').set({ revoked_at: at, rotated_to_id: to }).where('id', '=', id).execute();
+    /**
+     * Replaces a live token by a new one in one transaction: both exist, or neither does. `undefined`
+     * when the old token was revoked (or rotated) meanwhile.
+     */
+    rotate: async (id: number, replacement: NewToken): Promise<TokenRow | undefined> =>
+      db.transaction().execute(async (trx) => {
+        const retired = await trx
+          .updateTable('api_tokens')
+          .set({ revoked_at: replacement.created_at })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(retired.numUpdatedRows) === 0) return undefined;
+        const row = await trx.insertInto('api_tokens').values(replacement).returningAll().executeTakeFirstOrThrow();
+        await trx.updateTable('api_tokens').set({ rotated_to_id: row.id }).where('id', '=', id).execute();
         await changes.announce(trx);
-      });
-    },
+        return row;
+      }),
 
     setScopes: async (id: number, scopes: string): Promise<void> => {
       await db.transaction().execute(async (trx) => {

@@ -3,7 +3,7 @@ import type { ChangeFeed } from '../../platform/changes.ts';
 import { createReadCache } from '../../platform/changes.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
-import type { TokenRepository, TokenRow } from './repository.ts';
+import type { NewToken, TokenRepository, TokenRow } from './repository.ts';
 import { isGrantable } from './scopes.ts';
 
 const PREFIX = 'acd_';
@@ -86,9 +86,9 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
     return new Date(clock.now().getTime() + effective * 86_400_000).toISOString();
   }
 
-  async function issue(input: { name: string; scopes: string[]; userId: number | null; expiresAt: string | null }) {
+  function mint(input: { name: string; scopes: string[]; userId: number | null; expiresAt: string | null }) {
     const token = generate();
-    const row = await tokens.insert({
+    const row: NewToken = {
       name: input.name,
       token_hash: hashToken(token),
       token_prefix: token.slice(0, PREFIX.length + 8),
@@ -96,8 +96,13 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
       user_id: input.userId,
       expires_at: input.expiresAt,
       created_at: clock.now().toISOString(),
-    });
-    return { token, record: view(row) };
+    };
+    return { token, row };
+  }
+
+  async function issue(input: { name: string; scopes: string[]; userId: number | null; expiresAt: string | null }) {
+    const { token, row } = mint(input);
+    return { token, record: view(await tokens.insert(row)) };
   }
 
   async function existing(id: number): Promise<TokenRow> {
@@ -133,14 +138,15 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
     async rotate(id: number): Promise<IssuedToken> {
       const old = await existing(id);
       if (old.revoked_at) throw ValidationError.field('id', 'A revoked token cannot be rotated.');
-      const issued = await issue({
+      const { token, row } = mint({
         name: old.name,
         scopes: JSON.parse(old.scopes) as string[],
         userId: old.user_id,
         expiresAt: old.expires_at,
       });
-      await tokens.markRotated(id, issued.record.id, clock.now().toISOString());
-      return issued;
+      const replacement = await tokens.rotate(id, row);
+      if (!replacement) throw ValidationError.field('id', 'The token was revoked or rotated meanwhile.');
+      return { token, record: view(replacement) };
     },
 
     async setScopes(id: number, scopes: string[]): Promise<TokenView> {
