@@ -17,7 +17,7 @@ const PRIVATE_URLS: [string, RegExp][] = [
   ['http://192.168.1.20:8080/in', /private/],
   ['http://172.20.0.5/', /private/],
   ['http://169.254.169.254/latest/meta-data', /link-local/],
-  ['http://localhost:8080/', /localhost resolves to a loopback address/],
+  ['http://localhost:8080/', /localhost is a loopback address/],
   ['http://[::1]/', /loopback/],
   ['http://[::ffff:127.0.0.1]/', /loopback/],
   ['http://[fd00::1]/', /unique-local/],
