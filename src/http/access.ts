@@ -72,7 +72,8 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
       return;
     }
     const presented = bearer(request);
-    const token = presented ? await platform.tokens.authenticate(presented) : null;
+    const resolved = presented ? platform.tokens.authenticate(presented) : null;
+    const token = resolved instanceof Promise ? await resolved : resolved;
     if (!token) {
       // No valid token: count against the client address, so guessing tokens is throttled too.
       await limit(reply, 'anonymous', `ip:${request.ip}`);

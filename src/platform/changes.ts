@@ -80,22 +80,34 @@ export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: numb
   const max = options.max ?? 10_000;
   const entries = new Map<K, V>();
   let seen = changes.stamp();
+
+  function peek(key: K): V | undefined {
+    const stamp = changes.stamp();
+    if (stamp !== seen) {
+      entries.clear();
+      seen = stamp;
+    }
+    return entries.get(key);
+  }
+
+  async function load(key: K, loader: () => Promise<V | undefined>): Promise<V | undefined> {
+    const stamp = changes.stamp();
+    const value = await loader();
+    // Keep it only if nothing changed while it was loading.
+    if (value !== undefined && changes.stamp() === stamp) {
+      if (entries.size >= max) entries.clear();
+      entries.set(key, value);
+    }
+    return value;
+  }
+
   return {
-    async get(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
-      const stamp = changes.stamp();
-      if (stamp !== seen) {
-        entries.clear();
-        seen = stamp;
-      }
-      const hit = entries.get(key);
-      if (hit !== undefined) return hit;
-      const value = await load();
-      // Keep it only if nothing changed while it was loading.
-      if (value !== undefined && changes.stamp() === stamp) {
-        if (entries.size >= max) entries.clear();
-        entries.set(key, value);
-      }
-      return value;
+    /**
+     * The cached value at once (no promise, so a hit costs the request no extra tick), or the
+     * loader's promise on a miss.
+     */
+    get(key: K, loader: () => Promise<V | undefined>): V | Promise<V | undefined> {
+      return peek(key) ?? load(key, loader);
     },
   };
 }

@@ -17,7 +17,12 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ organization: Organ
       summary: 'Get the organization settings',
       response: { 200: Single(Type.Ref('Organization')) },
     },
-    handler: async () => ({ data: await organization.get() }),
+    // Not async: a cached organization is sent without waiting a tick.
+    handler: (_request, reply) => {
+      const current = organization.get();
+      if (current instanceof Promise) return current.then((data) => ({ data }));
+      reply.send({ data: current });
+    },
   });
 
   app.patch('/organization', {

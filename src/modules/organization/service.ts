@@ -53,8 +53,9 @@ export function createOrganizationService(deps: { organization: OrganizationRepo
   // The singleton is read on many requests and changes rarely; any change in any process empties this.
   const cache = createReadCache<1, Organization>(deps.changes);
   return {
-    async get(): Promise<Organization> {
-      return (await cache.get(1, async () => present(await deps.organization.get()))) as Organization;
+    /** The organization; synchronous when cached (see createReadCache). */
+    get(): Organization | Promise<Organization> {
+      return cache.get(1, async () => present(await deps.organization.get())) as Organization | Promise<Organization>;
     },
 
     /** Partial update: only the fields present in `patch` change (nested address fields included). */

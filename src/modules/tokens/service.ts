@@ -111,6 +111,13 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
     return row;
   }
 
+  function check(known: { token: AuthenticatedToken; revoked: boolean; expiresAt: number | null } | undefined): AuthenticatedToken | null {
+    const now = clock.now().getTime();
+    if (!known || known.revoked || (known.expiresAt !== null && known.expiresAt <= now)) return null;
+    usage.set(known.token.id, now);
+    return known.token;
+  }
+
   return {
     async create(input: CreateTokenInput): Promise<IssuedToken> {
       const name = input.name.trim();
@@ -155,11 +162,14 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
       return view(await existing(id));
     },
 
-    /** Resolves a presented token; `null` for unknown, malformed, expired or revoked ones. */
-    async authenticate(presented: string): Promise<AuthenticatedToken | null> {
+    /**
+     * Resolves a presented token; `null` for unknown, malformed, expired or revoked ones. Answers
+     * synchronously when the token is cached (the common case), with a promise otherwise.
+     */
+    authenticate(presented: string): AuthenticatedToken | null | Promise<AuthenticatedToken | null> {
       if (!presented.startsWith(PREFIX) || presented.length > 200) return null;
       const hash = hashToken(presented);
-      const known = await cache.get(hash, async () => {
+      const known = cache.get(hash, async () => {
         const row = await tokens.findByHash(hash);
         return (
           row && {
@@ -169,10 +179,7 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
           }
         );
       });
-      const now = clock.now().getTime();
-      if (!known || known.revoked || (known.expiresAt !== null && known.expiresAt <= now)) return null;
-      usage.set(known.token.id, now);
-      return known.token;
+      return known instanceof Promise ? known.then(check) : check(known);
     },
 
     async flushUsage(): Promise<void> {
