@@ -1,6 +1,6 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GoneError, UnavailableError } from '../platform/errors.ts';
+import { GoneError, NotFoundError, UnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { versionState } from './versions.ts';
 
@@ -16,7 +16,53 @@ function baseUrl(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
+const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
+
+/**
+ * Route-level conventions, applied as routes are declared:
+ * - an integer path id must be written canonically (`7`, not `07`, `7.0`, `0x7` or `+7`, which the
+ *   validator would otherwise coerce): anything else addresses nothing and is a 404;
+ * - the OpenAPI document lists the error statuses the route can answer with.
+ */
+function registerRouteConventions(app: FastifyInstance): void {
+  const error = { $ref: 'Error' };
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as
+      | {
+          params?: { properties?: Record<string, { type?: string }> };
+          querystring?: unknown;
+          body?: unknown;
+          response?: object;
+          hide?: boolean;
+        }
+      | undefined;
+    if (!schema) return;
+    const ids = Object.entries(schema.params?.properties ?? {})
+      .filter(([, property]) => property.type === 'integer')
+      .map(([name]) => name);
+    if (ids.length) {
+      const check = async (request: FastifyRequest) => {
+        const params = request.params as Record<string, string>;
+        if (ids.some((name) => !CANONICAL_ID.test(params[name] ?? ''))) throw new NotFoundError();
+      };
+      route.preValidation = [check, ...(route.preValidation === undefined ? [] : [route.preValidation].flat())] as never;
+    }
+    if (schema.hide || !route.url.startsWith('/api/')) return;
+    route.schema = {
+      ...route.schema,
+      response: {
+        ...(ids.length ? { 404: error } : {}),
+        ...(schema.body ? { 400: error, 415: error } : {}),
+        ...(schema.body || schema.querystring ? { 422: error } : {}),
+        ...schema.response,
+      },
+    };
+  });
+}
+
 export function registerConventions(app: FastifyInstance, platform: Platform): void {
+  registerRouteConventions(app);
+
   // Once shutdown begins, responses close their connection: otherwise a keep-alive client would hold
   // the process open after its last in-flight request until the client's idle timeout.
   let closing = false;

@@ -92,6 +92,13 @@ describe('HTTP conventions', () => {
       ['/api/v1/things/-1', bearer(reader)],
       ['/api/v1/things/1.5', bearer(reader)],
       ['/api/v1/things/99999999999', bearer(reader)],
+      // Ids the validator would coerce to 7: only the canonical spelling addresses the resource.
+      ['/api/v1/things/7.0', bearer(reader)],
+      ['/api/v1/things/07', bearer(reader)],
+      ['/api/v1/things/0x7', bearer(reader)],
+      ['/api/v1/things/+7', bearer(reader)],
+      ['/api/v1/things/7e0', bearer(reader)],
+      ['/api/v1/things/%207', bearer(reader)],
       // A path whose percent-encoding cannot be decoded.
       ['/api/v1/things/%E0%A4%A', bearer(reader)],
       ['/api/v1/tasks/%E0%A4%A', bearer(reader)],

@@ -73,6 +73,12 @@ describe('OpenAPI document', () => {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         assert.notEqual(response.description, 'Default Response', `${label}: response ${status} has no description`);
       }
+      // The statuses the server answers with for bad input are documented where they can occur.
+      const parameters = (operation as { parameters?: { in: string }[] }).parameters ?? [];
+      const body = (operation as { requestBody?: unknown }).requestBody !== undefined;
+      if (parameters.some((p) => p.in === 'path')) assert.ok(operation.responses?.['404'], `${label}: 404 for a missing id`);
+      if (body || parameters.some((p) => p.in === 'query')) assert.ok(operation.responses?.['422'], `${label}: 422`);
+      if (body) for (const status of ['400', '415']) assert.ok(operation.responses?.[status], `${label}: ${status}`);
       if (operation.security?.length === 0) {
         // Public: no credentials, but rate-limited per client address.
         assert.equal(errorRef(operation, '429'), '#/components/schemas/Error', `${label}: 429`);
