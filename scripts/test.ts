@@ -59,6 +59,14 @@ if (!redis) notes.push(`Redis not reachable at ${redisUrl}: the tests that need 
 if (!chromium) notes.push('Chromium not installed (/usr/bin/chromium): the browser test is SKIPPED.');
 
 const only = process.env.TEST_DB;
+if (only !== undefined && only !== 'sqlite' && only !== 'postgres') {
+  console.error(`TEST_DB must be sqlite or postgres (or unset for both), not "${only}".`);
+  process.exit(2);
+}
+if (only === 'postgres' && !postgres) {
+  console.error(`TEST_DB=postgres, but PostgreSQL is not reachable at ${postgresAdminUrl}.`);
+  process.exit(1);
+}
 const suites: Suite[] = [];
 if (perDatabase.length && only !== 'postgres') {
   suites.push({
@@ -78,6 +86,10 @@ if (perDatabase.length && only !== 'sqlite') {
   else notes.push(`PostgreSQL not reachable at ${postgresAdminUrl}: the PostgreSQL suite is SKIPPED (SQLite only).`);
 }
 
+if (suites.length === 0) {
+  console.error('No test suite to run: no test files matched, or they need a database that was not selected.');
+  process.exit(1);
+}
 for (const note of notes) console.log(`NOTE: ${note}`);
 console.log(`Running ${suites.map((s) => `${s.name} (${s.files.length} files)`).join(' and ')} in parallel...`);
 const results = await Promise.all(suites.map(run));

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, loadDotenv } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
-import { AppError } from '../platform/errors.ts';
+import { AppError, NotFoundError } from '../platform/errors.ts';
 import { createLogger, createPlatform, type Platform } from '../platform/platform.ts';
 import { adminCommands } from './admin.ts';
 import { createOutput, type Output } from './output.ts';
@@ -27,8 +27,10 @@ export type Runner = (fn: (ctx: CommandContext) => Promise<void>, options?: RunO
 function describe(error: unknown): string {
   if (error instanceof AppError && error.details) {
     const lines = Object.entries(error.details).flatMap(([field, messages]) => messages.map((m) => `  ${field}: ${m}`));
-    return [error.message, ...lines].join('\n');
+    return ['The input is invalid:', ...lines].join('\n');
   }
+  // The API's deliberately uniform 404 text says too little at a terminal.
+  if (error instanceof NotFoundError) return 'Nothing has that id (see the list command for existing ones).';
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -15,6 +15,8 @@ export function serveCommands(program: Command, run: Runner): void {
     .action((options) =>
       run(
         async ({ platform, out }) => {
+          // Listen for the stop signal before anything starts, so an early SIGTERM is a clean stop too.
+          const stop = untilSignal();
           const { config, logger } = platform;
           const applied = await migrate(platform.database);
           if (applied.applied.length) logger.info({ migrations: applied.applied }, 'database migrated');
@@ -24,6 +26,10 @@ export function serveCommands(program: Command, run: Runner): void {
               out.info(`Demo data loaded. Demo token (all scopes; shown once, also saved to ${demo.tokenFile}):\n\n  ${demo.token}\n`);
             } else if (demo.savedToken) {
               out.info(`Demo token (from ${demo.tokenFile}):\n\n  ${demo.savedToken}\n`);
+            } else if (demo.savedTokenInvalid) {
+              out.info(
+                `The demo token in ${demo.tokenFile} was revoked or has expired; create one with: npx academy tokens create --name me --scopes '*'`,
+              );
             } else if (demo.refused) {
               out.info(
                 'This database already holds data of its own: demo data was not loaded. Create a token with `academy tokens create`.',
@@ -47,7 +53,7 @@ export function serveCommands(program: Command, run: Runner): void {
           // The cron scheduler runs wherever a worker runs.
           const scheduler = worker ? platform.createScheduler() : null;
           scheduler?.start();
-          const signal = await untilSignal();
+          const signal = await stop;
           logger.info({ signal }, 'shutting down: finishing in-flight requests');
           await app.http.close();
           await metricsServer?.close();

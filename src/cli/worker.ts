@@ -33,6 +33,8 @@ export function workerCommands(program: Command, run: Runner): void {
     .action((options) =>
       run(
         async ({ platform, out }) => {
+          // Listen for the stop signal before anything starts, so an early SIGTERM is a clean stop too.
+          const stop = untilSignal();
           const worker = platform.createWorker(options.concurrency ? { concurrency: options.concurrency } : {});
           const concurrency = options.concurrency ?? platform.config.workerConcurrency;
           await worker.start();
@@ -47,7 +49,7 @@ export function workerCommands(program: Command, run: Runner): void {
             `Academy worker ${worker.id} started (concurrency ${concurrency}, database: ${platform.database.dialect})` +
               (probesAt ? `; /livez, /readyz and /metrics on ${probesAt}` : ''),
           );
-          const signal = await untilSignal();
+          const signal = await stop;
           // A second signal while draining stops at once; the unfinished jobs run again after their lease.
           const force = () => process.exit(130);
           process.once('SIGINT', force);

@@ -24,9 +24,10 @@ declare module 'fastify' {
 
 const anonymousActor: Actor = { kind: 'token', tokenId: null, userId: null, scopes: [] };
 
+/** The bearer token sent, `''` for a malformed Bearer header, `null` when none was sent (or another scheme). */
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
-  if (!header) return null;
+  if (!header || !/^Bearer(\s|$)/i.test(header)) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? '';
 }

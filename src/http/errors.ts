@@ -43,14 +43,24 @@ function messageOf(issue: AjvIssue, field: string): string {
 function fromValidation(error: FastifyError): AppError {
   if (error.validationContext === 'params') return new NotFoundError();
   const errors: Record<string, string[]> = {};
+  // A union of literals fails once per literal (`const`); together they say "one of".
+  const allowed = new Map<string, unknown[]>();
   for (const issue of (error.validation ?? []) as AjvIssue[]) {
     // Union schemas (anyOf) report every branch; the summary line is enough.
     if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') continue;
     const field = fieldOf(issue);
+    if (issue.keyword === 'const') {
+      allowed.set(field, [...(allowed.get(field) ?? []), issue.params.allowedValue]);
+      continue;
+    }
     errors[field] ??= [];
     const list = errors[field];
     const message = messageOf(issue, field);
     if (!list.includes(message)) list.push(message);
+  }
+  for (const [field, values] of allowed) {
+    errors[field] ??= [];
+    errors[field].push(`The ${field} field must be one of: ${values.join(', ')}.`);
   }
   return new ValidationError(Object.keys(errors).length ? errors : { _: ['The request is invalid.'] });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { ConfigError } from '../config.ts';
 
 export const DEFAULT_VERSIONS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../config/api-versions.json');
 
@@ -27,12 +28,13 @@ export function loadVersions(file: string | null): ApiVersion[] {
   try {
     parsed = JSON.parse(readFileSync(source, 'utf8'));
   } catch (error) {
-    throw new Error(`Invalid configuration: ACADEMY_VERSIONS_FILE cannot be read as JSON (${(error as Error).message})`);
+    throw new ConfigError('ACADEMY_VERSIONS_FILE', `cannot be read as JSON (${(error as Error).message})`);
   }
   if (!Value.Check(Registry, parsed)) {
     const first = [...Value.Errors(Registry, parsed)][0];
-    throw new Error(
-      `Invalid configuration: ACADEMY_VERSIONS_FILE is not a valid version registry (${first?.instancePath ?? ''} ${first?.message ?? ''})`,
+    throw new ConfigError(
+      'ACADEMY_VERSIONS_FILE',
+      `is not a valid version registry (${first?.instancePath ?? ''} ${first?.message ?? ''})`,
     );
   }
   return parsed.versions;

@@ -45,29 +45,35 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
     };
   }
   let connected = false;
-  // Until the listening connection is up, nothing is cached.
-  const stopping = listen(
-    database.url,
-    CHANNEL,
-    {
-      onNotify: () => {
-        connected = true;
-        local++;
+  // Listening starts with the first look at the stamp: one-shot commands (which cache nothing) never
+  // open the connection. Until it is up, nothing is cached.
+  let stopping: Promise<() => Promise<void>> | null = null;
+  const start = () =>
+    listen(
+      database.url,
+      CHANNEL,
+      {
+        onNotify: () => {
+          connected = true;
+          local++;
+        },
+        onLost: () => {
+          connected = false;
+        },
       },
-      onLost: () => {
-        connected = false;
-      },
-    },
-    logger,
-  );
+      logger,
+    );
   return {
-    stamp: () => (connected ? local : ++local),
+    stamp: () => {
+      stopping ??= start();
+      return connected ? local : ++local;
+    },
     announce: async (trx) => {
       local++;
       await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
     },
     close: async () => {
-      await (await stopping)();
+      if (stopping) await (await stopping)();
     },
   };
 }
@@ -79,7 +85,7 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
 export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: number } = {}) {
   const max = options.max ?? 10_000;
   const entries = new Map<K, V>();
-  let seen = changes.stamp();
+  let seen = Number.NaN;
 
   function peek(key: K): V | undefined {
     const stamp = changes.stamp();

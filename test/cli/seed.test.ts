@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { runAcademy } from '../support/process.ts';
+import { runAcademy, startServer } from '../support/process.ts';
 
 describe('academy seed --demo', () => {
   const databases: TestDatabase[] = [];
@@ -39,5 +39,29 @@ describe('academy seed --demo', () => {
       ['ops'],
       'no demo token was added',
     );
+  });
+
+  test('serve --demo prints the saved demo token on later starts, and says so when it was revoked', async () => {
+    const env = await environment();
+    const first = await startServer(['--demo', '--no-worker'], env);
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0);
+    const token = /Demo token \(all scopes[^\n]*\n\n\s+(acd_\S+)/.exec(first.output())?.[1];
+    assert.ok(token, first.output());
+
+    const again = await startServer(['--demo', '--no-worker'], env);
+    again.child.kill('SIGTERM');
+    assert.equal(await again.exited, 0);
+    assert.ok(again.output().includes(token), 'the saved token is shown again');
+
+    const listed = JSON.parse((await runAcademy(['--json', 'tokens', 'list'], env)).stdout) as { id: number; name: string }[];
+    const demo = listed.find((t) => t.name === 'demo');
+    assert.ok(demo);
+    assert.equal((await runAcademy(['tokens', 'revoke', String(demo.id)], env)).code, 0);
+    const revoked = await startServer(['--demo', '--no-worker'], env);
+    revoked.child.kill('SIGTERM');
+    assert.equal(await revoked.exited, 0);
+    assert.ok(!revoked.output().includes(token), 'a revoked token is not offered');
+    assert.match(revoked.output(), /was revoked or has expired/);
   });
 });

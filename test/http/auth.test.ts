@@ -32,11 +32,13 @@ describe('authentication and scopes', () => {
 
   test('no token: 401 with a bare Bearer challenge', async () => {
     assertUnauthenticated(await get(), MISSING, 'no Authorization header');
+    // Credentials of another scheme are not a bearer token: the plain challenge, too.
+    assertUnauthenticated(await get({ authorization: 'Basic dXNlcjpwYXNz' }), MISSING, 'a Basic credential');
   });
 
   test('a token that is unknown or malformed: 401 invalid_token', async () => {
     const unknown = `acd_${randomBytes(32).toString('base64url')}`;
-    for (const authorization of [`Bearer ${unknown}`, 'Bearer nonsense', 'Bearer ', 'Basic dXNlcjpwYXNz', `Bearer ${unknown} extra`]) {
+    for (const authorization of [`Bearer ${unknown}`, 'Bearer nonsense', 'Bearer ', `Bearer ${unknown} extra`]) {
       assertUnauthenticated(await get({ authorization }), INVALID, authorization);
     }
   });
@@ -55,6 +57,8 @@ describe('authentication and scopes', () => {
     assert.equal((await get(bearer(token))).statusCode, 200);
     await app.platform.tokens.revoke(record.id);
     assertUnauthenticated(await get(bearer(token)), INVALID, 'revoked');
+    await assert.rejects(app.platform.tokens.setScopes(record.id, ['*']), { code: 'validation_failed' }, 'scopes do not revive it');
+    assertUnauthenticated(await get(bearer(token)), INVALID, 'still revoked');
   });
 
   test('rotation: the old secret stops working at once, the new one works with the same scopes', async () => {

@@ -125,7 +125,7 @@ describe('API version lifecycle', () => {
         PORT: '0',
         ACADEMY_VERSIONS_FILE: registryFile({ versions: 'v1' }),
       });
-      assert.notEqual(result.code, 0);
+      assert.equal(result.code, 78, 'the exit code of invalid configuration');
       assert.match(result.stderr, /ACADEMY_VERSIONS_FILE/);
       assert.doesNotMatch(result.stdout, /listening/);
     } finally {

@@ -217,7 +217,7 @@ describe('integration messages', () => {
     const bad = await get('/api/v1/integrations?status=sent');
     assert.equal(bad.statusCode, 422);
     assert.equal(bad.json().code, 'validation_failed');
-    assert.ok(bad.json().errors.status);
+    assert.deepEqual(bad.json().errors.status, ['The status field must be one of: queued, delivering, delivered, failed.']);
     assert.equal((await get('/api/v1/integrations?per_page=0')).statusCode, 422);
   });
 

@@ -73,7 +73,7 @@ describe('academy webhooks (the real command)', () => {
     assert.equal(JSON.parse(deleted.stdout).id, 1);
     const gone = await academy(['webhooks', 'deliveries', '1']);
     assert.equal(gone.code, 1);
-    assert.match(gone.stderr, /not found/);
+    assert.match(gone.stderr, /Nothing has that id/);
   });
 
   test('bad input is refused with a clear message and a non-zero exit code', async () => {

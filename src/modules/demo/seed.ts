@@ -10,6 +10,8 @@ export interface DemoOutcome {
   refused?: boolean;
   token?: string;
   savedToken?: string;
+  /** The saved demo token no longer works (revoked, rotated or expired). */
+  savedTokenInvalid?: boolean;
   tokenFile: string;
 }
 
@@ -28,7 +30,14 @@ export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
       (t) => t.trim(),
       () => undefined,
     );
-    return { seeded: false, tokenFile, ...(savedToken ? { savedToken } : {}) };
+    // A saved token that was revoked or rotated since is not offered again.
+    const valid = savedToken ? (await platform.tokens.authenticate(savedToken)) !== null : false;
+    return {
+      seeded: false,
+      tokenFile,
+      ...(savedToken && valid ? { savedToken } : {}),
+      ...(savedToken && !valid ? { savedTokenInvalid: true } : {}),
+    };
   }
   if (!(await isEmpty(platform))) return { seeded: false, refused: true, tokenFile };
   const now = platform.clock.now().toISOString();

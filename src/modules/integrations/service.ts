@@ -128,7 +128,7 @@ export function createIntegrationService(deps: {
       }
       const { key, name, url, auth_header: authHeader } = data;
       if (typeof key !== 'string' || !KEY.test(key) || key.length > 64) {
-        add('key', 'The key is required: a slug of lowercase letters, digits, "-" or "_" (at most 64 characters), e.g. "crm".');
+        add('key', 'The key must be a slug of lowercase letters, digits, "-" or "_" (at most 64 characters), e.g. "crm".');
       } else if (await integrations.findIntegrationByKey(key)) {
         add('key', `An integration with the key "${key}" already exists.`);
       }

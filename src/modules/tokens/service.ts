@@ -4,7 +4,7 @@ import { createReadCache } from '../../platform/changes.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { NewToken, TokenRepository, TokenRow } from './repository.ts';
-import { isGrantable } from './scopes.ts';
+import { isGrantable, SCOPES } from './scopes.ts';
 
 const PREFIX = 'acd_';
 
@@ -66,7 +66,9 @@ function checkScopes(scopes: string[]): string[] {
   const cleaned = [...new Set(scopes.map((s) => s.trim()).filter(Boolean))];
   if (cleaned.length === 0) throw ValidationError.field('scopes', 'At least one scope is required.');
   const unknown = cleaned.filter((s) => !isGrantable(s));
-  if (unknown.length > 0) throw ValidationError.field('scopes', `Unknown scope(s): ${unknown.join(', ')}.`);
+  if (unknown.length > 0) {
+    throw ValidationError.field('scopes', `Unknown scope(s): ${unknown.join(', ')}. Known scopes: *, ${SCOPES.join(', ')}.`);
+  }
   return cleaned;
 }
 
@@ -157,7 +159,9 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
     },
 
     async setScopes(id: number, scopes: string[]): Promise<TokenView> {
-      await existing(id);
+      const token = await existing(id);
+      // Scopes do not bring a token back: a revoked or rotated-away one stays refused.
+      if (token.revoked_at) throw ValidationError.field('id', 'A revoked token cannot be given scopes.');
       await tokens.setScopes(id, JSON.stringify(checkScopes(scopes)));
       return view(await existing(id));
     },
