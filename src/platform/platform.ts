@@ -44,8 +44,8 @@ export interface Platform {
   outbox: Outbox;
   /** Handlers of every job, registered by the modules at assembly. */
   registry: JobRegistry;
-  /** A worker over this platform's queue (not started). */
-  createWorker(options?: Partial<{ concurrency: number; leaseMs: number; pollMs: number }>): Worker;
+  /** A worker over this platform's queue (not started); `handlers` replaces the registry (tests, tools). */
+  createWorker(options?: Partial<{ concurrency: number; leaseMs: number; pollMs: number }>, handlers?: JobRegistry): Worker;
   /** Outgoing mail: SMTP with SMTP_URL, else .eml files under the data directory. */
   mail: Mailer;
   /** Stored files (documents, reports) under `<ACADEMY_DATA_DIR>/files/`. */
@@ -108,9 +108,9 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     events,
     outbox,
     registry,
-    createWorker: (options = {}) =>
+    createWorker: (options = {}, handlers = registry) =>
       createWorker(
-        { database, jobs, queue, outbox, registry, clock, logger },
+        { database, jobs, queue, outbox, registry: handlers, clock, logger },
         {
           concurrency: options.concurrency ?? config.workerConcurrency,
           leaseMs: options.leaseMs ?? config.jobLeaseMs,

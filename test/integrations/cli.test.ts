@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-
-const BIN = path.resolve('bin/academy.js');
+import { runAcademy } from '../support/process.ts';
 
 describe('academy admin integrations (the real command)', () => {
   let database: TestDatabase;
@@ -14,18 +11,8 @@ describe('academy admin integrations (the real command)', () => {
   });
   after(() => database.drop());
 
-  function academy(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], {
-        env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    });
+  function academy(args: string[], env: Record<string, string> = {}) {
+    return runAcademy(args, { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...env });
   }
 
   test('create prints the record with the credential masked', async () => {

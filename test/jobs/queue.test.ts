@@ -11,7 +11,7 @@ import {
   PermanentJobError,
   RetryAfterError,
 } from '../../src/modules/jobs/registry.ts';
-import { createWorker, type WorkerOptions } from '../../src/modules/jobs/worker.ts';
+import type { WorkerOptions } from '../../src/modules/jobs/worker.ts';
 import { createPlatform, type Platform } from '../../src/platform/platform.ts';
 import { dialect } from '../support/env.ts';
 import { createTestPlatform } from '../support/platform.ts';
@@ -29,18 +29,7 @@ function registryWith(handlers: Handlers, omit: JobName[] = []): JobRegistry {
 }
 
 function startWorker(t: TestContext, platform: Platform, registry: JobRegistry, options: Partial<WorkerOptions> = {}) {
-  const worker = createWorker(
-    {
-      database: platform.database,
-      jobs: platform.jobs,
-      queue: platform.queue,
-      outbox: platform.outbox,
-      registry,
-      clock: platform.clock,
-      logger: platform.logger,
-    },
-    { concurrency: 4, leaseMs: 30_000, pollMs: 200, ...options },
-  );
+  const worker = platform.createWorker({ concurrency: 4, leaseMs: 30_000, pollMs: 200, ...options }, registry);
   t.after(() => worker.stop(1000));
   return worker;
 }

@@ -9,7 +9,6 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { JOB_NAMES } from '../../src/modules/jobs/names.ts';
 import { createJobRegistry } from '../../src/modules/jobs/registry.ts';
-import { createWorker } from '../../src/modules/jobs/worker.ts';
 import { createPlatform } from '../../src/platform/platform.ts';
 
 const config = loadConfig();
@@ -35,17 +34,9 @@ registry.register('system.noop', {
   },
 });
 
-const worker = createWorker(
-  {
-    database: platform.database,
-    jobs: platform.jobs,
-    queue: platform.queue,
-    outbox: platform.outbox,
-    registry,
-    clock: platform.clock,
-    logger: platform.logger,
-  },
+const worker = platform.createWorker(
   { concurrency: config.workerConcurrency, leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs },
+  registry,
 );
 await worker.start();
 process.stdout.write(`worker ${worker.id} started\n`);
