@@ -1,3 +1,4 @@
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -23,6 +24,21 @@ import { taskRoutes } from './modules/tasks/routes.ts';
 import { taskServiceFor } from './modules/tasks/service.ts';
 import { NotFoundError } from './platform/errors.ts';
 import type { Platform } from './platform/platform.ts';
+
+const ajvCompilers = AjvCompiler();
+
+/**
+ * Query strings and paths arrive as text, so their values are coerced to the schema's types; JSON
+ * bodies are typed already and are not: `{"name": 123}` or `{"name": null}` is a 422, not "123" or "".
+ */
+function strictBodies(externalSchemas: unknown, options: { customOptions?: object }) {
+  const lenient = ajvCompilers(externalSchemas as never, options as never);
+  const strict = ajvCompilers(
+    externalSchemas as never,
+    { ...options, customOptions: { ...options.customOptions, coerceTypes: false } } as never,
+  );
+  return (route: { httpPart?: string }) => (route.httpPart === 'body' ? strict : lenient)(route as never);
+}
 
 export interface AppOptions {
   /** Request logging; off in tests and benchmarks. */
@@ -52,6 +68,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       sendError(reply, new NotFoundError());
     },
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
+    schemaController: { compilersFactory: { buildValidator: strictBodies as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const metrics = createMetrics();

@@ -15,13 +15,13 @@ interface AjvIssue {
   params: Record<string, unknown>;
 }
 
-function fieldOf(issue: AjvIssue): string {
+function fieldOf(issue: AjvIssue, root: string): string {
   const path = issue.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
   const missing = issue.params.missingProperty;
   if (issue.keyword === 'required' && typeof missing === 'string') return path ? `${path}.${missing}` : missing;
   const extra = issue.params.additionalProperty;
   if (issue.keyword === 'additionalProperties' && typeof extra === 'string') return path ? `${path}.${extra}` : extra;
-  return path || '_';
+  return path || root;
 }
 
 function messageOf(issue: AjvIssue, field: string): string {
@@ -48,7 +48,7 @@ function fromValidation(error: FastifyError): AppError {
   for (const issue of (error.validation ?? []) as AjvIssue[]) {
     // Union schemas (anyOf) report every branch; the summary line is enough.
     if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') continue;
-    const field = fieldOf(issue);
+    const field = fieldOf(issue, error.validationContext ?? 'request');
     if (issue.keyword === 'const') {
       allowed.set(field, [...(allowed.get(field) ?? []), issue.params.allowedValue]);
       continue;

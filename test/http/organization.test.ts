@@ -91,6 +91,18 @@ describe('organization', () => {
     assert.ok(errors.website, 'only http(s) URLs are accepted as the website');
   });
 
+  test('body values are not coerced: a number or null where a string is required is a 422', async () => {
+    for (const payload of [{ name: 123 }, { name: null }, { name: true }, { address: { city: 42 } }]) {
+      const res = await app.http.inject({ method: 'PATCH', url: '/api/v1/organization', headers: bearer(writer), payload });
+      assert.equal(res.statusCode, 422, JSON.stringify(payload));
+      const field = Object.keys(res.json().errors)[0] as string;
+      assert.match(res.json().errors[field][0], /must be of type string/, JSON.stringify(payload));
+    }
+    const array = await app.http.inject({ method: 'PATCH', url: '/api/v1/organization', headers: bearer(writer), payload: [] });
+    assert.equal(array.statusCode, 422);
+    assert.deepEqual(Object.keys(array.json().errors), ['body'], 'a body that is not an object is reported as the body');
+  });
+
   test('malformed JSON is a 400 malformed_request', async () => {
     const res = await app.http.inject({
       method: 'PATCH',
