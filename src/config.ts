@@ -16,6 +16,7 @@ export interface Config {
   /** Requests per minute per token (rate-limit policy `default`). */
   rateLimitPerMinute: number;
   smtpUrl: string | null;
+  mailFrom: string;
   allowPrivateTargets: boolean;
   /** Per-attempt timeout of outbound webhook/integration requests. */
   outboundTimeoutMs: number;
@@ -112,6 +113,16 @@ function trustProxy(env: Env): boolean | string {
   return raw;
 }
 
+/** The sender of every mail: a mailbox, optionally with a display name (`Academy <office@example.org>`). */
+function mailFrom(env: Env): string {
+  const raw = env.ACADEMY_MAIL_FROM?.trim();
+  if (!raw) return 'Academy <no-reply@academy.invalid>';
+  if (!/^([^<>\r\n]*<)?[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>?$/.test(raw) || raw.includes('<') !== raw.endsWith('>')) {
+    throw new ConfigError('ACADEMY_MAIL_FROM', `must be an address such as "Academy <office@example.org>", got "${raw}"`);
+  }
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -131,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlDays: int(env, 'ACADEMY_TOKEN_TTL_DAYS', 365, 1, 36500),
     rateLimitPerMinute: int(env, 'ACADEMY_RATE_LIMIT_PER_MINUTE', 120, 1, 100_000_000),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: mailFrom(env),
     allowPrivateTargets: bool(env, 'ACADEMY_ALLOW_PRIVATE_TARGETS', false),
     outboundTimeoutMs: int(env, 'ACADEMY_OUTBOUND_TIMEOUT_MS', 10_000, 100, 120_000),
     trustProxy: trustProxy(env),

@@ -39,8 +39,11 @@ export interface MailerOptions {
 
 const DEFAULT_FROM = 'Academy <no-reply@academy.invalid>';
 
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'dataDir'>, options: MailerOptions = {}): Mailer {
-  const from = options.from ?? DEFAULT_FROM;
+export function createMailer(
+  config: Pick<Config, 'smtpUrl' | 'dataDir'> & Partial<Pick<Config, 'mailFrom'>>,
+  options: MailerOptions = {},
+): Mailer {
+  const from = options.from ?? config.mailFrom ?? DEFAULT_FROM;
   if (config.smtpUrl) {
     const timeout = options.smtpTimeoutMs ?? 10_000;
     const transport: Transporter = nodemailer.createTransport(

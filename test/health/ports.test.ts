@@ -90,7 +90,7 @@ async function smtpReceiver(): Promise<{ url: string; messages: string[]; close(
 describe('mail port', () => {
   test('file mode writes each message as a parseable .eml file, atomically, under <data dir>/mail', async () => {
     const dataDir = tempDir();
-    const mailer = createMailer({ smtpUrl: null, dataDir });
+    const mailer = createMailer({ smtpUrl: null, dataDir, mailFrom: 'Northwind Academy <office@northwind.example>' });
     assert.equal(mailer.mode, 'file');
     await mailer.verify();
     const sent = await mailer.send({
@@ -108,7 +108,7 @@ describe('mail port', () => {
     const { headers, body } = parseMessage(readFileSync(sent.file, 'utf8'));
     assert.equal(headers['message-id'], sent.messageId);
     assert.equal(headers.to, 'Ada Lovelace <ada@example.org>');
-    assert.match(headers.from ?? '', /@/);
+    assert.equal(headers.from, 'Northwind Academy <office@northwind.example>', 'the configured sender (ACADEMY_MAIL_FROM)');
     assert.match(headers.subject ?? '', /^=\?UTF-8\?/i, 'a non-ASCII subject is encoded');
     assert.equal(decodeWords(headers.subject ?? ''), 'Your invitation to Académie');
     assert.match(headers['content-type'] ?? '', /^multipart\/alternative; boundary=/);

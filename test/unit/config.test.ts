@@ -57,6 +57,12 @@ describe('configuration', () => {
     assert.equal(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).databaseUrl, 'sqlite:/tmp/x.db');
   });
 
+  test('ACADEMY_MAIL_FROM takes a plain or a named address', () => {
+    assert.equal(loadConfig({}).mailFrom, 'Academy <no-reply@academy.invalid>');
+    assert.equal(loadConfig({ ACADEMY_MAIL_FROM: 'office@example.org' }).mailFrom, 'office@example.org');
+    assert.equal(loadConfig({ ACADEMY_MAIL_FROM: 'Northwind <office@example.org>' }).mailFrom, 'Northwind <office@example.org>');
+  });
+
   test('each bad value stops with a ConfigError naming the variable', () => {
     const bad: [string, string][] = [
       ['PORT', 'abc'],
@@ -74,6 +80,9 @@ describe('configuration', () => {
       ['ACADEMY_ALLOW_PRIVATE_TARGETS', 'maybe'],
       ['ACADEMY_TRUST_PROXY', 'everyone!'],
       ['LOG_LEVEL', 'loud'],
+      ['ACADEMY_MAIL_FROM', 'not an address'],
+      ['ACADEMY_MAIL_FROM', 'Academy <office@example.org'],
+      ['ACADEMY_MAIL_FROM', 'Academy\r\nBcc: x@example.org <office@example.org>'],
     ];
     for (const [variable, value] of bad) {
       assert.throws(
