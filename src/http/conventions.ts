@@ -2,6 +2,7 @@ import { hash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GoneError, NotFoundError, UnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import { hookList } from './route-hooks.ts';
 import { versionState } from './versions.ts';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -45,7 +46,7 @@ function registerRouteConventions(app: FastifyInstance): void {
         const params = request.params as Record<string, string>;
         if (ids.some((name) => !CANONICAL_ID.test(params[name] ?? ''))) throw new NotFoundError();
       };
-      route.preValidation = [check, ...(route.preValidation === undefined ? [] : [route.preValidation].flat())] as never;
+      route.preValidation = [check, ...hookList(route.preValidation)] as never;
     }
     if (schema.hide || !route.url.startsWith('/api/')) return;
     route.schema = {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdempotencyService } from '../modules/idempotency/service.ts';
+import { hookList } from './route-hooks.ts';
 
 /** Response headers that belong to the outcome and are replayed with it. */
 const REPLAYED_HEADERS = ['content-type', 'location'];
@@ -80,11 +81,7 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (route.method !== 'POST' || typeof access !== 'object' || !('scope' in access)) return;
-    route.preHandler = [...asArray(route.preHandler), reserve];
-    route.onSend = [...asArray(route.onSend), record];
+    route.preHandler = [...hookList(route.preHandler), reserve];
+    route.onSend = [...hookList(route.onSend), record];
   });
-}
-
-function asArray<T>(value: T | T[] | undefined): T[] {
-  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
