@@ -86,8 +86,10 @@ describe('scheduler', () => {
     // node:sqlite is synchronous: two connections in one thread would wait on each other's lock, so on
     // SQLite the racing schedulers share one connection (processes race in the test above).
     const schedulers = (dialect === 'postgres' ? [a, b, a, b] : [a, a, a, a]).map((p) => p.createScheduler());
+    // Every round has its own due time (a due time equal to a waiting run's is the next test's case).
+    const base = Date.now() - 60_000;
     for (let round = 0; round < 15; round++) {
-      const due = new Date(Date.now() - 1000 - round).toISOString();
+      const due = new Date(base + round * 1000).toISOString();
       await a.database.db.updateTable('scheduled_tasks').set({ next_run_at: due }).where('id', '=', taskId).execute();
       const results = await Promise.all(schedulers.map((s) => s.tick()));
       assert.equal(
@@ -100,6 +102,28 @@ describe('scheduler', () => {
     assert.equal(runs.length, 15);
     const jobs = await a.database.db.selectFrom('jobs').select('key').where('name', '=', 'tasks.run').execute();
     assert.equal(jobs.length, 15, 'one job per run');
+  });
+
+  test('a run for a due time whose run is still waiting is not queued again, and leaves no run row without a job', async () => {
+    const platform = await createTestPlatform();
+    const db = platform.database.db;
+    const taskId = await onlyTask(platform, 'idempotency.prune', { next_run_at: null });
+    const scheduler = platform.createScheduler();
+    const due = new Date(Date.now() - 5_000).toISOString();
+    await db.updateTable('scheduled_tasks').set({ next_run_at: due }).where('id', '=', taskId).execute();
+    assert.equal((await scheduler.tick()).queued, 1);
+    // The same due time again (an operator reset, or two passes within the clock's resolution) while
+    // the first run's job has not run yet.
+    await db.updateTable('scheduled_tasks').set({ next_run_at: due }).where('id', '=', taskId).execute();
+    assert.equal((await scheduler.tick()).queued, 0, 'nothing new was queued');
+    const runs = await runsOf(platform, taskId);
+    const jobs = await db.selectFrom('jobs').select(['key', 'payload']).where('name', '=', 'tasks.run').execute();
+    assert.equal(runs.length, 1, 'one run row');
+    assert.deepEqual(
+      jobs.map((job) => JSON.parse(job.payload).runId),
+      runs.map((run) => run.id),
+      'every run row has its job',
+    );
   });
 
   test("next_run_at is computed in the organization's time zone; overdue tasks run once, not once per missed time", async () => {

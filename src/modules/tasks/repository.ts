@@ -90,6 +90,10 @@ export function createTaskRepository(db: Kysely<DB>) {
         .returningAll()
         .executeTakeFirstOrThrow(),
 
+    deleteRun: async (trx: Kysely<DB>, id: number): Promise<void> => {
+      await trx.deleteFrom('scheduled_task_runs').where('id', '=', id).execute();
+    },
+
     findRun: async (id: number): Promise<TaskRunRow | undefined> =>
       db.selectFrom('scheduled_task_runs').selectAll().where('id', '=', id).executeTakeFirst(),
 

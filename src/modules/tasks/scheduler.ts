@@ -61,8 +61,8 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions) 
         const won = await deps.database.db.transaction().execute(async (trx) => {
           // A cron that never fires again parks the task: its next_run_at moves far out of reach.
           if (!(await deps.tasks.advance(trx, task.id, due, next ?? '9999-12-31T00:00:00.000Z', at))) return false;
-          await queueRun(deps, trx, { taskId: task.id, trigger: 'schedule', scheduledFor: due, now: at });
-          return true;
+          // Null when a run for this due time is still waiting: nothing new was queued.
+          return (await queueRun(deps, trx, { taskId: task.id, trigger: 'schedule', scheduledFor: due, now: at })) !== null;
         });
         if (won) {
           queued += 1;

@@ -126,7 +126,8 @@ export function createTaskService(deps: TaskServiceDeps) {
       const run = await deps.database.db
         .transaction()
         .execute((trx) => queueRun(deps, trx, { taskId: task.id, trigger: 'manual', scheduledFor: null, now }));
-      return presentRun(run);
+      // A manual run's job is keyed by the run's own id, so it is never de-duplicated away.
+      return presentRun(run as TaskRunRow);
     },
 
     /**
