@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, globSync } from 'node:fs';
 import net from 'node:net';
 import { ci, postgresAdminUrl, redisUrl } from '../test/support/env.ts';
+import { prepareTemplates } from '../test/support/templates.ts';
 
 const ONCE = /^test\/(unit|browser)\//;
 
@@ -91,8 +92,13 @@ if (suites.length === 0) {
   process.exit(1);
 }
 for (const note of notes) console.log(`NOTE: ${note}`);
+const templates = await prepareTemplates({
+  sqlite: suites.some((s) => s.env.TEST_DB === 'sqlite'),
+  postgres: suites.some((s) => s.env.TEST_DB === 'postgres'),
+});
+for (const suite of suites) Object.assign(suite.env, templates.env);
 console.log(`Running ${suites.map((s) => `${s.name} (${s.files.length} files)`).join(' and ')} in parallel...`);
-const results = await Promise.all(suites.map(run));
+const results = await Promise.all(suites.map(run)).finally(() => templates.drop());
 let failed = false;
 for (const result of results) {
   console.log(`\n======== ${result.suite.name} suite ========\n${result.output.trimEnd()}`);

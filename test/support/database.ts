@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -11,31 +11,50 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database (and data directory) of the current dialect, for one test file. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * The migrated template that test databases are copied from, prepared once per test run by
+ * scripts/test.ts (see test/support/templates.ts): a database name on PostgreSQL, a file on SQLite.
+ * Unset when a test file runs on its own; its databases are then migrated from scratch.
+ */
+const template = dialect === 'postgres' ? process.env.TEST_POSTGRES_TEMPLATE : process.env.TEST_SQLITE_TEMPLATE;
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: postgresAdminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database (and data directory) of the current dialect for one test file: a copy of the migrated
+ * template when `migrated` is asked for and a template exists, else an empty one.
+ */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase & { fromTemplate: boolean }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'academy-test-'));
+  const fromTemplate = Boolean(options.migrated && template);
   if (dialect === 'sqlite') {
+    const file = path.join(dataDir, 'academy.db');
+    if (fromTemplate) copyFileSync(template as string, file);
     return {
-      url: `sqlite:${path.join(dataDir, 'academy.db')}`,
+      url: `sqlite:${file}`,
       dataDir,
+      fromTemplate,
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
   const name = `academy_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresAdminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  await admin((client) => client.query(fromTemplate ? `create database ${name} template ${template}` : `create database ${name}`));
   const url = new URL(postgresAdminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     dataDir,
+    fromTemplate,
     drop: async () => {
-      const client = new pg.Client({ connectionString: postgresAdminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      await admin((client) => client.query(`drop database if exists ${name} with (force)`));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

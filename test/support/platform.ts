@@ -23,9 +23,10 @@ export interface TestPlatformOptions {
  * dropped when the test file ends.
  */
 export async function createTestPlatform(options: TestPlatformOptions = {}): Promise<Platform> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   const config: Config = loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...options.env });
   const platform = createPlatform(config, { logger: pino({ level: 'silent' }), ...(options.clock ? { clock: options.clock } : {}) });
+  // A no-op on a copy of the template; migrates from scratch when the file runs without one.
   await migrate(platform.database);
   cleanups.push(async () => {
     await platform.close();
