@@ -9,7 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDemo } from '../src/modules/demo/seed.ts';
-import { createPlatform } from '../src/platform/platform.ts';
+import { assemble } from '../src/modules/index.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'academy-bench-'));
 const config = loadConfig({
@@ -18,7 +18,7 @@ const config = loadConfig({
   ACADEMY_RATE_LIMIT_PER_MINUTE: '100000000',
   LOG_LEVEL: 'silent',
 });
-const platform = createPlatform(config, { logger: pino({ level: 'silent' }) });
+const platform = assemble(config, { logger: pino({ level: 'silent' }) });
 await migrate(platform.database);
 const demo = await seedDemo(platform);
 const app = await buildApp(platform, { logRequests: false });

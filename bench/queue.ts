@@ -15,10 +15,10 @@ import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { JOB_NAMES } from '../src/modules/jobs/names.ts';
-import { createJobRegistry } from '../src/modules/jobs/registry.ts';
-import { createWorker } from '../src/modules/jobs/worker.ts';
-import { createPlatform, type Platform } from '../src/platform/platform.ts';
+import { assemble } from '../src/modules/index.ts';
+import { createJobRegistry } from '../src/platform/jobs/registry.ts';
+import { createWorker } from '../src/platform/jobs/worker.ts';
+import type { Platform } from '../src/platform/platform.ts';
 import { type BenchRow, formatTable } from './report.ts';
 
 const JOBS = 2000;
@@ -68,7 +68,7 @@ async function postgresDatabase(): Promise<BenchDatabase> {
 }
 
 function open(database: BenchDatabase): Platform {
-  return createPlatform(loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir }), {
+  return assemble(loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir }), {
     logger: pino({ level: 'warn' }),
   });
 }
@@ -76,7 +76,7 @@ function open(database: BenchDatabase): Platform {
 /** A worker whose `system.noop` handler reports each start; the other jobs do nothing. */
 function benchWorker(platform: Platform, onStart: () => void, pollMs: number) {
   const registry = createJobRegistry();
-  for (const name of JOB_NAMES) if (name !== 'system.noop') registry.register(name, { async handler() {} });
+  for (const name of platform.registry.names()) if (name !== 'system.noop') registry.register(name, { async handler() {} });
   registry.register('system.noop', {
     async handler() {
       onStart();

@@ -10,7 +10,7 @@ import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { createPlatform } from '../src/platform/platform.ts';
+import { assemble } from '../src/modules/index.ts';
 
 export const documentFile = fileURLToPath(new URL('../openapi/openapi.json', import.meta.url));
 
@@ -58,7 +58,7 @@ export function serialize(document: Record<string, unknown>): string {
 export async function generateDocument(): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'academy-openapi-'));
   const config = loadConfig({ ACADEMY_DATA_DIR: dataDir, DATABASE_URL: `sqlite:${path.join(dataDir, 'academy.db')}`, LOG_LEVEL: 'silent' });
-  const platform = createPlatform(config, { logger: pino({ level: 'silent' }) });
+  const platform = assemble(config, { logger: pino({ level: 'silent' }) });
   try {
     await migrate(platform.database);
     const app = await buildApp(platform);

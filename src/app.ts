@@ -11,18 +11,11 @@ import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts'
 import { openApiOptions } from './http/openapi.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { systemRoutes } from './http/system-routes.ts';
-import { healthRoutes } from './modules/health/routes.ts';
-import { healthServiceFor } from './modules/health/service.ts';
 import { createIdempotencyRepository } from './modules/idempotency/repository.ts';
 import { createIdempotencyService } from './modules/idempotency/service.ts';
-import { integrationRoutes } from './modules/integrations/routes.ts';
-import { integrationServiceFor } from './modules/integrations/service.ts';
-import { createOrganizationRepository } from './modules/organization/repository.ts';
-import { organizationRoutes } from './modules/organization/routes.ts';
-import { createOrganizationService } from './modules/organization/service.ts';
-import { taskRoutes } from './modules/tasks/routes.ts';
-import { taskServiceFor } from './modules/tasks/service.ts';
+import { modules } from './modules/index.ts';
 import { NotFoundError } from './platform/errors.ts';
+import type { AcademyModule } from './platform/module.ts';
 import type { Platform } from './platform/platform.ts';
 
 const ajvCompilers = AjvCompiler();
@@ -91,18 +84,13 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
 
   await http.register(systemRoutes, { platform, metrics });
 
-  const organization = createOrganizationService({
-    organization: createOrganizationRepository(platform.database.db, platform.changes),
-    clock: platform.clock,
-    changes: platform.changes,
-  });
-
+  const context = { platform, modules };
   await http.register(
     async (v1) => {
-      await v1.register(organizationRoutes, { organization });
-      await v1.register(taskRoutes, { tasks: taskServiceFor(platform), maxPageSize: platform.config.maxPageSize });
-      await v1.register(healthRoutes, { health: healthServiceFor(platform) });
-      await v1.register(integrationRoutes, { integrations: integrationServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+      for (const module of modules as readonly AcademyModule[]) {
+        const routes = module.routes?.(context);
+        if (routes) await v1.register(routes);
+      }
     },
     { prefix: '/api/v1' },
   );

@@ -1,16 +1,15 @@
 import type { Command } from 'commander';
-import { adminIntegrationCommands } from './admin-integrations.ts';
-import { adminTaskCommands } from './admin-tasks.ts';
-import type { Runner } from './main.ts';
+import { modules } from '../modules/index.ts';
+import type { AcademyModule } from '../platform/module.ts';
+import type { Runner } from './runner.ts';
 
 /**
  * `academy admin <resource> <action> [ID] --data '<json>'`: the platform's own administration, for
- * everything the API only reads. Each resource registers its actions here.
+ * everything the API only reads. Each module contributes its resources' actions (`admin` in its manifest).
  */
 export function adminCommands(program: Command, run: Runner): void {
   const admin = program
     .command('admin')
     .description("The platform's administration: academy admin <resource> <action> [ID] --data '<json>'");
-  adminIntegrationCommands(admin, run);
-  adminTaskCommands(admin, run);
+  for (const module of modules as readonly AcademyModule[]) module.admin?.(admin, run);
 }

@@ -1,28 +1,16 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, loadDotenv } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
+import { assemble, modules } from '../modules/index.ts';
 import { AppError, NotFoundError } from '../platform/errors.ts';
-import { createLogger, createPlatform, type Platform } from '../platform/platform.ts';
+import type { AcademyModule } from '../platform/module.ts';
+import { createLogger, type Platform } from '../platform/platform.ts';
 import { adminCommands } from './admin.ts';
-import { createOutput, type Output } from './output.ts';
+import { createOutput } from './output.ts';
+import type { Runner } from './runner.ts';
 import { serveCommands } from './serve.ts';
 import { tokenCommands } from './tokens.ts';
-import { webhookCommands } from './webhooks.ts';
 import { workerCommands } from './worker.ts';
-
-export interface CommandContext {
-  platform: Platform;
-  out: Output;
-}
-
-export interface RunOptions {
-  /** Run pending migrations first (default true). */
-  migrate?: boolean;
-  /** A long-running process (serve, worker): logs at LOG_LEVEL (default info) on stdout, as servers do. */
-  server?: boolean;
-}
-
-export type Runner = (fn: (ctx: CommandContext) => Promise<void>, options?: RunOptions) => Promise<void>;
 
 function describe(error: unknown): string {
   if (error instanceof AppError && error.details) {
@@ -53,7 +41,7 @@ export async function main(argv: string[]): Promise<number> {
       const logger = options.server
         ? createLogger(config)
         : createLogger({ ...config, logLevel: process.env.LOG_LEVEL ? config.logLevel : 'warn' }, process.stderr);
-      platform = createPlatform(config, { logger });
+      platform = assemble(config, { logger });
       if (options.migrate !== false) await migrate(platform.database);
       await fn({ platform, out });
     } catch (error) {
@@ -66,8 +54,8 @@ export async function main(argv: string[]): Promise<number> {
 
   serveCommands(program, run);
   tokenCommands(program, run);
-  webhookCommands(program, run);
   workerCommands(program, run);
+  for (const module of modules as readonly AcademyModule[]) module.commands?.(program, run);
   adminCommands(program, run);
 
   try {

@@ -3,7 +3,8 @@ import { buildApp } from '../app.ts';
 import { migrate } from '../db/migrate.ts';
 import { createMetricsServer } from '../http/metrics.ts';
 import { seedDemo } from '../modules/demo/seed.ts';
-import type { Runner } from './main.ts';
+import { schedulerFor } from '../modules/tasks/scheduler.ts';
+import type { Runner } from './runner.ts';
 import { untilSignal } from './worker.ts';
 
 export function serveCommands(program: Command, run: Runner): void {
@@ -51,7 +52,7 @@ export function serveCommands(program: Command, run: Runner): void {
             out.info(`Academy worker ${worker.id} started (concurrency ${config.workerConcurrency})`);
           }
           // The cron scheduler runs wherever a worker runs.
-          const scheduler = worker ? platform.createScheduler() : null;
+          const scheduler = worker ? schedulerFor(platform) : null;
           scheduler?.start();
           const signal = await stop;
           logger.info({ signal }, 'shutting down: finishing in-flight requests');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { TokenView } from '../modules/tokens/service.ts';
-import type { Runner } from './main.ts';
+import type { TokenView } from '../platform/tokens/service.ts';
 import { table } from './output.ts';
+import type { Runner } from './runner.ts';
 
 const COLUMNS = ['id', 'name', 'prefix', 'scopes', 'user_id', 'expires_at', 'last_used_at', 'revoked_at'];
 

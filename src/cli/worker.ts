@@ -1,7 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { createWorkerProbeServer } from '../http/metrics.ts';
-import { DEFAULT_GRACE_MS } from '../modules/jobs/worker.ts';
-import type { Runner } from './main.ts';
+import { schedulerFor } from '../modules/tasks/scheduler.ts';
+import { DEFAULT_GRACE_MS } from '../platform/jobs/worker.ts';
+import type { Runner } from './runner.ts';
 
 /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
 export function untilSignal(): Promise<string> {
@@ -39,7 +40,7 @@ export function workerCommands(program: Command, run: Runner): void {
           const concurrency = options.concurrency ?? platform.config.workerConcurrency;
           await worker.start();
           // Every worker process also runs the cron scheduler; several of them queue each due run once.
-          const scheduler = platform.createScheduler();
+          const scheduler = schedulerFor(platform);
           scheduler.start();
           const { metricsPort, host } = platform.config;
           const probes = metricsPort === null ? null : await createWorkerProbeServer(platform, worker);

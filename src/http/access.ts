@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { grants, type Scope } from '../modules/tokens/scopes.ts';
 import type { Actor } from '../platform/context.ts';
 import { InsufficientScopeError, RateLimitedError, UnauthenticatedError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import { grants, type Scope } from '../platform/tokens/scopes.ts';
 import { type PolicyName, rateLimitHeaders } from './rate-limit.ts';
 
 /**

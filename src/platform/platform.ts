@@ -5,23 +5,18 @@ import type { Config } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { createRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
 import { type ApiVersion, loadVersions } from '../http/versions.ts';
-import { createOutbox, type Outbox } from '../modules/events/outbox.ts';
-import { createEventRepository, type EventRepository } from '../modules/events/repository.ts';
-import { createJobQueue, type JobQueue } from '../modules/jobs/queue.ts';
-import { createJobRegistry, type JobRegistry } from '../modules/jobs/registry.ts';
-import { createJobRepository, type JobRepository } from '../modules/jobs/repository.ts';
-import { createWorker, type Worker } from '../modules/jobs/worker.ts';
-import { createOrganizationRepository } from '../modules/organization/repository.ts';
-import { createRuntimeStateRepository } from '../modules/runtime/repository.ts';
-import { createTaskRepository } from '../modules/tasks/repository.ts';
-import { createScheduler, type Scheduler } from '../modules/tasks/scheduler.ts';
-import { createTokenRepository } from '../modules/tokens/repository.ts';
-import { createTokenService, type TokenService } from '../modules/tokens/service.ts';
 import { type ChangeFeed, createChangeFeed } from './changes.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { registerJobHandlers } from './jobs.ts';
+import { createOutbox, type Outbox } from './events/outbox.ts';
+import { createEventRepository, type EventRepository } from './events/repository.ts';
+import { createJobQueue, type JobQueue } from './jobs/queue.ts';
+import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
+import { createJobRepository, type JobRepository } from './jobs/repository.ts';
+import { createWorker, type Worker } from './jobs/worker.ts';
 import { createMailer, type Mailer } from './mail.ts';
 import { createLocalStorage, type Storage } from './storage.ts';
+import { createTokenRepository } from './tokens/repository.ts';
+import { createTokenService, type TokenService } from './tokens/service.ts';
 
 /**
  * Everything a process needs, assembled once. `serve`, `worker`, the CLI and the tests build the same
@@ -50,8 +45,6 @@ export interface Platform {
   mail: Mailer;
   /** Stored files (documents, reports) under `<ACADEMY_DATA_DIR>/files/`. */
   storage: Storage;
-  /** A scheduler of the cron tasks (not started); each worker process runs one. */
-  createScheduler(options?: Partial<{ intervalMs: number }>): Scheduler;
   close(): Promise<void>;
 }
 
@@ -110,7 +103,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     registry,
     createWorker: (options = {}, handlers = registry) =>
       createWorker(
-        { database, jobs, queue, outbox, registry: handlers, clock, logger },
+        { database, jobs, queue, outbox, registry: handlers, expectedJobs: registry.names(), clock, logger },
         {
           concurrency: options.concurrency ?? config.workerConcurrency,
           leaseMs: options.leaseMs ?? config.jobLeaseMs,
@@ -119,19 +112,6 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
       ),
     mail,
     storage: createLocalStorage(path.join(config.dataDir, 'files')),
-    createScheduler: (options = {}) =>
-      createScheduler(
-        {
-          database,
-          tasks: createTaskRepository(database.db),
-          organization: createOrganizationRepository(database.db, changes),
-          runtime: createRuntimeStateRepository(database.db),
-          queue,
-          clock,
-          logger,
-        },
-        { intervalMs: options.intervalMs ?? 1000 },
-      ),
     async close() {
       clearInterval(usageFlush);
       await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));
@@ -141,6 +121,10 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
       await database.close();
     },
   };
-  registerJobHandlers(platform);
+  registry.register('system.noop', {
+    async handler(payload) {
+      if (payload.sleepMs) await new Promise((resolve) => setTimeout(resolve, payload.sleepMs));
+    },
+  });
   return platform;
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net from 'node:net';
 import { describe, test } from 'node:test';
-import { TASK_TYPES } from '../../src/modules/tasks/types.ts';
+import { healthModule } from '../../src/modules/health/module.ts';
+import { schedulerFor } from '../../src/modules/tasks/scheduler.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { redisSkipReason, redisUrl } from '../support/env.ts';
 import { bearer, createTestApp, createTestPlatform, type TestApp } from '../support/platform.ts';
@@ -32,7 +33,7 @@ async function silentServer(): Promise<{ url: string; close(): Promise<void> }> 
 }
 
 async function withHeartbeat(platform: Platform): Promise<void> {
-  await platform.createScheduler().tick();
+  await schedulerFor(platform).tick();
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
@@ -198,7 +199,7 @@ describe('health checks', () => {
     // The disk of the machine running the tests is not part of this test.
     await db.updateTable('health_checks').set({ enabled: false }).where('name', '=', 'disk').execute();
     await withHeartbeat(platform);
-    const runChecks = TASK_TYPES['health.run_checks'];
+    const runChecks = healthModule.tasks['health.run_checks'];
     assert.ok(runChecks);
     const run = () => runChecks({ platform, now: new Date(), signal: new AbortController().signal, logger: platform.logger });
     const alerts = async () =>

@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { IdParam } from '../../src/http/schemas.ts';
-import { createPlatform } from '../../src/platform/platform.ts';
+import { assemble } from '../../src/modules/index.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { bearer, createTestPlatform } from '../support/platform.ts';
 
@@ -162,7 +162,7 @@ describe('HTTP conventions', () => {
   test('/readyz is a 503 once the database is gone', async () => {
     // A platform of its own: its database is closed by the test, not by the shared cleanup.
     const database = await createTestDatabase();
-    const platform = createPlatform(loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, LOG_LEVEL: 'silent' }));
+    const platform = assemble(loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, LOG_LEVEL: 'silent' }));
     await migrate(platform.database);
     const app = await buildApp(platform);
     try {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
-import type { Worker } from '../../src/modules/jobs/worker.ts';
+import type { Worker } from '../../src/platform/jobs/worker.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
 

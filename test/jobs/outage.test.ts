@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { after, test } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { createPlatform } from '../../src/platform/platform.ts';
+import { assemble } from '../../src/modules/index.ts';
 import { dialect, postgresAdminUrl } from '../support/env.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { eventually } from '../support/process.ts';
@@ -59,7 +59,7 @@ test('a worker whose database goes away logs, keeps retrying, and carries on whe
       },
     }),
   );
-  const workerPlatform = createPlatform(loadConfig({ DATABASE_URL: viaProxy.toString(), ACADEMY_DATA_DIR: platform.config.dataDir }), {
+  const workerPlatform = assemble(loadConfig({ DATABASE_URL: viaProxy.toString(), ACADEMY_DATA_DIR: platform.config.dataDir }), {
     logger,
   });
   const worker = workerPlatform.createWorker({ pollMs: 600_000 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { JOB_NAMES, type JobName } from '../../src/modules/jobs/names.ts';
+import { assemble } from '../../src/modules/index.ts';
+import type { JobName } from '../../src/platform/jobs/names.ts';
 import {
   createJobRegistry,
   defaultBackoff,
@@ -10,14 +11,17 @@ import {
   type JobRegistry,
   PermanentJobError,
   RetryAfterError,
-} from '../../src/modules/jobs/registry.ts';
-import type { WorkerOptions } from '../../src/modules/jobs/worker.ts';
-import { createPlatform, type Platform } from '../../src/platform/platform.ts';
+} from '../../src/platform/jobs/registry.ts';
+import type { WorkerOptions } from '../../src/platform/jobs/worker.ts';
+import type { Platform } from '../../src/platform/platform.ts';
 import { dialect } from '../support/env.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { eventually } from '../support/process.ts';
 
 type Handlers = { [N in JobName]?: JobDefinition<N> };
+
+/** Every job the assembled modules handle. */
+const JOB_NAMES = (await createTestPlatform()).registry.names();
 
 /** A registry covering every job name: the given handlers, and ones that do nothing for the rest. */
 function registryWith(handlers: Handlers, omit: JobName[] = []): JobRegistry {
@@ -288,7 +292,7 @@ describe('job queue', () => {
     // so only NOTIFY can wake the worker; on SQLite the in-process wake-up does.
     let enqueuer = platform;
     if (dialect === 'postgres') {
-      enqueuer = createPlatform(loadConfig({ DATABASE_URL: platform.database.url, ACADEMY_DATA_DIR: platform.config.dataDir }), {
+      enqueuer = assemble(loadConfig({ DATABASE_URL: platform.database.url, ACADEMY_DATA_DIR: platform.config.dataDir }), {
         logger: pino({ level: 'silent' }),
       });
       t.after(() => enqueuer.close());

@@ -7,17 +7,16 @@
 import { sql } from 'kysely';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { JOB_NAMES } from '../../src/modules/jobs/names.ts';
-import { createJobRegistry } from '../../src/modules/jobs/registry.ts';
-import { createPlatform } from '../../src/platform/platform.ts';
+import { assemble } from '../../src/modules/index.ts';
+import { createJobRegistry } from '../../src/platform/jobs/registry.ts';
 
 const config = loadConfig();
-const platform = createPlatform(config, { logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)) });
+const platform = assemble(config, { logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)) });
 const { db } = platform.database;
 const sleepOverride = process.env.TEST_JOB_SLEEP_MS;
 
 const registry = createJobRegistry();
-for (const name of JOB_NAMES) {
+for (const name of platform.registry.names()) {
   if (name !== 'system.noop') registry.register(name, { async handler() {} });
 }
 registry.register('system.noop', {

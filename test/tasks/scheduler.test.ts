@@ -3,8 +3,10 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { assemble } from '../../src/modules/index.ts';
+import { schedulerFor } from '../../src/modules/tasks/scheduler.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
-import { createPlatform, type Platform } from '../../src/platform/platform.ts';
+import type { Platform } from '../../src/platform/platform.ts';
 import { dialect } from '../support/env.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { eventually, startNode } from '../support/process.ts';
@@ -18,7 +20,7 @@ after(async () => {
 
 /** A second process's view of the same database: its own pool, queue, worker and scheduler. */
 function sibling(platform: Platform): Platform {
-  const other = createPlatform(platform.config, { logger: pino({ level: 'silent' }) });
+  const other = assemble(platform.config, { logger: pino({ level: 'silent' }) });
   closing.push(() => other.close());
   return other;
 }
@@ -85,7 +87,7 @@ describe('scheduler', () => {
     const taskId = await onlyTask(a, 'idempotency.prune', { next_run_at: null });
     // node:sqlite is synchronous: two connections in one thread would wait on each other's lock, so on
     // SQLite the racing schedulers share one connection (processes race in the test above).
-    const schedulers = (dialect === 'postgres' ? [a, b, a, b] : [a, a, a, a]).map((p) => p.createScheduler());
+    const schedulers = (dialect === 'postgres' ? [a, b, a, b] : [a, a, a, a]).map((p) => schedulerFor(p));
     // Every round has its own due time (a due time equal to a waiting run's is the next test's case).
     const base = Date.now() - 60_000;
     for (let round = 0; round < 15; round++) {
@@ -108,7 +110,7 @@ describe('scheduler', () => {
     const platform = await createTestPlatform();
     const db = platform.database.db;
     const taskId = await onlyTask(platform, 'idempotency.prune', { next_run_at: null });
-    const scheduler = platform.createScheduler();
+    const scheduler = schedulerFor(platform);
     const due = new Date(Date.now() - 5_000).toISOString();
     await db.updateTable('scheduled_tasks').set({ next_run_at: due }).where('id', '=', taskId).execute();
     assert.equal((await scheduler.tick()).queued, 1);
@@ -132,7 +134,7 @@ describe('scheduler', () => {
     const db = platform.database.db;
     await db.updateTable('organization').set({ timezone: 'Asia/Kolkata' }).execute();
     const taskId = await onlyTask(platform, 'jobs.prune_failed', { next_run_at: null, cron: '30 3 * * *' });
-    const scheduler = platform.createScheduler();
+    const scheduler = schedulerFor(platform);
 
     const first = await scheduler.tick();
     assert.equal(first.queued, 0, 'a task without next_run_at is scheduled, not run');
@@ -158,7 +160,7 @@ describe('scheduler', () => {
     const db = platform.database.db;
     const taskId = await onlyTask(platform, 'jobs.prune_failed', { next_run_at: new Date(Date.now() - 60_000).toISOString() });
     await db.updateTable('scheduled_tasks').set({ enabled: false }).where('id', '=', taskId).execute();
-    const scheduler = platform.createScheduler();
+    const scheduler = schedulerFor(platform);
     assert.equal((await scheduler.tick()).queued, 0);
     assert.deepEqual(await runsOf(platform, taskId), []);
   });
@@ -178,7 +180,7 @@ describe('scheduler', () => {
       .set({ enabled: true, next_run_at: past })
       .where('task_type', '=', 'jobs.prune_failed')
       .execute();
-    const result = await platform.createScheduler().tick();
+    const result = await schedulerFor(platform).tick();
     assert.equal(result.queued, 1);
     const queued = await db
       .selectFrom('scheduled_task_runs')

@@ -10,7 +10,7 @@ import Fastify from 'fastify';
 import { documentFile, generateDocument, serialize } from '../../scripts/openapi.ts';
 import { openApiOptions } from '../../src/http/openapi.ts';
 import { ErrorBody } from '../../src/http/schemas.ts';
-import { SCOPES } from '../../src/modules/tokens/scopes.ts';
+import { SCOPES } from '../../src/platform/tokens/scopes.ts';
 
 interface Operation {
   operationId?: string;

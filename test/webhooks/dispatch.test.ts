@@ -3,9 +3,9 @@ import { describe, test } from 'node:test';
 import { createEventDispatcher, type DispatchDeps } from '../../src/modules/events/dispatch.ts';
 import { createIntegrationRepository } from '../../src/modules/integrations/repository.ts';
 import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
-import type { JobQueue } from '../../src/modules/jobs/queue.ts';
 import { createWebhookRepository } from '../../src/modules/webhooks/repository.ts';
 import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
+import type { JobQueue } from '../../src/platform/jobs/queue.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createTestPlatform } from '../support/platform.ts';
 

@@ -1,16 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { type DomainEvent, toDomainEvent } from '../../platform/events/outbox.ts';
+import type { EventRepository } from '../../platform/events/repository.ts';
+import { isWebhookEventType } from '../../platform/events/types.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import type { JobDefinitions } from '../../platform/jobs/registry.ts';
+import type { JobRepository } from '../../platform/jobs/repository.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createIntegrationRepository, type IntegrationRepository } from '../integrations/repository.ts';
 import { MESSAGE_MAX_ATTEMPTS } from '../integrations/service.ts';
-import type { JobQueue } from '../jobs/queue.ts';
-import type { JobRepository } from '../jobs/repository.ts';
 import { MAX_ATTEMPTS as WEBHOOK_MAX_ATTEMPTS } from '../webhooks/delivery.ts';
 import { createWebhookRepository, type WebhookRepository } from '../webhooks/repository.ts';
-import { type DomainEvent, toDomainEvent } from './outbox.ts';
-import type { EventRepository } from './repository.ts';
-import { isWebhookEventType } from './types.ts';
 
 export interface DispatchDeps {
   db: Kysely<DB>;
@@ -112,7 +113,7 @@ export function createEventDispatcher(deps: DispatchDeps) {
   };
 }
 
-export function registerEventDispatch(platform: Platform): void {
+export function eventJobs(platform: Platform) {
   const dispatch = createEventDispatcher({
     db: platform.database.db,
     events: platform.events,
@@ -122,9 +123,11 @@ export function registerEventDispatch(platform: Platform): void {
     queue: platform.queue,
     clock: platform.clock,
   });
-  platform.registry.register('events.dispatch', {
-    async handler(payload) {
-      await dispatch(payload.eventId);
+  return {
+    'events.dispatch': {
+      async handler(payload) {
+        await dispatch(payload.eventId);
+      },
     },
-  });
+  } satisfies JobDefinitions;
 }

@@ -2,9 +2,9 @@ import { mkdir, statfs } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
 import { type Database, ping } from '../../db/database.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { JobRepository } from '../../platform/jobs/repository.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { Storage } from '../../platform/storage.ts';
-import type { JobRepository } from '../jobs/repository.ts';
 
 export const HEALTH_STATUSES = ['pass', 'warn', 'fail'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.ts';
 import { NotFoundError } from '../../platform/errors.ts';
+import type { Outbox } from '../../platform/events/outbox.ts';
 import type { Platform } from '../../platform/platform.ts';
-import type { Outbox } from '../events/outbox.ts';
 import { CHECKS, type CheckDeps, describeError, type HealthStatus, rank, worst } from './checks.ts';
 import {
   createHealthRepository,

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { JobContext, JobDefinitions } from '../../platform/jobs/registry.ts';
+import { RetryAfterError } from '../../platform/jobs/registry.ts';
 import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
-import type { JobContext } from '../jobs/registry.ts';
-import { RetryAfterError } from '../jobs/registry.ts';
 import { createIntegrationRepository, type IntegrationRepository } from './repository.ts';
 import { MESSAGE_MOVES } from './service.ts';
 
@@ -87,16 +87,18 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
   };
 }
 
-export function registerIntegrationJobs(platform: Platform): void {
+export function integrationJobs(platform: Platform) {
   const delivery = createIntegrationDelivery({
     db: platform.database.db,
     integrations: createIntegrationRepository(platform.database.db),
     outbound: outboundFor(platform.config),
     clock: platform.clock,
   });
-  platform.registry.register('integrations.deliver', {
-    handler: (payload, ctx) => delivery.attempt(payload, ctx),
-    backoff: (attempt) => retryDelay(attempt),
-    onExhausted: (trx, payload, error) => delivery.exhausted(trx, payload, error),
-  });
+  return {
+    'integrations.deliver': {
+      handler: (payload, ctx) => delivery.attempt(payload, ctx),
+      backoff: (attempt) => retryDelay(attempt),
+      onExhausted: (trx, payload, error) => delivery.exhausted(trx, payload, error),
+    },
+  } satisfies JobDefinitions;
 }

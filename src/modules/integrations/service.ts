@@ -3,10 +3,10 @@ import type { DB } from '../../db/schema.ts';
 import type { Page, PageRequest } from '../../http/pagination.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
+import type { DomainEvent } from '../../platform/events/outbox.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { type Outbound, outboundFor } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
-import type { DomainEvent } from '../events/outbox.ts';
-import type { JobQueue } from '../jobs/queue.ts';
 import { checkEventTypes } from '../webhooks/service.ts';
 import { createIntegrationRepository, type IntegrationRepository, type IntegrationRow, type MessageRow } from './repository.ts';
 

@@ -1,7 +1,8 @@
+import type { JobDefinitions } from '../../platform/jobs/registry.ts';
+import { PermanentJobError } from '../../platform/jobs/registry.ts';
+import type { TaskFunction } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { PermanentJobError } from '../jobs/registry.ts';
 import { createTaskRepository } from './repository.ts';
-import { TASK_TYPES } from './types.ts';
 
 /** Runs kept per task (the latest); older ones are deleted as new runs finish. */
 export const KEPT_RUNS = 500;
@@ -15,57 +16,59 @@ function message(error: unknown): string {
  * work and records the outcome on the run and on the task. A failed run also fails its job for good
  * (no retry: the next scheduled time is the retry), which reports `job.failed`.
  */
-export function registerTaskJobs(platform: Platform): void {
+export function taskJobs(platform: Platform, taskTypes: Record<string, TaskFunction>) {
   const tasks = createTaskRepository(platform.database.db);
-  platform.registry.register('tasks.run', {
-    async handler({ runId }, ctx) {
-      const run = await tasks.findRun(runId);
-      if (!run) throw new PermanentJobError(`task run ${runId} does not exist`);
-      // Finished already: the job was delivered again after its worker stopped before removing it.
-      if (run.status === 'succeeded' || run.status === 'failed') return;
-      const task = await tasks.findById(run.task_id);
-      if (!task) throw new PermanentJobError(`task ${run.task_id} of run ${runId} does not exist`);
+  return {
+    'tasks.run': {
+      async handler({ runId }, ctx) {
+        const run = await tasks.findRun(runId);
+        if (!run) throw new PermanentJobError(`task run ${runId} does not exist`);
+        // Finished already: the job was delivered again after its worker stopped before removing it.
+        if (run.status === 'succeeded' || run.status === 'failed') return;
+        const task = await tasks.findById(run.task_id);
+        if (!task) throw new PermanentJobError(`task ${run.task_id} of run ${runId} does not exist`);
 
-      const started = platform.clock.now();
-      const startedAt = started.toISOString();
-      await tasks.startRun(runId, startedAt);
-      const logger = ctx.logger.child({ task: task.task_type, run: runId });
-      const clockStart = performance.now();
-      let error: string | null = null;
-      try {
-        const work = TASK_TYPES[task.task_type];
-        if (!work) throw new Error(`No work is defined for task type ${task.task_type} in this version.`);
-        const summary = await work({ platform, now: started, signal: ctx.signal, logger });
-        logger.info({ summary }, 'task run succeeded');
-      } catch (caught) {
-        error = message(caught);
-        logger.warn({ err: caught }, 'task run failed');
-      }
-      const durationMs = Math.round(performance.now() - clockStart);
-      await platform.database.db.transaction().execute(async (trx) => {
-        await tasks.finishRun(trx, runId, task.id, {
-          startedAt,
-          outcome: error === null ? 'succeeded' : 'failed',
-          error,
-          durationMs,
-          now: platform.clock.now().toISOString(),
+        const started = platform.clock.now();
+        const startedAt = started.toISOString();
+        await tasks.startRun(runId, startedAt);
+        const logger = ctx.logger.child({ task: task.task_type, run: runId });
+        const clockStart = performance.now();
+        let error: string | null = null;
+        try {
+          const work = taskTypes[task.task_type];
+          if (!work) throw new Error(`No work is defined for task type ${task.task_type} in this version.`);
+          const summary = await work({ platform, now: started, signal: ctx.signal, logger });
+          logger.info({ summary }, 'task run succeeded');
+        } catch (caught) {
+          error = message(caught);
+          logger.warn({ err: caught }, 'task run failed');
+        }
+        const durationMs = Math.round(performance.now() - clockStart);
+        await platform.database.db.transaction().execute(async (trx) => {
+          await tasks.finishRun(trx, runId, task.id, {
+            startedAt,
+            outcome: error === null ? 'succeeded' : 'failed',
+            error,
+            durationMs,
+            now: platform.clock.now().toISOString(),
+          });
+          await tasks.trimRuns(trx, task.id, KEPT_RUNS);
         });
-        await tasks.trimRuns(trx, task.id, KEPT_RUNS);
-      });
-      if (error !== null) throw new PermanentJobError(`task ${task.task_type} failed: ${error}`);
-    },
+        if (error !== null) throw new PermanentJobError(`task ${task.task_type} failed: ${error}`);
+      },
 
-    async onExhausted(trx, { runId }, error) {
-      const now = platform.clock.now().toISOString();
-      const run = await tasks.abandonRun(trx, runId, error, now);
-      if (!run) return;
-      await tasks.finishRun(trx, runId, run.task_id, {
-        startedAt: run.started_at ?? run.queued_at,
-        outcome: 'failed',
-        error,
-        durationMs: null,
-        now,
-      });
+      async onExhausted(trx, { runId }, error) {
+        const now = platform.clock.now().toISOString();
+        const run = await tasks.abandonRun(trx, runId, error, now);
+        if (!run) return;
+        await tasks.finishRun(trx, runId, run.task_id, {
+          startedAt: run.started_at ?? run.queued_at,
+          outcome: 'failed',
+          error,
+          durationMs: null,
+          now,
+        });
+      },
     },
-  });
+  } satisfies JobDefinitions;
 }

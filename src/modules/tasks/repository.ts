@@ -160,10 +160,6 @@ export function createTaskRepository(db: Kysely<DB>) {
      * Deletes jobs that failed for good before `before`. Kept here rather than in the jobs module
      * because only this maintenance task removes failed jobs.
      */
-    pruneFailedJobs: async (before: string): Promise<number> => {
-      const result = await db.deleteFrom('jobs').where('failed_at', 'is not', null).where('failed_at', '<', before).executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
   };
 }
 

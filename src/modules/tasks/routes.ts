@@ -2,10 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ListOf, pageRequest, paginate } from '../../http/pagination.ts';
 import { IdParam, Single } from '../../http/schemas.ts';
-import { Task, TaskDetail, TaskListQuery, TaskRun } from './schemas.ts';
+import { taskSchemas } from './schemas.ts';
 import type { TaskService } from './service.ts';
 
-export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService; maxPageSize: number }> = async (app, { tasks, maxPageSize }) => {
+export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService; maxPageSize: number; taskTypes: readonly string[] }> = async (
+  app,
+  { tasks, maxPageSize, taskTypes },
+) => {
+  const { Task, TaskDetail, TaskListQuery, TaskRun } = taskSchemas(taskTypes);
   app.addSchema(TaskRun);
   app.addSchema(Task);
   app.addSchema(TaskDetail);

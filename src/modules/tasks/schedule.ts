@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { TaskRepository, TaskRunRow } from './repository.ts';
 
 /**

@@ -2,11 +2,12 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/database.ts';
 import { createAlarm } from '../../platform/alarm.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import type { Platform } from '../../platform/platform.ts';
 import { SCHEDULER_HEARTBEAT_KEY } from '../health/repository.ts';
-import type { JobQueue } from '../jobs/queue.ts';
-import type { OrganizationRepository } from '../organization/repository.ts';
-import type { createRuntimeStateRepository } from '../runtime/repository.ts';
-import type { TaskRepository } from './repository.ts';
+import { createOrganizationRepository, type OrganizationRepository } from '../organization/repository.ts';
+import { createRuntimeStateRepository } from '../runtime/repository.ts';
+import { createTaskRepository, type TaskRepository } from './repository.ts';
 import { nextRunAt, queueRun } from './schedule.ts';
 
 export interface SchedulerDeps {
@@ -108,3 +109,19 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions) 
 }
 
 export type Scheduler = ReturnType<typeof createScheduler>;
+
+/** The scheduler over a platform's database and queue (not started); each worker process runs one. */
+export function schedulerFor(platform: Platform, options: Partial<SchedulerOptions> = {}): Scheduler {
+  return createScheduler(
+    {
+      database: platform.database,
+      tasks: createTaskRepository(platform.database.db),
+      organization: createOrganizationRepository(platform.database.db, platform.changes),
+      runtime: createRuntimeStateRepository(platform.database.db),
+      queue: platform.queue,
+      clock: platform.clock,
+      logger: platform.logger,
+    },
+    { intervalMs: options.intervalMs ?? 1000 },
+  );
+}

@@ -2,12 +2,12 @@ import type { Kysely } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { toDomainEvent } from '../../platform/events/outbox.ts';
+import type { EventRepository } from '../../platform/events/repository.ts';
+import type { JobContext, JobDefinitions } from '../../platform/jobs/registry.ts';
+import { RetryAfterError } from '../../platform/jobs/registry.ts';
 import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { toDomainEvent } from '../events/outbox.ts';
-import type { EventRepository } from '../events/repository.ts';
-import type { JobContext } from '../jobs/registry.ts';
-import { RetryAfterError } from '../jobs/registry.ts';
 import { createWebhookRepository, type WebhookRepository } from './repository.ts';
 
 /** Delay before each retry (CONTRACT.md): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h — 8 attempts in all. */
@@ -130,7 +130,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
   };
 }
 
-export function registerWebhookJobs(platform: Platform): void {
+export function webhookJobs(platform: Platform) {
   const delivery = createWebhookDelivery({
     db: platform.database.db,
     webhooks: createWebhookRepository(platform.database.db),
@@ -138,9 +138,11 @@ export function registerWebhookJobs(platform: Platform): void {
     outbound: outboundFor(platform.config),
     clock: platform.clock,
   });
-  platform.registry.register('webhooks.deliver', {
-    handler: (payload, ctx) => delivery.attempt(payload, ctx),
-    backoff: (attempt) => retryDelay(attempt),
-    onExhausted: (trx, payload, error) => delivery.exhausted(trx, payload, error),
-  });
+  return {
+    'webhooks.deliver': {
+      handler: (payload, ctx) => delivery.attempt(payload, ctx),
+      backoff: (attempt) => retryDelay(attempt),
+      onExhausted: (trx, payload, error) => delivery.exhausted(trx, payload, error),
+    },
+  } satisfies JobDefinitions;
 }

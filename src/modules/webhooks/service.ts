@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../platform/events/types.ts';
 import { type Outbound, outboundFor } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../events/types.ts';
 import { createWebhookRepository, type DeliveryRow, type EndpointRow, type WebhookRepository } from './repository.ts';
 
 export interface EndpointView {

@@ -1,8 +1,8 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { ChangeFeed } from '../../platform/changes.ts';
-import { createReadCache } from '../../platform/changes.ts';
-import type { Clock } from '../../platform/clock.ts';
-import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import type { ChangeFeed } from '../changes.ts';
+import { createReadCache } from '../changes.ts';
+import type { Clock } from '../clock.ts';
+import { NotFoundError, ValidationError } from '../errors.ts';
 import type { NewToken, TokenRepository, TokenRow } from './repository.ts';
 import { isGrantable, SCOPES } from './scopes.ts';
 

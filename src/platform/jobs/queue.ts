@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import type { Clock } from '../../platform/clock.ts';
+import type { Clock } from '../clock.ts';
 import type { JobName, JobPayloads } from './names.ts';
 import type { JobRepository } from './repository.ts';
 

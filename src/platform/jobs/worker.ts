@@ -3,9 +3,10 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.ts';
 import { listen } from '../../db/listen.ts';
-import { createAlarm } from '../../platform/alarm.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { createAlarm } from '../alarm.ts';
+import type { Clock } from '../clock.ts';
 import type { Outbox } from '../events/outbox.ts';
+import type { JobName } from './names.ts';
 import type { JobQueue } from './queue.ts';
 import { defaultBackoff, type JobRegistry, PermanentJobError, RetryAfterError } from './registry.ts';
 import { type JobRepository, type JobRow, type LockOwner, NOTIFY_CHANNEL } from './repository.ts';
@@ -25,6 +26,8 @@ export interface WorkerDeps {
   queue: JobQueue;
   outbox: Outbox;
   registry: JobRegistry;
+  /** Job names the worker must have a handler for (those of the assembled modules). */
+  expectedJobs?: readonly JobName[];
   clock: Clock;
   logger: Logger;
 }
@@ -221,7 +224,7 @@ export function createWorker(deps: WorkerDeps, options: WorkerOptions) {
     },
     async start(): Promise<void> {
       if (loop || stopped) throw new Error('This worker was already started');
-      deps.registry.assertComplete();
+      deps.registry.assertCovers(deps.expectedJobs ?? []);
       cleanups.push(deps.queue.onEnqueued(wake));
       if (deps.database.dialect === 'postgres') cleanups.push(await listen(deps.database.url, NOTIFY_CHANNEL, { onNotify: wake }, logger));
       heartbeat = setInterval(() => void renewLeases(), Math.max(50, options.leaseMs / 3));

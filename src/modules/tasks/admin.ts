@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { taskServiceFor } from '../modules/tasks/service.ts';
-import { NotFoundError } from '../platform/errors.ts';
-import type { Runner } from './main.ts';
-import { table } from './output.ts';
+import { table } from '../../cli/output.ts';
+import type { Runner } from '../../cli/runner.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { taskServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'task_type', 'cron', 'timezone', 'enabled', 'next_run_at', 'last_run_at', 'last_outcome'];
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { integrationServiceFor } from '../modules/integrations/service.ts';
-import type { Runner } from './main.ts';
-import { parseData, table } from './output.ts';
+import { parseData, table } from '../../cli/output.ts';
+import type { Runner } from '../../cli/runner.ts';
+import { integrationServiceFor } from './service.ts';
 
 /** `academy admin integrations create|list`: the outbound integration endpoints. */
 export function adminIntegrationCommands(admin: Command, run: Runner): void {

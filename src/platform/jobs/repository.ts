@@ -171,6 +171,12 @@ export function createJobRepository(db: Kysely<DB>, dialect: Dialect) {
 
     findById: async (id: number): Promise<JobRow | undefined> => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst(),
 
+    /** Removes jobs that failed for good before `before`; returns how many. */
+    pruneFailed: async (before: string): Promise<number> => {
+      const result = await db.deleteFrom('jobs').where('failed_at', 'is not', null).where('failed_at', '<', before).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** PostgreSQL wakes listening workers when the enqueuing transaction commits. */
     notify: async (trx: Kysely<DB>): Promise<void> => {
       if (dialect === 'postgres') await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { webhookServiceFor } from '../modules/webhooks/service.ts';
-import type { Runner } from './main.ts';
-import { table } from './output.ts';
+import { table } from '../../cli/output.ts';
+import type { Runner } from '../../cli/runner.ts';
+import { webhookServiceFor } from './service.ts';
 
 function id(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error(`Invalid webhook endpoint id: ${value}`);

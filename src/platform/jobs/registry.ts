@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { DB } from '../../db/schema.ts';
-import { JOB_NAMES, type JobName, type JobPayloads } from './names.ts';
+import type { JobName, JobPayloads } from './names.ts';
 import type { JobRow } from './repository.ts';
 
 export interface JobContext {
@@ -56,14 +56,21 @@ export function createJobRegistry() {
     get(name: string): JobDefinition<any> | undefined {
       return definitions.get(name as JobName);
     },
-    /** A worker must not start with work it cannot do. */
-    assertComplete(): void {
-      const missing = JOB_NAMES.filter((name) => !definitions.has(name));
+    /** The job names with a handler. */
+    names(): JobName[] {
+      return [...definitions.keys()];
+    },
+    /** A worker must not start with work it cannot do: every name in `expected` needs a handler. */
+    assertCovers(expected: readonly JobName[]): void {
+      const missing = expected.filter((name) => !definitions.has(name));
       if (missing.length) throw new Error(`No handler registered for job(s): ${missing.join(', ')}`);
     },
   };
 }
 
 export type JobRegistry = ReturnType<typeof createJobRegistry>;
+
+/** A module's jobs: the handler of each job name it declares. */
+export type JobDefinitions = { [N in JobName]?: JobDefinition<N> };
 
 export type { JobPayloads };

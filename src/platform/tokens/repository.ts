@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { prepare } from '../../db/prepared.ts';
 import type { ApiTokenTable, DB } from '../../db/schema.ts';
-import type { ChangeFeed } from '../../platform/changes.ts';
+import type { ChangeFeed } from '../changes.ts';
 
 export type TokenRow = Selectable<ApiTokenTable>;
 

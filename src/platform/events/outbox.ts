@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import type { Clock } from '../../platform/clock.ts';
+import type { Clock } from '../clock.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { EventRepository, EventRow } from './repository.ts';
 import { EVENT_VERSION } from './types.ts';

@@ -1,0 +1,17 @@
+import type { Platform } from '../platform/platform.ts';
+import type { Output } from './output.ts';
+
+export interface CommandContext {
+  platform: Platform;
+  out: Output;
+}
+
+export interface RunOptions {
+  /** Run pending migrations first (default true). */
+  migrate?: boolean;
+  /** A long-running process (serve, worker): logs at LOG_LEVEL (default info) on stdout, as servers do. */
+  server?: boolean;
+}
+
+/** Runs one command's work over an assembled platform, reporting errors and setting the exit code. */
+export type Runner = (fn: (ctx: CommandContext) => Promise<void>, options?: RunOptions) => Promise<void>;

@@ -1,0 +1,19 @@
+import type { AcademyModule } from '../../platform/module.ts';
+import { healthRoutes } from './routes.ts';
+import { healthServiceFor } from './service.ts';
+
+/** Health checks: the API, and the periodic run that raises `alert.sent` when the status worsens. */
+export const healthModule = {
+  name: 'health',
+  routes:
+    ({ platform }) =>
+    async (app) => {
+      await app.register(healthRoutes, { health: healthServiceFor(platform) });
+    },
+  tasks: {
+    'health.run_checks': async ({ platform }) => {
+      const { report, previous, alerted } = await healthServiceFor(platform).runAndAlert();
+      return { status: report.status, previous: previous ?? null, alerted };
+    },
+  },
+} satisfies AcademyModule;

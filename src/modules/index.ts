@@ -1,0 +1,45 @@
+import type { Config } from '../config.ts';
+import type { JobName } from '../platform/jobs/names.ts';
+import type { AcademyModule, ModuleContext } from '../platform/module.ts';
+import { createPlatform, type Platform, type PlatformOptions } from '../platform/platform.ts';
+import { eventsModule } from './events/module.ts';
+import { healthModule } from './health/module.ts';
+import { idempotencyModule } from './idempotency/module.ts';
+import { integrationsModule } from './integrations/module.ts';
+import { organizationModule } from './organization/module.ts';
+import { tasksModule } from './tasks/module.ts';
+import { webhooksModule } from './webhooks/module.ts';
+
+/**
+ * Every module of the application, in the order their routes, commands and seeds are registered.
+ * Adding a resource adds its module here; nothing else central changes.
+ */
+export const modules = [
+  organizationModule,
+  eventsModule,
+  webhooksModule,
+  integrationsModule,
+  tasksModule,
+  healthModule,
+  idempotencyModule,
+] as const satisfies readonly AcademyModule[];
+
+// Every job that a module (or the platform) declares has a handler in some module: a declared job
+// without one fails the typecheck here, naming it.
+type JobsOf<M> = M extends { jobs: (context: ModuleContext) => infer Definitions } ? keyof Definitions : never;
+type Handled = JobsOf<(typeof modules)[number]> | 'system.noop';
+type Unhandled = Exclude<JobName, Handled>;
+const everyJobHandled: [Unhandled] extends [never] ? true : { unhandled: Unhandled } = true;
+void everyJobHandled;
+
+/** A platform with every module's job handlers registered: what `serve`, `worker`, the CLI and tests run. */
+export function assemble(config: Config, options: PlatformOptions = {}): Platform {
+  const platform = createPlatform(config, options);
+  const context: ModuleContext = { platform, modules };
+  for (const module of modules as readonly AcademyModule[]) {
+    for (const [name, definition] of Object.entries(module.jobs?.(context) ?? {})) {
+      platform.registry.register(name as JobName, definition as never);
+    }
+  }
+  return platform;
+}

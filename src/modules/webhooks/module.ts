@@ -1,0 +1,17 @@
+import type { AcademyModule } from '../../platform/module.ts';
+import { webhookCommands } from './cli.ts';
+import { webhookJobs } from './delivery.ts';
+
+/** Outbound webhooks (Standard Webhooks): endpoints managed with `academy webhooks`, delivery jobs. */
+export const webhooksModule = {
+  name: 'webhooks',
+  jobs: ({ platform }) => webhookJobs(platform),
+  commands: webhookCommands,
+} satisfies AcademyModule;
+
+declare module '../../platform/jobs/names.ts' {
+  interface JobPayloads {
+    /** One attempt to deliver an event to one webhook endpoint. */
+    'webhooks.deliver': { deliveryId: number };
+  }
+}

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Logger } from 'pino';
+import type { Runner } from '../cli/runner.ts';
+import type { JobDefinitions } from './jobs/registry.ts';
+import type { Platform } from './platform.ts';
+
+/** What a module's contributions are built with: the platform, and every module (to collect theirs). */
+export interface ModuleContext {
+  platform: Platform;
+  modules: readonly AcademyModule[];
+}
+
+export interface TaskContext {
+  platform: Platform;
+  /** When the run started, by the platform's clock. */
+  now: Date;
+  /** Aborted when the worker shuts down; long tasks should stop early. */
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+/** The work of one scheduled task type. What it returns is logged with the run as its summary. */
+export type TaskFunction = (ctx: TaskContext) => Promise<Record<string, unknown>>;
+
+/**
+ * A module's manifest: everything it contributes to the processes. `src/modules/index.ts` lists the
+ * modules; the HTTP app, the worker, the scheduler and the `academy` command loop over that list, so
+ * adding a resource never edits a central list of routes, jobs, task types or commands.
+ */
+export interface AcademyModule {
+  name: string;
+  /** Routes under `/api/v1`. */
+  routes?(ctx: ModuleContext): FastifyPluginAsync;
+  /** Handlers of the jobs the module declares (see src/platform/jobs/names.ts). */
+  jobs?(ctx: ModuleContext): JobDefinitions;
+  /** Scheduled task types by `task_type`; a migration inserts each task's row (name, cron). */
+  tasks?: Record<string, TaskFunction>;
+  /** `academy admin <resource> …` subcommands. */
+  admin?(admin: Command, run: Runner): void;
+  /** Top-level `academy …` commands. */
+  commands?(program: Command, run: Runner): void;
+}
