@@ -4,6 +4,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { registerAccessControl } from './http/access.ts';
+import { registerServiceContext } from './http/context.ts';
 import { registerConventions, requestId } from './http/conventions.ts';
 import { registerErrorHandling, sendError } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
@@ -70,6 +71,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   registerErrorHandling(http);
   registerConventions(http, platform);
   registerAccessControl(http, platform);
+  registerServiceContext(http, platform);
   registerMetrics(http, metrics);
   registerIdempotency(http, createIdempotencyService({ keys: createIdempotencyRepository(platform.database.db), clock: platform.clock }));
 

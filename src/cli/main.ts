@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, loadDotenv } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { assemble, modules } from '../modules/index.ts';
+import { operatorContext } from '../platform/context.ts';
 import { AppError, NotFoundError } from '../platform/errors.ts';
 import type { AcademyModule } from '../platform/module.ts';
 import { createLogger, type Platform } from '../platform/platform.ts';
@@ -43,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
         : createLogger({ ...config, logLevel: process.env.LOG_LEVEL ? config.logLevel : 'warn' }, process.stderr);
       platform = assemble(config, { logger });
       if (options.migrate !== false) await migrate(platform.database);
-      await fn({ platform, out });
+      await fn({ platform, out, ctx: operatorContext(platform) });
     } catch (error) {
       process.stderr.write(`${error instanceof ConfigError ? error.message : `Error: ${describe(error)}`}\n`);
       exitCode = error instanceof ConfigError ? 78 : 1;

@@ -1,9 +1,12 @@
+import type { ServiceContext } from '../platform/context.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Output } from './output.ts';
 
 export interface CommandContext {
   platform: Platform;
   out: Output;
+  /** The operator's context for service calls. */
+  ctx: ServiceContext;
 }
 
 export interface RunOptions {

@@ -30,3 +30,22 @@ export function Nullable<T extends TSchema>(schema: T) {
   }
   return Type.Union([schema, Type.Null()]);
 }
+
+/**
+ * A reference (`$ref`) to a named schema, typed as that schema: the OpenAPI document shows one named
+ * component, and a handler whose response does not match it fails the typecheck (a bare
+ * `Type.Ref('Name')` is typed `unknown`, which accepts anything).
+ */
+export function Ref<T extends TSchema>(schema: T) {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('Ref() needs a schema with an $id');
+  return Type.Unsafe<Static<T>>(Type.Ref(id));
+}
+
+/**
+ * A string that is one of `values`, as one JSON Schema `enum` with its `type` (a union of literals
+ * would be an `anyOf` of one-value enums in the document).
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { taskServiceFor } from '../../src/modules/tasks/service.ts';
+import { operatorContext } from '../../src/platform/context.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
@@ -61,7 +62,7 @@ describe('scheduled tasks API', () => {
       one.json().data.map((t: { task_type: string }) => t.task_type),
       ['jobs.prune_failed'],
     );
-    await taskServiceFor(app.platform).setEnabled('idempotency.prune', false);
+    await taskServiceFor(app.platform).setEnabled(operatorContext(app.platform), 'idempotency.prune', false);
     try {
       for (const [value, expected] of [
         ['false', ['idempotency.prune']],
@@ -81,7 +82,7 @@ describe('scheduled tasks API', () => {
         );
       }
     } finally {
-      await taskServiceFor(app.platform).setEnabled('idempotency.prune', true);
+      await taskServiceFor(app.platform).setEnabled(operatorContext(app.platform), 'idempotency.prune', true);
     }
     const badType = await get('/api/v1/tasks?task_type=reports.nope');
     assert.equal(badType.statusCode, 422);
@@ -298,7 +299,7 @@ describe('scheduled tasks API', () => {
 
   test('running a disabled task is a 409 task_disabled and queues nothing', async () => {
     const service = taskServiceFor(app.platform);
-    const disabled = await service.setEnabled('jobs.prune_failed', false);
+    const disabled = await service.setEnabled(operatorContext(app.platform), 'jobs.prune_failed', false);
     assert.equal(disabled.enabled, false);
     assert.equal(disabled.next_run_at, null, 'a disabled task is not scheduled');
     try {
@@ -308,7 +309,7 @@ describe('scheduled tasks API', () => {
       assert.equal(res.json().code, 'task_disabled');
       assert.equal((await get(`/api/v1/tasks/${disabled.id}`)).json().data.recent_runs.length, before);
     } finally {
-      const enabled = await service.setEnabled(String(disabled.id), true);
+      const enabled = await service.setEnabled(operatorContext(app.platform), String(disabled.id), true);
       assert.ok(enabled.next_run_at && Date.parse(enabled.next_run_at) > Date.now(), 'enabling schedules the next run from now');
     }
     assert.equal((await run(404_404)).statusCode, 404);

@@ -14,9 +14,10 @@ export function adminTaskCommands(admin: Command, run: Runner): void {
     .command('list')
     .description('List the scheduled tasks')
     .action(() =>
-      run(async ({ platform, out }) => {
+      run(async ({ platform, out, ctx }) => {
         const service = taskServiceFor(platform);
-        const { items } = await service.list({}, { page: 1, perPage: 1000, offset: 0 });
+        const list = { page: { page: 1, perPage: 1000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
+        const { items } = await service.list(ctx, {}, list);
         out.result(items, table(items as unknown as Record<string, unknown>[], COLUMNS));
       }),
     );
@@ -33,9 +34,9 @@ export function adminTaskCommands(admin: Command, run: Runner): void {
           : 'Disable a task (id or task type); it is no longer scheduled and cannot be run',
       )
       .action((reference: string) =>
-        run(async ({ platform, out }) => {
+        run(async ({ platform, out, ctx }) => {
           const task = await taskServiceFor(platform)
-            .setEnabled(reference, enabled)
+            .setEnabled(ctx, reference, enabled)
             .catch((error) => {
               throw error instanceof NotFoundError ? new Error(`No task has the id or task type "${reference}".`) : error;
             });

@@ -1,8 +1,14 @@
 import type { Kysely, Selectable } from 'kysely';
+import { bool } from '../../db/codec.ts';
+import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, ScheduledTaskRunTable, ScheduledTaskTable } from '../../db/schema.ts';
+import type { TaskSort } from './schemas.ts';
 
-export type TaskRow = Selectable<ScheduledTaskTable>;
+/** A task as stored, decoded (`enabled` a boolean on both databases). */
+export type TaskRow = Omit<Selectable<ScheduledTaskTable>, 'enabled'> & { enabled: boolean };
 export type TaskRunRow = Selectable<ScheduledTaskRunTable>;
+
+const decode = (row: Selectable<ScheduledTaskTable>): TaskRow => ({ ...row, enabled: bool(row.enabled) });
 
 export interface TaskFilter {
   taskType?: string | undefined;
@@ -26,22 +32,25 @@ export interface TaskOutcome {
 
 export function createTaskRepository(db: Kysely<DB>) {
   return {
-    list: async (filter: TaskFilter, page: { limit: number; offset: number }): Promise<{ items: TaskRow[]; total: number }> => {
-      let query = db.selectFrom('scheduled_tasks');
+    list: async (filter: TaskFilter, list: ListRequest<TaskSort>): Promise<Page<TaskRow>> => {
+      let query = db.selectFrom('scheduled_tasks').selectAll();
       if (filter.taskType !== undefined) query = query.where('task_type', '=', filter.taskType);
       if (filter.enabled !== undefined) query = query.where('enabled', '=', filter.enabled);
-      const [items, count] = await Promise.all([
-        query.selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute(),
-        query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-      ]);
-      return { items, total: Number(count.total) };
+      const page = await listPage(query, list, {
+        sort: { id: 'id', task_type: 'task_type', next_run_at: 'next_run_at', last_run_at: 'last_run_at' },
+      });
+      return { items: page.items.map(decode), total: page.total };
     },
 
-    findById: async (id: number): Promise<TaskRow | undefined> =>
-      db.selectFrom('scheduled_tasks').selectAll().where('id', '=', id).executeTakeFirst(),
+    findById: async (id: number): Promise<TaskRow | undefined> => {
+      const row = await db.selectFrom('scheduled_tasks').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && decode(row);
+    },
 
-    findByType: async (taskType: string): Promise<TaskRow | undefined> =>
-      db.selectFrom('scheduled_tasks').selectAll().where('task_type', '=', taskType).executeTakeFirst(),
+    findByType: async (taskType: string): Promise<TaskRow | undefined> => {
+      const row = await db.selectFrom('scheduled_tasks').selectAll().where('task_type', '=', taskType).executeTakeFirst();
+      return row && decode(row);
+    },
 
     setEnabled: async (id: number, enabled: boolean, nextRunAt: string | null, now: string): Promise<void> => {
       await db.updateTable('scheduled_tasks').set({ enabled, next_run_at: nextRunAt, updated_at: now }).where('id', '=', id).execute();

@@ -1,18 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ListOf, pageRequest, paginate } from '../../http/pagination.ts';
-import { IdParam, Single } from '../../http/schemas.ts';
-import { taskSchemas } from './schemas.ts';
+import { booleanFilter, listRequest, sendList } from '../../http/list.ts';
+import { ListOf } from '../../http/pagination.ts';
+import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
+import { Task, TaskDetail, TaskRun, taskSchemas } from './schemas.ts';
 import type { TaskService } from './service.ts';
 
 export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService; maxPageSize: number; taskTypes: readonly string[] }> = async (
   app,
   { tasks, maxPageSize, taskTypes },
 ) => {
-  const { Task, TaskDetail, TaskListQuery, TaskRun } = taskSchemas(taskTypes);
-  app.addSchema(TaskRun);
-  app.addSchema(Task);
-  app.addSchema(TaskDetail);
+  const documented = taskSchemas(taskTypes);
+  app.addSchema(documented.TaskRun);
+  app.addSchema(documented.Task);
+  app.addSchema(documented.TaskDetail);
+  const error = Ref(ErrorBody);
+  const params = Type.Object({ task: IdParam });
 
   app.get('/tasks', {
     config: { access: { scope: 'tasks:read' } },
@@ -20,18 +23,15 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService; maxPage
       operationId: 'listTasks',
       tags: ['Tasks'],
       summary: 'List scheduled tasks',
-      description: 'Ordered by id. An unknown `task_type` or an `enabled` value other than true/false/1/0 is a 422.',
-      querystring: TaskListQuery,
-      response: { 200: ListOf(Type.Ref('Task')) },
+      description:
+        'Ordered by id unless `sort` says otherwise. An unknown `task_type` or an `enabled` value other than true/false/1/0 is a 422.',
+      querystring: documented.TaskListQuery,
+      response: { 200: ListOf(Ref(Task)) },
     },
     handler: async (request, reply) => {
-      const { task_type, enabled } = request.query;
-      const page = pageRequest(request.query, maxPageSize);
-      const result = await tasks.list(
-        { taskType: task_type, enabled: enabled === undefined ? undefined : enabled === 'true' || enabled === '1' },
-        page,
-      );
-      return paginate(request, reply, page, result);
+      const list = listRequest(request.query, { maxPageSize, defaultSort: 'id' });
+      const filter = { taskType: request.query.task_type, enabled: booleanFilter(request.query.enabled) };
+      return sendList(request, reply, list, await tasks.list(request.ctx, filter, list));
     },
   });
 
@@ -41,10 +41,10 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService; maxPage
       operationId: 'getTask',
       tags: ['Tasks'],
       summary: 'Get a scheduled task with its latest runs',
-      params: Type.Object({ task: IdParam }),
-      response: { 200: Single(Type.Ref('TaskDetail')), 404: Type.Ref('Error') },
+      params,
+      response: { 200: Single(Ref(TaskDetail)), 404: error },
     },
-    handler: async (request) => ({ data: await tasks.get(request.params.task) }),
+    handler: async (request) => ({ data: await tasks.get(request.ctx, request.params.task) }),
   });
 
   app.post('/tasks/:task/run', {
@@ -57,11 +57,11 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService; maxPage
         'Queues a run at once, skipping the cron timer; it then runs like a scheduled run (trigger `manual`). Returns 202 ' +
         'with the queued run; follow its progress in the task’s `recent_runs`. A disabled task is a 409 `task_disabled`. ' +
         'A run is attempted once: a failure is recorded on the run and the task (`last_outcome`, `last_error`).',
-      params: Type.Object({ task: IdParam }),
-      response: { 202: Single(Type.Ref('TaskRun')), 404: Type.Ref('Error'), 409: Type.Ref('Error') },
+      params,
+      response: { 202: Single(Ref(TaskRun)), 404: error, 409: error },
     },
     handler: async (request, reply) => {
-      const run = await tasks.runNow(request.params.task);
+      const run = await tasks.runNow(request.ctx, request.params.task);
       return reply.code(202).header('location', `/api/v1/tasks/${run.task_id}`).send({ data: run });
     },
   });

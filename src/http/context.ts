@@ -1,0 +1,21 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../platform/context.ts';
+import type { Platform } from '../platform/platform.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The context of the service calls this request makes: its actor, the clock, its logger and id. */
+    readonly ctx: ServiceContext;
+  }
+}
+
+const nobody = { kind: 'token', tokenId: null, userId: null, scopes: [] } as const;
+
+/** `request.ctx`, built on first use (public and open routes never pay for it). */
+export function registerServiceContext(app: FastifyInstance, platform: Platform): void {
+  app.decorateRequest('ctx', {
+    getter(this: FastifyRequest): ServiceContext {
+      return { actor: this.actor ?? nobody, clock: platform.clock, logger: this.log, requestId: this.id };
+    },
+  });
+}
