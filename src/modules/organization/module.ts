@@ -11,7 +11,6 @@ export const organizationModule = {
     async (app) => {
       const organization = createOrganizationService({
         organization: createOrganizationRepository(platform.database.db, platform.changes),
-        clock: platform.clock,
         changes: platform.changes,
       });
       await app.register(organizationRoutes, { organization });

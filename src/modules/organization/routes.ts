@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { Single } from '../../http/schemas.ts';
+import { Ref, Single } from '../../http/schemas.ts';
 import { Address, Organization, OrganizationPatch } from './schemas.ts';
 import type { OrganizationService } from './service.ts';
 
@@ -15,11 +14,11 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ organization: Organ
       operationId: 'getOrganization',
       tags: ['Organization'],
       summary: 'Get the organization settings',
-      response: { 200: Single(Type.Ref('Organization')) },
+      response: { 200: Single(Ref(Organization)) },
     },
     // Not async: a cached organization is sent without waiting a tick.
-    handler: (_request, reply) => {
-      const current = organization.get();
+    handler: (request, reply) => {
+      const current = organization.get(request.ctx);
       if (current instanceof Promise) return current.then((data) => ({ data }));
       reply.send({ data: current });
     },
@@ -33,9 +32,9 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ organization: Organ
       summary: 'Update the organization settings',
       description:
         'Partial update: only the fields present in the body change, including single fields of `address`. `null` clears an optional field.',
-      body: Type.Ref('OrganizationPatch'),
-      response: { 200: Single(Type.Ref('Organization')) },
+      body: Ref(OrganizationPatch),
+      response: { 200: Single(Ref(Organization)) },
     },
-    handler: async (request) => ({ data: await organization.update(request.body as OrganizationPatch) }),
+    handler: async (request) => ({ data: await organization.update(request.ctx, request.body) }),
   });
 };

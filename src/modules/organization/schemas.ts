@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../../http/schemas.ts';
+import { Nullable, Ref } from '../../http/schemas.ts';
 
 export const Address = Type.Object(
   {
@@ -23,13 +23,13 @@ export const Organization = Type.Object(
     contact_email: Nullable(Type.String({ format: 'email' })),
     phone: Nullable(Type.String()),
     website: Nullable(Type.String({ format: 'uri' })),
-    address: Type.Ref('Address'),
+    address: Ref(Address),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
   { $id: 'Organization' },
 );
-export type Organization = Static<typeof Organization> & { address: Static<typeof Address> };
+export type Organization = Static<typeof Organization>;
 
 export const OrganizationPatch = Type.Object(
   {

@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { OrganizationTable } from '../../db/schema.ts';
 import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
-import type { Clock } from '../../platform/clock.ts';
+import type { ServiceContext } from '../../platform/context.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { OrganizationRepository, OrganizationRow } from './repository.ts';
 import type { Organization, OrganizationPatch } from './schemas.ts';
@@ -49,17 +49,17 @@ function present(row: OrganizationRow): Organization {
   };
 }
 
-export function createOrganizationService(deps: { organization: OrganizationRepository; clock: Clock; changes: ChangeFeed }) {
+export function createOrganizationService(deps: { organization: OrganizationRepository; changes: ChangeFeed }) {
   // The singleton is read on many requests and changes rarely; any change in any process empties this.
   const cache = createReadCache<1, Organization>(deps.changes);
   return {
     /** The organization; synchronous when cached (see createReadCache). */
-    get(): Organization | Promise<Organization> {
+    get(_ctx: ServiceContext): Organization | Promise<Organization> {
       return cache.get(1, async () => present(await deps.organization.get())) as Organization | Promise<Organization>;
     },
 
     /** Partial update: only the fields present in `patch` change (nested address fields included). */
-    async update(patch: OrganizationPatch): Promise<Organization> {
+    async update(ctx: ServiceContext, patch: OrganizationPatch): Promise<Organization> {
       const errors: Record<string, string[]> = {};
       if (patch.timezone !== undefined && !isTimeZone(patch.timezone)) {
         errors.timezone = ['The timezone must be a valid IANA time zone, such as Europe/Berlin.'];
@@ -84,9 +84,9 @@ export function createOrganizationService(deps: { organization: OrganizationRepo
       for (const [field, value] of Object.entries(patch.address ?? {})) {
         if (value !== undefined) (changes as Record<string, unknown>)[`address_${field}`] = value;
       }
-      changes.updated_at = deps.clock.now().toISOString();
+      changes.updated_at = ctx.clock.now().toISOString();
       await deps.organization.update(changes);
-      return this.get();
+      return this.get(ctx);
     },
   };
 }
