@@ -24,6 +24,15 @@ const PRIVATE_URLS: [string, RegExp][] = [
   ['http://[fe80::1]/', /link-local/],
   ['http://224.0.0.1/', /multicast/],
   ['http://0.0.0.0/', /unspecified/],
+  ['http://[::]/', /unspecified/],
+  ['http://100.64.0.1/', /shared \(carrier-grade NAT\)/],
+  ['http://[::ffff:0:7f00:1]/', /loopback/],
+  ['http://[64:ff9b::7f00:1]/', /loopback/],
+  ['http://[64:ff9b:1::7f00:1]/', /local-use NAT64/],
+  ['http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', /Teredo tunnel/],
+  ['http://[2002:7f00:1::1]/', /loopback/],
+  ['http://192.88.99.1/', /reserved/],
+  ['http://[::7f00:1]/', /reserved/],
 ];
 
 describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
@@ -132,6 +141,26 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
     assert.equal(await open.targetProblem('http://10.0.0.1/'), null);
     assert.match((await strict.targetProblem('http://10.0.0.1/')) ?? '', /private/);
   });
+
+  test('the address connected to is checked: a kept-alive connection to a private address is not reused', async () => {
+    const receiver = await startReceiver();
+    const port = new URL(receiver.url).port;
+    // A connection opened while private targets were allowed stays open (keep-alive) in the shared
+    // agent; a strict request to the same host would reuse it without any DNS lookup.
+    const open = createOutbound({ timeoutMs: 2000, allowPrivateTargets: true });
+    assert.equal((await open.post(`http://localhost:${port}/open`, '{}', {})).status, 200);
+    const strict = createOutbound({ timeoutMs: 2000, allowPrivateTargets: false });
+    await assert.rejects(strict.post(`http://localhost:${port}/strict`, '{}', {}), (error: Error) => {
+      assert.ok(error instanceof TargetRefusedError, String(error));
+      assert.match(error.message, /The host localhost resolves to a loopback address/);
+      return true;
+    });
+    assert.deepEqual(
+      receiver.requests.map((r) => r.path),
+      ['/open'],
+      'the strict request never reached the loopback receiver',
+    );
+  });
 });
 
 describe('address classification and Retry-After', () => {
@@ -159,6 +188,20 @@ describe('address classification and Retry-After', () => {
       ['fe80::1%eth0', 'link-local'],
       ['fd12:3456::1', 'unique-local'],
       ['ff02::1', 'multicast'],
+      ['::ffff:0:7f00:1', 'loopback'],
+      ['::ffff:0:808:808', null],
+      ['64:ff9b::808:808', null],
+      ['64:ff9b:1::7f00:1', 'local-use NAT64'],
+      ['64:ff9b:1::808:808', 'local-use NAT64'],
+      ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo tunnel'],
+      ['2002:808:808::1', null],
+      ['192.88.99.1', 'reserved'],
+      ['192.0.0.170', 'reserved'],
+      ['198.18.0.1', 'reserved'],
+      ['::7f00:1', 'reserved'],
+      ['1::1', 'reserved'],
+      ['2001:db8::1', 'reserved'],
+      ['not-an-address', 'invalid'],
     ];
     for (const [address, kind] of cases) assert.equal(nonPublicKind(address), kind, address);
   });
