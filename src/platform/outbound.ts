@@ -227,9 +227,13 @@ export function createOutbound(options: OutboundOptions) {
     async attempt(raw: string, body: string, headers: Record<string, string>): Promise<Attempt> {
       try {
         const response = await this.post(raw, body, headers);
-        return { response, failure: response.status >= 200 && response.status < 300 ? null : describeResponse(response) };
+        return {
+          response,
+          failure: response.status >= 200 && response.status < 300 ? null : describeResponse(response),
+          refused: false,
+        };
       } catch (error) {
-        return { response: null, failure: describeFailure(error) };
+        return { response: null, failure: describeFailure(error), refused: error instanceof TargetRefusedError };
       }
     },
   };
@@ -239,6 +243,8 @@ export interface Attempt {
   response: OutboundResponse | null;
   /** `null` for a 2xx answer. */
   failure: string | null;
+  /** The target was refused (e.g. it now resolves to a private address): nothing was sent. */
+  refused: boolean;
 }
 
 export type Outbound = ReturnType<typeof createOutbound>;

@@ -71,7 +71,7 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
     assert.deepEqual(await integrations.listIntegrations(), []);
   });
 
-  test('delivery re-checks the address: a host that now resolves to a private address gets nothing', async () => {
+  test('delivery re-checks the address: a host that now resolves to a private address gets nothing and fails at once', async () => {
     const platform = await createTestPlatform();
     const receiver = await startReceiver();
     const port = new URL(receiver.url).port;
@@ -108,18 +108,28 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
     await worker.start();
     try {
       await emit(platform, 'enrollment.created', { enrolment_id: 1 });
+      // A refusal is permanent: no retry is scheduled, the delivery and the message fail after one attempt.
       const [delivery] = await eventually(async () => {
         const list = await webhookServiceFor(platform).deliveries(endpoint.id);
-        return list[0]?.attempts === 1 ? list : null;
-      }, 'the refused attempt to be recorded');
+        return list[0]?.status === 'failed' ? list : null;
+      }, 'the refused delivery to fail');
+      assert.equal(delivery?.attempts, 1);
+      assert.equal(delivery?.next_attempt_at, null);
       assert.equal(delivery?.last_status_code, null);
       assert.match(delivery?.last_error ?? '', /The host localhost resolves to a loopback address;/);
       assert.doesNotMatch(delivery?.last_error ?? '', /127\.0\.0\.1|::1/, 'the resolved address is not shown');
       const message = await eventually(async () => {
         const page = await integrationServiceFor(platform).listMessages({}, { page: 1, perPage: 15, offset: 0 });
-        return page.items[0]?.attempts === 1 && page.items[0].status === 'queued' ? page.items[0] : null;
-      }, 'the refused integration attempt to be recorded');
+        return page.items[0]?.status === 'failed' ? page.items[0] : null;
+      }, 'the refused integration message to fail');
+      assert.equal(message.attempts, 1);
+      assert.ok(message.failed_at);
       assert.match(message.last_error ?? '', /localhost resolves to a loopback address/);
+      const jobs = await db.selectFrom('jobs').select(['name', 'attempts', 'failed_at']).orderBy('name').execute();
+      for (const job of jobs.filter((j) => j.name !== 'events.dispatch')) {
+        assert.equal(job.attempts, 1, `${job.name} was not retried`);
+        assert.ok(job.failed_at, `${job.name} failed at once`);
+      }
       assert.equal(receiver.requests.length, 0, 'no request reached the private address');
     } finally {
       await worker.stop(1000);
