@@ -1,8 +1,9 @@
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
-import type { Config } from '../config.ts';
-import { type Database, openDatabase } from '../db/database.ts';
+import { type Config, ConfigError } from '../config.ts';
+import { type Database, dialectOf, openDatabase, sqliteFile } from '../db/database.ts';
 import { createRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
 import { type ApiVersion, loadVersions } from '../http/versions.ts';
 import { createOutbox, type Outbox } from '../modules/events/outbox.ts';
@@ -64,9 +65,25 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination: Node
   return pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization'] }, destination);
 }
 
+/**
+ * The SQLite file's directory must exist, except the data directory, which is created on first start.
+ * A mistyped DATABASE_URL must not quietly create a directory tree (and an empty database) elsewhere.
+ */
+function prepareSqliteDirectory(config: Config): void {
+  if (dialectOf(config.databaseUrl) !== 'sqlite') return;
+  const file = sqliteFile(config.databaseUrl);
+  if (file === ':memory:') return;
+  const directory = path.dirname(path.resolve(file));
+  if (directory === config.dataDir) mkdirSync(directory, { recursive: true });
+  else if (!existsSync(directory)) {
+    throw new ConfigError('DATABASE_URL', `names a file in a directory that does not exist (${directory}); create the directory first`);
+  }
+}
+
 export function createPlatform(config: Config, options: PlatformOptions = {}): Platform {
   // Everything that can refuse the configuration runs before any connection is opened.
   const versions = loadVersions(config.versionsFile);
+  prepareSqliteDirectory(config);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);
   const database = openDatabase(config.databaseUrl);
