@@ -90,7 +90,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
     : null;
-  // Redis being down is reported by the health check; the limiter falls back to local counters.
+  // Redis being down is reported by the health check; the limiter falls back to local counters (and says so).
   redis?.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
   const changes = createChangeFeed(database, logger);
   const tokens = createTokenService({
@@ -110,13 +110,19 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
   const outbox = createOutbox({ events, queue, clock });
   const registry = createJobRegistry();
   const mail = createMailer(config);
+  const rateLimiter = createRateLimiter({
+    redis,
+    prefix: `${config.redisPrefix}:rl`,
+    limits: { default: config.rateLimitPerMinute },
+    logger,
+  });
   const platform: Platform = {
     config,
     database,
     clock,
     logger,
     redis,
-    rateLimiter: createRateLimiter({ redis, prefix: `${config.redisPrefix}:rl`, limits: { default: config.rateLimitPerMinute } }),
+    rateLimiter,
     versions,
     tokens,
     changes,
@@ -152,6 +158,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     async close() {
       clearInterval(usageFlush);
       await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));
+      await rateLimiter.close();
       redis?.disconnect();
       mail.close();
       await changes.close();
