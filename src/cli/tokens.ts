@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ValidationError } from '../platform/errors.ts';
 import type { TokenView } from '../platform/tokens/service.ts';
 import { table } from './output.ts';
 import type { Runner } from './runner.ts';
@@ -8,6 +9,14 @@ const COLUMNS = ['id', 'name', 'prefix', 'scopes', 'user_id', 'expires_at', 'las
 function id(value: string): number {
   if (!/^\d+$/.test(value)) throw new Error(`Invalid token id: ${value}`);
   return Number(value);
+}
+
+/** Names the command's options (`--expires-in-days`) in the service's field errors (`expires_in_days`). */
+function asOptions(error: unknown): never {
+  if (!(error instanceof ValidationError) || !error.details) throw error;
+  throw new ValidationError(
+    Object.fromEntries(Object.entries(error.details).map(([field, messages]) => [`--${field.replaceAll('_', '-')}`, messages])),
+  );
 }
 
 function scopes(value: string): string[] {
@@ -36,12 +45,15 @@ export function tokenCommands(program: Command, run: Runner): void {
         if (options.expiresInDays !== undefined && options.expiry === false) {
           throw new Error('--expires-in-days and --no-expiry cannot be combined');
         }
-        const issued = await platform.tokens.create({
-          name: options.name,
-          scopes: scopes(options.scopes),
-          userEmail: options.user,
-          expiresInDays: options.expiry === false ? null : options.expiresInDays === undefined ? undefined : Number(options.expiresInDays),
-        });
+        const issued = await platform.tokens
+          .create({
+            name: options.name,
+            scopes: scopes(options.scopes),
+            userEmail: options.user,
+            expiresInDays:
+              options.expiry === false ? null : options.expiresInDays === undefined ? undefined : Number(options.expiresInDays),
+          })
+          .catch(asOptions);
         out.result(
           { token: issued.token, ...issued.record },
           `${issued.token}\n\nToken ${issued.record.id} (${issued.record.name}) created. Store it now: it is not shown again.`,

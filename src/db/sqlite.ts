@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
@@ -45,7 +45,10 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #cache = new Map<string, Statement>();
 
   constructor(file: string) {
-    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    // Directories are the caller's to create (the platform creates only the data directory); SQLite's
+    // own message for a missing one is "unable to open database file".
+    const directory = path.dirname(path.resolve(file));
+    if (file !== ':memory:' && !existsSync(directory)) throw new Error(`The directory of the SQLite database does not exist: ${directory}`);
     this.#db = new DatabaseSync(file, { enableForeignKeyConstraints: true, timeout: 5000 });
     this.#db.exec('PRAGMA journal_mode = WAL');
     this.#db.exec('PRAGMA synchronous = NORMAL');

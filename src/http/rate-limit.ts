@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** A named quota: `limit` requests per `windowSeconds`, counted per key. */
@@ -29,6 +31,8 @@ export interface Decision {
 
 export interface RateLimiter {
   consume(policy: PolicyName, key: string): Promise<Decision>;
+  /** Stops the instance heartbeat and leaves the instance count (Redis only). */
+  close(): Promise<void>;
 }
 
 function decision(policy: Policy, res: RateLimiterRes, allowed: boolean): Decision {
@@ -40,39 +44,117 @@ function decision(policy: Policy, res: RateLimiterRes, allowed: boolean): Decisi
   };
 }
 
+export interface RateLimiterOptions {
+  redis?: Redis | null;
+  prefix?: string;
+  limits?: Partial<Record<PolicyName, number>>;
+  logger?: Logger | undefined;
+  /** How often a serving instance renews its entry in the instance count (its entry lasts 3 times as long). */
+  heartbeatMs?: number;
+}
+
 /**
  * Fixed-window counters per policy and key, in memory or, with Redis, shared by every instance.
- * Should Redis fail, each instance falls back to its own in-memory counters rather than refusing
- * traffic; the health check reports the Redis outage.
+ *
+ * Should Redis fail, requests are still served (fail-open: the API must not go down because the store
+ * of its counters did; the health check reports the outage), but each instance then counts alone, on
+ * its own in-memory counters, and allows only its share of each limit: the limit divided by the number
+ * of instances it last saw. Instances that serve requests register in a sorted set in Redis
+ * (`<prefix>:instances`) with a heartbeat, and read its size at each beat, so the share follows scaling
+ * while Redis is up. An instance that has never reached Redis knows only itself and allows the whole
+ * limit.
  */
-export function createRateLimiter(
-  options: { redis?: Redis | null; prefix?: string; limits?: Partial<Record<PolicyName, number>> } = {},
-): RateLimiter {
-  const limiters = new Map<PolicyName, RateLimiterMemory | RateLimiterRedis>();
+export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter {
+  const { redis, logger } = options;
+  const prefix = options.prefix ?? 'academy:rl';
+  const heartbeatMs = options.heartbeatMs ?? 10_000;
   // Operators may tune a policy's limit (ACADEMY_RATE_LIMIT_PER_MINUTE); windows and names stay fixed.
   const policies = Object.fromEntries(
     Object.entries(POLICIES).map(([name, policy]) => [name, { ...policy, limit: options.limits?.[name as PolicyName] ?? policy.limit }]),
   ) as Record<PolicyName, Policy>;
+  const local = new Map<PolicyName, RateLimiterMemory>();
+  const shared = new Map<PolicyName, RateLimiterRedis>();
   for (const [name, policy] of Object.entries(policies) as [PolicyName, Policy][]) {
-    const base = { points: policy.limit, duration: policy.windowSeconds, keyPrefix: `${options.prefix ?? 'academy:rl'}:${name}` };
-    const memory = new RateLimiterMemory(base);
-    limiters.set(
-      name,
-      options.redis
-        ? new RateLimiterRedis({ ...base, storeClient: options.redis, rejectIfRedisNotReady: true, insuranceLimiter: memory })
-        : memory,
-    );
+    const base = { points: policy.limit, duration: policy.windowSeconds, keyPrefix: `${prefix}:${name}` };
+    local.set(name, new RateLimiterMemory(base));
+    if (redis) shared.set(name, new RateLimiterRedis({ ...base, storeClient: redis, rejectIfRedisNotReady: true }));
   }
+
+  const instanceKey = `${prefix}:instances`;
+  const instanceId = randomUUID();
+  let instances = 1;
+  let heartbeat: NodeJS.Timeout | null = null;
+  let degraded = false;
+
+  function setInstances(count: number): void {
+    instances = Math.max(1, count);
+    for (const [name, limiter] of local) limiter.points = Math.max(1, Math.floor(policies[name].limit / instances));
+  }
+
+  async function beat(): Promise<void> {
+    if (!redis) return;
+    const now = Date.now();
+    try {
+      const results = await redis
+        .multi()
+        .zadd(instanceKey, now + 3 * heartbeatMs, instanceId)
+        .zremrangebyscore(instanceKey, '-inf', now)
+        .zcard(instanceKey)
+        .pexpire(instanceKey, 3 * heartbeatMs)
+        .exec();
+      const count = results?.[2]?.[1];
+      if (typeof count === 'number') setInstances(count);
+    } catch {
+      // Redis is down: the last known count stays in force.
+    }
+  }
+
+  function startHeartbeat(): void {
+    // Only processes that answer requests count (not workers or one-shot commands): started by the first request.
+    if (heartbeat || !redis) return;
+    heartbeat = setInterval(() => void beat(), heartbeatMs);
+    heartbeat.unref();
+    void beat();
+  }
+
+  async function consume(limiter: RateLimiterMemory | RateLimiterRedis, policy: Policy, key: string): Promise<Decision> {
+    try {
+      return decision(policy, await limiter.consume(key), true);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return decision(policy, rejection, false);
+      throw rejection;
+    }
+  }
+
   return {
     async consume(name, key) {
       const policy = policies[name];
-      const limiter = limiters.get(name) as RateLimiterMemory | RateLimiterRedis;
+      const remote = shared.get(name);
+      if (!remote) return consume(local.get(name) as RateLimiterMemory, policy, key);
+      startHeartbeat();
       try {
-        return decision(policy, await limiter.consume(key), true);
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return decision(policy, rejection, false);
-        throw rejection;
+        const result = await consume(remote, policy, key);
+        if (degraded) {
+          degraded = false;
+          logger?.info('Redis is reachable again: rate limits are shared by every instance again');
+        }
+        return result;
+      } catch (error) {
+        if (!degraded) {
+          degraded = true;
+          logger?.warn(
+            { err: error, instances },
+            `Redis is unreachable: rate limits are counted by this process alone, at 1/${instances} of each limit (${instances} instance(s) last seen)`,
+          );
+        }
+        return consume(local.get(name) as RateLimiterMemory, policy, key);
       }
+    },
+
+    async close() {
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = null;
+      if (redis?.status === 'ready') await redis.zrem(instanceKey, instanceId).catch(() => {});
     },
   };
 }

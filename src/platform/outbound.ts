@@ -2,89 +2,60 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { lookup as dnsLookupAsync } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.ts';
 
 /**
  * The outbound-HTTP port used by webhook and integration deliveries. It refuses targets on loopback,
  * private, link-local, unique-local, multicast and other non-public ranges unless private targets are
- * allowed: at creation time (`targetProblem`) and again on every request, where the check runs inside
- * the connection's own DNS lookup, so the address that was checked is the one connected to (a DNS
- * rebinding between check and connect is not possible).
+ * allowed: at creation time (`targetProblem`) and again on every request, twice: inside the
+ * connection's own DNS lookup, and on the connected socket's remote address (which also covers a
+ * kept-alive socket that is reused without a new lookup).
  */
 
-const RANGES: [string, string, number, 'ipv4' | 'ipv6'][] = [
-  ['unspecified', '0.0.0.0', 8, 'ipv4'],
-  ['private', '10.0.0.0', 8, 'ipv4'],
-  ['shared (carrier-grade NAT)', '100.64.0.0', 10, 'ipv4'],
-  ['loopback', '127.0.0.0', 8, 'ipv4'],
-  ['link-local', '169.254.0.0', 16, 'ipv4'],
-  ['private', '172.16.0.0', 12, 'ipv4'],
-  ['reserved', '192.0.0.0', 24, 'ipv4'],
-  ['documentation', '192.0.2.0', 24, 'ipv4'],
-  ['private', '192.168.0.0', 16, 'ipv4'],
-  ['benchmarking', '198.18.0.0', 15, 'ipv4'],
-  ['documentation', '198.51.100.0', 24, 'ipv4'],
-  ['documentation', '203.0.113.0', 24, 'ipv4'],
-  ['multicast', '224.0.0.0', 4, 'ipv4'],
-  ['reserved', '240.0.0.0', 4, 'ipv4'],
-  ['unspecified', '::', 128, 'ipv6'],
-  ['loopback', '::1', 128, 'ipv6'],
-  ['discard-only', '100::', 64, 'ipv6'],
-  ['documentation', '2001:db8::', 32, 'ipv6'],
-  ['unique-local', 'fc00::', 7, 'ipv6'],
-  ['link-local', 'fe80::', 10, 'ipv6'],
-  ['site-local', 'fec0::', 10, 'ipv6'],
-  ['multicast', 'ff00::', 8, 'ipv6'],
-];
+/** Words for ipaddr.js's range names in refusals; a range not listed here is called "reserved". */
+const KINDS: Record<string, string> = {
+  unspecified: 'unspecified',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  carrierGradeNat: 'shared (carrier-grade NAT)',
+  private: 'private',
+  uniqueLocal: 'unique-local',
+  deprecatedSiteLocal: 'site-local',
+  discard: 'discard-only',
+  teredo: 'Teredo tunnel',
+  benchmarking: 'benchmarking',
+};
 
-const blocks = new Map<string, BlockList>();
-for (const [kind, network, prefix, family] of RANGES) {
-  const list = blocks.get(kind) ?? new BlockList();
-  list.addSubnet(network, prefix, family);
-  blocks.set(kind, list);
-}
+const WELL_KNOWN_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+// ipaddr.js calls every address outside its special ranges "unicast", including the unallocated and
+// deprecated parts of ::/8 (e.g. IPv4-compatible ::7f00:1); only 2000::/3 is allocated for the Internet.
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
 
-/** The eight 16-bit groups of an IPv6 address (embedded dotted IPv4 included). */
-function ipv6Groups(address: string): number[] {
-  let text = address.replace(/%.*$/, '');
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted?.[1]) {
-    const [a, b, c, d] = dotted[1].split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, -dotted[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const parse = (part: string) => (part ? part.split(':').map((g) => Number.parseInt(g, 16)) : []);
-  const left = parse(head);
-  const right = tail === undefined ? [] : parse(tail);
-  return [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
-}
-
-function embeddedIPv4(groups: number[]): string | null {
-  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = groups;
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d) addresses reach the IPv4 host.
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0) {
-    if (g5 === 0xffff || (g5 === 0 && (g6 !== 0 || g7 > 1))) return v4(g6, g7);
-  }
-  // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) embed an IPv4 address too.
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return v4(g6, g7);
-  if (g0 === 0x2002) return v4(g1 ?? 0, g2 ?? 0);
-  return null;
+function ipv4At(bytes: number[], start: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4(bytes.slice(start, start + 4));
 }
 
 /** Why an address is not a public unicast one (e.g. "loopback"), or null when it is public. */
 export function nonPublicKind(address: string): string | null {
-  const family = isIP(address);
-  if (family === 0) return 'invalid';
-  if (family === 6) {
-    const v4 = embeddedIPv4(ipv6Groups(address));
-    if (v4) return nonPublicKind(v4);
+  if (isIP(address) === 0) return 'invalid';
+  // process() turns an IPv4-mapped address (::ffff:a.b.c.d) into the IPv4 address it reaches.
+  const ip = ipaddr.process(address);
+  const range = ip.range();
+  if (ip.kind() === 'ipv4') return range === 'unicast' ? null : (KINDS[range] ?? 'reserved');
+  const bytes = ip.toByteArray();
+  // Addresses that carry an IPv4 address reach that IPv4 host (through a translator or a relay).
+  if (range === 'rfc6145') return nonPublicKind(ipv4At(bytes, 12).toString()); // IPv4-translated ::ffff:0:a.b.c.d
+  if (range === '6to4') return nonPublicKind(ipv4At(bytes, 2).toString()); // 2002:aabb:ccdd::/48
+  if (range === 'rfc6052') {
+    // The local-use NAT64 prefix 64:ff9b:1::/48 places the IPv4 address where the network's operator
+    // chose: it cannot be read reliably, so the prefix is refused as a whole.
+    return ip.match(WELL_KNOWN_NAT64) ? nonPublicKind(ipv4At(bytes, 12).toString()) : 'local-use NAT64';
   }
-  for (const [kind, list] of blocks) {
-    if (list.check(address, family === 4 ? 'ipv4' : 'ipv6')) return kind;
-  }
-  return null;
+  if (range !== 'unicast') return KINDS[range] ?? 'reserved';
+  return ip.match(GLOBAL_UNICAST) ? null : 'reserved';
 }
 
 /** A delivery was not attempted because its target is not allowed. */
@@ -231,6 +202,19 @@ export function createOutbound(options: OutboundOptions) {
             response.on('error', fail);
           },
         );
+        if (!options.allowPrivateTargets) {
+          // The address actually connected to is checked too: a kept-alive socket is reused without a
+          // lookup, and a socket opened by any other path must not reach a private address either.
+          request.on('socket', (socket: Socket) => {
+            const check = () => {
+              const address = socket.remoteAddress ?? '';
+              const kind = nonPublicKind(address);
+              if (kind) request.destroy(new TargetRefusedError(refusal(host, address, kind)));
+            };
+            if (socket.connecting) socket.once('connect', check);
+            else check();
+          });
+        }
         request.on('error', fail);
         request.end(body);
       });
@@ -243,9 +227,13 @@ export function createOutbound(options: OutboundOptions) {
     async attempt(raw: string, body: string, headers: Record<string, string>): Promise<Attempt> {
       try {
         const response = await this.post(raw, body, headers);
-        return { response, failure: response.status >= 200 && response.status < 300 ? null : describeResponse(response) };
+        return {
+          response,
+          failure: response.status >= 200 && response.status < 300 ? null : describeResponse(response),
+          refused: false,
+        };
       } catch (error) {
-        return { response: null, failure: describeFailure(error) };
+        return { response: null, failure: describeFailure(error), refused: error instanceof TargetRefusedError };
       }
     },
   };
@@ -255,6 +243,8 @@ export interface Attempt {
   response: OutboundResponse | null;
   /** `null` for a 2xx answer. */
   failure: string | null;
+  /** The target was refused (e.g. it now resolves to a private address): nothing was sent. */
+  refused: boolean;
 }
 
 export type Outbound = ReturnType<typeof createOutbound>;

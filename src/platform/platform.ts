@@ -1,8 +1,9 @@
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
-import type { Config } from '../config.ts';
-import { type Database, openDatabase } from '../db/database.ts';
+import { type Config, ConfigError } from '../config.ts';
+import { type Database, dialectOf, openDatabase, sqliteFile } from '../db/database.ts';
 import { createRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
 import { type ApiVersion, loadVersions } from '../http/versions.ts';
 import { type ChangeFeed, createChangeFeed } from './changes.ts';
@@ -57,16 +58,32 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination: Node
   return pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization'] }, destination);
 }
 
+/**
+ * The SQLite file's directory must exist, except the data directory, which is created on first start.
+ * A mistyped DATABASE_URL must not quietly create a directory tree (and an empty database) elsewhere.
+ */
+function prepareSqliteDirectory(config: Config): void {
+  if (dialectOf(config.databaseUrl) !== 'sqlite') return;
+  const file = sqliteFile(config.databaseUrl);
+  if (file === ':memory:') return;
+  const directory = path.dirname(path.resolve(file));
+  if (directory === config.dataDir) mkdirSync(directory, { recursive: true });
+  else if (!existsSync(directory)) {
+    throw new ConfigError('DATABASE_URL', `names a file in a directory that does not exist (${directory}); create the directory first`);
+  }
+}
+
 export function createPlatform(config: Config, options: PlatformOptions = {}): Platform {
   // Everything that can refuse the configuration runs before any connection is opened.
   const versions = loadVersions(config.versionsFile);
+  prepareSqliteDirectory(config);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);
   const database = openDatabase(config.databaseUrl);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
     : null;
-  // Redis being down is reported by the health check; the limiter falls back to local counters.
+  // Redis being down is reported by the health check; the limiter falls back to local counters (and says so).
   redis?.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
   const changes = createChangeFeed(database, logger);
   const tokens = createTokenService({
@@ -86,13 +103,19 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
   const outbox = createOutbox({ events, queue, clock });
   const registry = createJobRegistry();
   const mail = createMailer(config);
+  const rateLimiter = createRateLimiter({
+    redis,
+    prefix: `${config.redisPrefix}:rl`,
+    limits: { default: config.rateLimitPerMinute },
+    logger,
+  });
   const platform: Platform = {
     config,
     database,
     clock,
     logger,
     redis,
-    rateLimiter: createRateLimiter({ redis, prefix: `${config.redisPrefix}:rl`, limits: { default: config.rateLimitPerMinute } }),
+    rateLimiter,
     versions,
     tokens,
     changes,
@@ -115,6 +138,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     async close() {
       clearInterval(usageFlush);
       await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));
+      await rateLimiter.close();
       redis?.disconnect();
       mail.close();
       await changes.close();

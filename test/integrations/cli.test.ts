@@ -39,6 +39,22 @@ describe('academy admin integrations (the real command)', () => {
     );
   });
 
+  test('disable and enable switch an integration by key; an unknown key is refused', async () => {
+    const disabled = await academy(['--json', 'admin', 'integrations', 'disable', 'crm']);
+    assert.equal(disabled.code, 0, disabled.stderr);
+    assert.equal(JSON.parse(disabled.stdout).enabled, false);
+    const listed = await academy(['--json', 'admin', 'integrations', 'list']);
+    assert.equal(JSON.parse(listed.stdout)[0].enabled, false);
+
+    const enabled = await academy(['admin', 'integrations', 'enable', 'crm']);
+    assert.equal(enabled.code, 0, enabled.stderr);
+    assert.match(enabled.stdout, /Integration crm enabled\./);
+
+    const unknown = await academy(['admin', 'integrations', 'disable', 'nope']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /No integration has the key "nope"\./);
+  });
+
   test('invalid data is refused field by field', async () => {
     const refused = await academy(['admin', 'integrations', 'create', '--data', '{"key":"crm","name":"Again","url":"http://10.0.0.1/"}']);
     assert.equal(refused.code, 1);

@@ -170,6 +170,55 @@ describe('integration messages', () => {
     assert.equal(again.json().code, 'not_retryable');
   });
 
+  test('a disabled integration gets nothing: its queued message fails unsent and a retry is refused until it is enabled', async () => {
+    const receiver = await startReceiver();
+    const service = integrationServiceFor(app.platform);
+    await service.create({ key: 'hr', name: 'HR', url: receiver.url, events: ['course.archived'] });
+    receiver.reply({ status: 503 });
+    await emit('course.archived', { course: 'welding' });
+    await receiver.received(1);
+    const { id } = await onlyMessage('hr');
+    await messageWhen(id, (m) => m.attempts === 1 && m.status === 'queued', 'the first failure');
+
+    assert.equal((await service.setEnabled('hr', false)).enabled, false);
+    receiver.reply({ status: 200 });
+    // The scheduled retry runs now: it must not deliver to the disabled integration.
+    const db = app.platform.database.db;
+    await eventually(async () => {
+      const jobs = await db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('name', '=', 'integrations.deliver')
+        .where('failed_at', 'is', null)
+        .execute();
+      return jobs.length > 0 && jobs.every((job) => job.locked_at === null);
+    }, 'the retry to be scheduled');
+    await db
+      .updateTable('jobs')
+      .set({ run_at: new Date().toISOString() })
+      .where('name', '=', 'integrations.deliver')
+      .where('failed_at', 'is', null)
+      .execute();
+    const failed = await messageWhen(id, (m) => m.status === 'failed', 'the message of the disabled integration to fail');
+    assert.match(failed.last_error, /^The integration "hr" is disabled; the message was not sent\./);
+    assert.equal(failed.attempts, 1, 'no attempt was made');
+    assert.ok(failed.failed_at);
+
+    const refused = await retry(id);
+    assert.equal(refused.statusCode, 409);
+    assert.equal(refused.json().code, 'not_retryable');
+    assert.match(refused.json().message, /The integration "hr" is disabled; enable it before retrying its messages\./);
+    assert.equal((await get(`/api/v1/integrations/${id}`)).json().data.status, 'failed', 'the refused retry changed nothing');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(receiver.requests.length, 1, 'nothing was sent after the integration was disabled');
+
+    await service.setEnabled('hr', true);
+    assert.equal((await retry(id)).statusCode, 202);
+    await messageWhen(id, (m) => m.status === 'delivered', 'the retried message to be delivered');
+    assert.equal(receiver.requests.length, 2);
+    await assert.rejects(service.setEnabled('nope', false), { code: 'not_found' });
+  });
+
   test('a missing or malformed message id is a 404 for both read and retry', async () => {
     for (const id of ['999999', 'abc', '0', '-1', '1.5', '99999999999']) {
       const read = await get(`/api/v1/integrations/${id}`);

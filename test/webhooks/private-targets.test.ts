@@ -24,6 +24,15 @@ const PRIVATE_URLS: [string, RegExp][] = [
   ['http://[fe80::1]/', /link-local/],
   ['http://224.0.0.1/', /multicast/],
   ['http://0.0.0.0/', /unspecified/],
+  ['http://[::]/', /unspecified/],
+  ['http://100.64.0.1/', /shared \(carrier-grade NAT\)/],
+  ['http://[::ffff:0:7f00:1]/', /loopback/],
+  ['http://[64:ff9b::7f00:1]/', /loopback/],
+  ['http://[64:ff9b:1::7f00:1]/', /local-use NAT64/],
+  ['http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', /Teredo tunnel/],
+  ['http://[2002:7f00:1::1]/', /loopback/],
+  ['http://192.88.99.1/', /reserved/],
+  ['http://[::7f00:1]/', /reserved/],
 ];
 
 describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
@@ -62,7 +71,7 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
     assert.deepEqual(await integrations.listIntegrations(), []);
   });
 
-  test('delivery re-checks the address: a host that now resolves to a private address gets nothing', async () => {
+  test('delivery re-checks the address: a host that now resolves to a private address gets nothing and fails at once', async () => {
     const platform = await createTestPlatform();
     const receiver = await startReceiver();
     const port = new URL(receiver.url).port;
@@ -99,18 +108,28 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
     await worker.start();
     try {
       await emit(platform, 'enrollment.created', { enrolment_id: 1 });
+      // A refusal is permanent: no retry is scheduled, the delivery and the message fail after one attempt.
       const [delivery] = await eventually(async () => {
         const list = await webhookServiceFor(platform).deliveries(endpoint.id);
-        return list[0]?.attempts === 1 ? list : null;
-      }, 'the refused attempt to be recorded');
+        return list[0]?.status === 'failed' ? list : null;
+      }, 'the refused delivery to fail');
+      assert.equal(delivery?.attempts, 1);
+      assert.equal(delivery?.next_attempt_at, null);
       assert.equal(delivery?.last_status_code, null);
       assert.match(delivery?.last_error ?? '', /The host localhost resolves to a loopback address;/);
       assert.doesNotMatch(delivery?.last_error ?? '', /127\.0\.0\.1|::1/, 'the resolved address is not shown');
       const message = await eventually(async () => {
         const page = await integrationServiceFor(platform).listMessages({}, { page: 1, perPage: 15, offset: 0 });
-        return page.items[0]?.attempts === 1 && page.items[0].status === 'queued' ? page.items[0] : null;
-      }, 'the refused integration attempt to be recorded');
+        return page.items[0]?.status === 'failed' ? page.items[0] : null;
+      }, 'the refused integration message to fail');
+      assert.equal(message.attempts, 1);
+      assert.ok(message.failed_at);
       assert.match(message.last_error ?? '', /localhost resolves to a loopback address/);
+      const jobs = await db.selectFrom('jobs').select(['name', 'attempts', 'failed_at']).orderBy('name').execute();
+      for (const job of jobs.filter((j) => j.name !== 'events.dispatch')) {
+        assert.equal(job.attempts, 1, `${job.name} was not retried`);
+        assert.ok(job.failed_at, `${job.name} failed at once`);
+      }
       assert.equal(receiver.requests.length, 0, 'no request reached the private address');
     } finally {
       await worker.stop(1000);
@@ -131,6 +150,26 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
     assert.equal(receiver.requests[0]?.body, '{"a":1}');
     assert.equal(await open.targetProblem('http://10.0.0.1/'), null);
     assert.match((await strict.targetProblem('http://10.0.0.1/')) ?? '', /private/);
+  });
+
+  test('the address connected to is checked: a kept-alive connection to a private address is not reused', async () => {
+    const receiver = await startReceiver();
+    const port = new URL(receiver.url).port;
+    // A connection opened while private targets were allowed stays open (keep-alive) in the shared
+    // agent; a strict request to the same host would reuse it without any DNS lookup.
+    const open = createOutbound({ timeoutMs: 2000, allowPrivateTargets: true });
+    assert.equal((await open.post(`http://localhost:${port}/open`, '{}', {})).status, 200);
+    const strict = createOutbound({ timeoutMs: 2000, allowPrivateTargets: false });
+    await assert.rejects(strict.post(`http://localhost:${port}/strict`, '{}', {}), (error: Error) => {
+      assert.ok(error instanceof TargetRefusedError, String(error));
+      assert.match(error.message, /The host localhost resolves to a loopback address/);
+      return true;
+    });
+    assert.deepEqual(
+      receiver.requests.map((r) => r.path),
+      ['/open'],
+      'the strict request never reached the loopback receiver',
+    );
   });
 });
 
@@ -159,6 +198,20 @@ describe('address classification and Retry-After', () => {
       ['fe80::1%eth0', 'link-local'],
       ['fd12:3456::1', 'unique-local'],
       ['ff02::1', 'multicast'],
+      ['::ffff:0:7f00:1', 'loopback'],
+      ['::ffff:0:808:808', null],
+      ['64:ff9b::808:808', null],
+      ['64:ff9b:1::7f00:1', 'local-use NAT64'],
+      ['64:ff9b:1::808:808', 'local-use NAT64'],
+      ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo tunnel'],
+      ['2002:808:808::1', null],
+      ['192.88.99.1', 'reserved'],
+      ['192.0.0.170', 'reserved'],
+      ['198.18.0.1', 'reserved'],
+      ['::7f00:1', 'reserved'],
+      ['1::1', 'reserved'],
+      ['2001:db8::1', 'reserved'],
+      ['not-an-address', 'invalid'],
     ];
     for (const [address, kind] of cases) assert.equal(nonPublicKind(address), kind, address);
   });

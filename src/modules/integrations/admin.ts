@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { NotFoundError } from '../../platform/errors.ts';
 import { integrationServiceFor } from './service.ts';
 
-/** `academy admin integrations create|list`: the outbound integration endpoints. */
+/** `academy admin integrations create|list|enable|disable`: the outbound integration endpoints. */
 export function adminIntegrationCommands(admin: Command, run: Runner): void {
   const integrations = admin
     .command('integrations')
@@ -33,4 +34,27 @@ export function adminIntegrationCommands(admin: Command, run: Runner): void {
         out.result(list, table(rows, ['id', 'key', 'name', 'url', 'events', 'auth_header', 'enabled']));
       }),
     );
+
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    integrations
+      .command(`${action} <key>`)
+      .description(
+        enabled
+          ? 'Enable an integration again; its failed messages may then be retried'
+          : 'Disable an integration: it gets no new messages, queued ones fail unsent, failed ones cannot be retried',
+      )
+      .action((key: string) =>
+        run(async ({ platform, out }) => {
+          const integration = await integrationServiceFor(platform)
+            .setEnabled(key, enabled)
+            .catch((error) => {
+              throw error instanceof NotFoundError ? new Error(`No integration has the key "${key}".`) : error;
+            });
+          out.result(integration, `Integration ${integration.key} ${enabled ? 'enabled' : 'disabled'}.`);
+        }),
+      );
+  }
 }

@@ -2,13 +2,18 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { JobContext, JobDefinitions } from '../../platform/jobs/registry.ts';
-import { RetryAfterError } from '../../platform/jobs/registry.ts';
+import { PermanentJobError, RetryAfterError } from '../../platform/jobs/registry.ts';
 import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createIntegrationRepository, type IntegrationRepository } from './repository.ts';
 import { MESSAGE_MOVES } from './service.ts';
 
 export const USER_AGENT = 'Academy-Integrations/1';
+
+/** `last_error` of a message whose integration is disabled. */
+export function disabledError(key: string): string {
+  return `The integration "${key}" is disabled; the message was not sent. Enable it (academy admin integrations enable ${key}) and retry the message.`;
+}
 
 /** 30 s, 2 min, 8 min, 32 min, … (×4 each time, capped at 6 h), with ±20 % jitter. */
 export function retryDelay(attempt: number, random: () => number = Math.random): number {
@@ -30,6 +35,16 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
     if (!integration) return;
     const attempts = message.attempts + 1;
     const started = clock.now().toISOString();
+    if (!integration.enabled) {
+      // Disabled after the message was queued: nothing is sent, and the message says why.
+      await integrations.transition(db, message.id, MESSAGE_MOVES.fail.from, {
+        status: 'failed',
+        last_error: disabledError(integration.key),
+        failed_at: started,
+        updated_at: started,
+      });
+      return;
+    }
     // Already delivered or failed (e.g. a job that ran twice): the move is refused and nothing is sent.
     if (
       !(await integrations.transition(db, message.id, MESSAGE_MOVES.start.from, { status: 'delivering', attempts, updated_at: started }))
@@ -44,7 +59,7 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
     };
     if (message.event_id) headers['academy-event-id'] = message.event_id;
     if (integration.auth_header) headers.authorization = integration.auth_header;
-    const { response, failure } = await deps.outbound.attempt(integration.url, message.payload, headers);
+    const { response, failure, refused } = await deps.outbound.attempt(integration.url, message.payload, headers);
 
     const now = clock.now();
     const at = now.toISOString();
@@ -62,13 +77,15 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
     // After the last attempt the message stays `delivering` until the queue gives the job up: the
     // move to `failed` happens in that same transaction (exhausted), so a manual retry, which needs
     // `failed`, can never start a new series that this job's end would then overwrite.
-    const final = ctx.attempt >= ctx.maxAttempts;
+    // A refused target (not a public address) stays refused: no later attempt can succeed.
+    const final = refused || ctx.attempt >= ctx.maxAttempts;
     await integrations.transition(db, message.id, MESSAGE_MOVES.requeue.from, {
       status: final ? 'delivering' : 'queued',
       last_status_code: status,
       last_error: failure,
       updated_at: at,
     });
+    if (refused) throw new PermanentJobError(failure);
     throw new RetryAfterError(failure, Math.max(retryDelay(ctx.attempt), retryAfterMs(response?.headers['retry-after'], now) ?? 0));
   }
 

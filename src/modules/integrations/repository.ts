@@ -18,8 +18,11 @@ export function createIntegrationRepository(db: Kysely<DB>) {
     findIntegrationByKey: async (key: string): Promise<IntegrationRow | undefined> =>
       db.selectFrom('integrations').selectAll().where('key', '=', key).executeTakeFirst(),
 
-    findIntegration: async (id: number): Promise<IntegrationRow | undefined> =>
-      db.selectFrom('integrations').selectAll().where('id', '=', id).executeTakeFirst(),
+    findIntegration: async (id: number, trx: Kysely<DB> = db): Promise<IntegrationRow | undefined> =>
+      trx.selectFrom('integrations').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    setIntegrationEnabled: async (key: string, enabled: boolean, now: string): Promise<IntegrationRow | undefined> =>
+      db.updateTable('integrations').set({ enabled, updated_at: now }).where('key', '=', key).returningAll().executeTakeFirst(),
 
     listIntegrations: async (): Promise<IntegrationRow[]> => db.selectFrom('integrations').selectAll().orderBy('id').execute(),
 

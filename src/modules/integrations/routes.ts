@@ -52,7 +52,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
       tags: ['Integrations'],
       summary: 'Retry a failed integration message',
       description:
-        'Queues a `failed` message again for a new series of delivery attempts and answers 202 with the message (status `queued`). A message in any other status is a 409 `not_retryable`.',
+        'Queues a `failed` message again for a new series of delivery attempts and answers 202 with the message (status `queued`). A message in any other status, or one whose integration is disabled, is a 409 `not_retryable`.',
       params,
       response: { 202: Single(message), 404: error, 409: error },
     },

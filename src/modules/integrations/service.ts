@@ -168,6 +168,17 @@ export function createIntegrationService(deps: {
       return integrationView(row);
     },
 
+    /**
+     * Stops (or resumes) deliveries to an integration (`academy admin integrations disable|enable`).
+     * A disabled integration gets no new messages, its queued ones fail unsent, and its failed ones
+     * cannot be retried until it is enabled again.
+     */
+    async setEnabled(key: string, enabled: boolean): Promise<IntegrationView> {
+      const row = await integrations.setIntegrationEnabled(key, enabled, clock.now().toISOString());
+      if (!row) throw new NotFoundError();
+      return integrationView(row);
+    },
+
     async listIntegrations(): Promise<IntegrationView[]> {
       return (await integrations.listIntegrations()).map(integrationView);
     },
@@ -185,7 +196,7 @@ export function createIntegrationService(deps: {
 
     /**
      * Queues a failed message again for a new series of attempts; the delivery job is enqueued in the
-     * same transaction. Any other state is a 409 `not_retryable`.
+     * same transaction. Any other state, or a disabled integration, is a 409 `not_retryable`.
      */
     async retry(id: number): Promise<MessageView> {
       return deps.db.transaction().execute(async (trx) => {
@@ -200,6 +211,15 @@ export function createIntegrationService(deps: {
         });
         if (!moved) {
           throw new ConflictError('not_retryable', `Only a failed message can be retried; this message is ${row.status}.`);
+        }
+        // Checked after the move so that a message in another state gets the plainer answer; throwing
+        // here rolls the move back.
+        const integration = await integrations.findIntegration(row.integration_id, trx);
+        if (!integration?.enabled) {
+          throw new ConflictError(
+            'not_retryable',
+            `The integration "${row.integration_key}" is disabled; enable it before retrying its messages.`,
+          );
         }
         await deps.queue.enqueue(trx, 'integrations.deliver', { messageId: id }, { maxAttempts: row.max_attempts });
         return messageView((await integrations.findMessage(id, trx)) as MessageRow);

@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { toDomainEvent } from '../../platform/events/outbox.ts';
 import type { EventRepository } from '../../platform/events/repository.ts';
 import type { JobContext, JobDefinitions } from '../../platform/jobs/registry.ts';
-import { RetryAfterError } from '../../platform/jobs/registry.ts';
+import { PermanentJobError, RetryAfterError } from '../../platform/jobs/registry.ts';
 import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createWebhookRepository, type WebhookRepository } from './repository.ts';
@@ -60,7 +60,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
 
     const body = JSON.stringify(toDomainEvent(eventRow));
     const signature = new Webhook(endpoint.secret).sign(eventRow.id, started, body);
-    const { response, failure } = await deps.outbound.attempt(endpoint.url, body, {
+    const { response, failure, refused } = await deps.outbound.attempt(endpoint.url, body, {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       'webhook-id': eventRow.id,
@@ -100,6 +100,18 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       return;
     }
 
+    if (refused) {
+      // The target is not a public address (e.g. its name now resolves to a private one): no retry
+      // can succeed, so the delivery fails now; `onExhausted` records the end.
+      await webhooks.updateDelivery(deps.db, delivery.id, {
+        attempts: ctx.attempt,
+        last_status_code: null,
+        last_error: failure,
+        next_attempt_at: null,
+        updated_at: at,
+      });
+      throw new PermanentJobError(failure);
+    }
     const last = ctx.attempt >= ctx.maxAttempts;
     const delay = Math.max(retryDelay(ctx.attempt), retryAfterMs(response?.headers['retry-after'], now) ?? 0);
     await webhooks.updateDelivery(deps.db, delivery.id, {

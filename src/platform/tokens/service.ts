@@ -8,6 +8,10 @@ import { isGrantable, SCOPES } from './scopes.ts';
 
 const PREFIX = 'acd_';
 
+/** The longest lifetime a token may be given: the same bound as ACADEMY_TOKEN_TTL_DAYS. */
+const MAX_TOKEN_DAYS = 36_500;
+const MAX_NAME_LENGTH = 100;
+
 export interface TokenView {
   id: number;
   name: string;
@@ -62,6 +66,17 @@ function view(row: TokenRow): TokenView {
   };
 }
 
+function checkName(raw: string): string {
+  const name = raw.trim();
+  if (!name) throw ValidationError.field('name', 'A name is required.');
+  if ([...name].length > MAX_NAME_LENGTH) {
+    throw ValidationError.field('name', `The name must be at most ${MAX_NAME_LENGTH} characters.`);
+  }
+  // A line break or escape sequence in a name would garble `tokens list` and the logs that show it.
+  if (/\p{Cc}/u.test(name)) throw ValidationError.field('name', 'The name must not contain control characters (line breaks, tabs).');
+  return name;
+}
+
 function checkScopes(scopes: string[]): string[] {
   const cleaned = [...new Set(scopes.map((s) => s.trim()).filter(Boolean))];
   if (cleaned.length === 0) throw ValidationError.field('scopes', 'At least one scope is required.');
@@ -82,8 +97,8 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
   function expiry(days: number | null | undefined): string | null {
     if (days === null) return null;
     const effective = days ?? deps.defaultTtlDays;
-    if (!Number.isInteger(effective) || effective < 1) {
-      throw ValidationError.field('expires_in_days', 'Must be a positive whole number of days.');
+    if (!Number.isInteger(effective) || effective < 1 || effective > MAX_TOKEN_DAYS) {
+      throw ValidationError.field('expires_in_days', `The expiry must be a whole number of days from 1 to ${MAX_TOKEN_DAYS}.`);
     }
     return new Date(clock.now().getTime() + effective * 86_400_000).toISOString();
   }
@@ -122,8 +137,7 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
 
   return {
     async create(input: CreateTokenInput): Promise<IssuedToken> {
-      const name = input.name.trim();
-      if (!name) throw ValidationError.field('name', 'A name is required.');
+      const name = checkName(input.name);
       const scopes = checkScopes(input.scopes);
       let userId: number | null = null;
       if (input.userEmail) {

@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { ConflictError, NotFoundError } from './errors.ts';
+
+/** One move of a lifecycle: the states it may start from and the state it leads to. */
+export interface Move<S extends string> {
+  from: readonly S[];
+  to: S;
+}
+
+/** Writes a domain event in the caller's transaction (the outbox). */
+export interface EventSink {
+  emit(trx: Kysely<DB>, type: string, payload: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface LifecycleSpec<S extends string, M extends string> {
+  /** The table whose rows move, with an integer `id`. */
+  table: keyof DB & string;
+  /** The state column (default `status`). */
+  column?: string;
+  moves: Record<M, Move<S>>;
+  /** The 409 for a move that the current state does not allow (default: `invalid_transition`). */
+  refuse?: (move: M, current: S) => ConflictError;
+}
+
+export interface MoveOptions {
+  /** Other columns written with the move (timestamps, counters, reasons). */
+  set?: Record<string, unknown>;
+  /** The domain event the move causes, written to the outbox in the same transaction. */
+  event?: { sink: EventSink; type: string; payload: Record<string, unknown> };
+  /** Further side effects in the same transaction (jobs to enqueue, rows to write). */
+  effects?: (trx: Kysely<DB>) => Promise<void>;
+}
+
+/**
+ * A lifecycle as data: a table of moves and one function that applies a move. The move is a
+ * conditional UPDATE inside the caller's transaction (only from the state that was read, so two
+ * concurrent moves cannot both win); the event and side effects are written in that transaction too,
+ * so they exist exactly when the move was committed. A move the current state does not allow is a 409.
+ */
+export function defineLifecycle<S extends string, M extends string>(spec: LifecycleSpec<S, M>) {
+  const column = spec.column ?? 'status';
+  const refuse =
+    spec.refuse ??
+    ((move: M, current: S) =>
+      new ConflictError('invalid_transition', `Cannot ${move} from ${current}: the ${move} move is not allowed in that state.`));
+
+  return {
+    moves: spec.moves,
+
+    /** Whether `move` may start from `state`. */
+    allows(move: M, state: S): boolean {
+      return (spec.moves[move].from as readonly string[]).includes(state);
+    },
+
+    /** The moves that may start from `state`, e.g. to show a resource's allowed transitions. */
+    movesFrom(state: S): M[] {
+      return (Object.keys(spec.moves) as M[]).filter((move) => this.allows(move, state));
+    },
+
+    /** Applies `move` to row `id`; 404 when there is no such row, 409 when its state does not allow it. */
+    async apply(trx: Kysely<DB>, id: number, move: M, options: MoveOptions = {}): Promise<{ from: S; to: S }> {
+      const db = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const row = await db.selectFrom(spec.table).select(column).where('id', '=', id).executeTakeFirst();
+      if (!row) throw new NotFoundError();
+      const from = row[column] as S;
+      if (!this.allows(move, from)) throw refuse(move, from);
+      const to = spec.moves[move].to;
+      const result = await db
+        .updateTable(spec.table)
+        .set({ ...options.set, [column]: to })
+        .where('id', '=', id)
+        .where(column, '=', from)
+        .executeTakeFirst();
+      // Another transaction moved the row between the read and the update (PostgreSQL, read committed).
+      if (Number(result.numUpdatedRows) === 0) {
+        const now = await db.selectFrom(spec.table).select(column).where('id', '=', id).executeTakeFirst();
+        throw refuse(move, (now?.[column] ?? from) as S);
+      }
+      if (options.event) await options.event.sink.emit(trx, options.event.type, options.event.payload);
+      await options.effects?.(trx);
+      return { from, to };
+    },
+  };
+}
+
+export type Lifecycle<S extends string, M extends string> = ReturnType<typeof defineLifecycle<S, M>>;

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { runAcademy } from '../support/process.ts';
+
+describe('academy tokens create (the real command) validates its input', () => {
+  let database: TestDatabase;
+
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  function create(...options: string[]) {
+    return runAcademy(['--json', 'tokens', 'create', '--scopes', 'organization:read', ...options], {
+      DATABASE_URL: database.url,
+      ACADEMY_DATA_DIR: database.dataDir,
+    });
+  }
+
+  test('--expires-in-days outside 1-36500 is refused with a message naming the option', async () => {
+    for (const days of ['999999999', '36501', '0']) {
+      const refused = await create('--name', 'far', '--expires-in-days', days);
+      assert.equal(refused.code, 1, days);
+      assert.match(refused.stderr, /--expires-in-days: The expiry must be a whole number of days from 1 to 36500\./, days);
+      assert.doesNotMatch(refused.stderr, /Invalid time value/);
+    }
+    const longest = await create('--name', 'century', '--expires-in-days', '36500');
+    assert.equal(longest.code, 0, longest.stderr);
+    assert.ok(Date.parse(JSON.parse(longest.stdout).expires_at) > Date.now() + 99 * 365 * 86_400_000);
+  });
+
+  test('a name is 1-100 characters without control characters', async () => {
+    const long = await create('--name', 'x'.repeat(101));
+    assert.equal(long.code, 1);
+    assert.match(long.stderr, /--name: The name must be at most 100 characters\./);
+    const control = await create('--name', 'ops\nAuthorization: x');
+    assert.equal(control.code, 1);
+    assert.match(control.stderr, /--name: The name must not contain control characters \(line breaks, tabs\)\./);
+    const blank = await create('--name', '   ');
+    assert.equal(blank.code, 1);
+    assert.match(blank.stderr, /--name: A name is required\./);
+    assert.equal((await create('--name', 'é'.repeat(100))).code, 0, 'a hundred characters are accepted');
+
+    const list = await runAcademy(['--json', 'tokens', 'list'], { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir });
+    assert.deepEqual(
+      JSON.parse(list.stdout).map((t: { name: string }) => t.name.length),
+      [7, 100],
+      'only the valid tokens were stored',
+    );
+  });
+});

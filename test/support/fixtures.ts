@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import type { Insertable, Selectable } from 'kysely';
+import type {
+  DB,
+  EventTable,
+  IntegrationMessageTable,
+  IntegrationTable,
+  JobTable,
+  ScheduledTaskRunTable,
+  UserTable,
+  WebhookDeliveryTable,
+  WebhookEndpointTable,
+} from '../../src/db/schema.ts';
+import type { Platform } from '../../src/platform/platform.ts';
+
+let sequence = 0;
+/** A value unique within the test process, for names, keys and emails. */
+export function unique(prefix: string): string {
+  sequence += 1;
+  return `${prefix}-${process.pid}-${sequence}`;
+}
+
+type Overrides<T> = Partial<Insertable<T>>;
+
+/**
+ * Valid records with unique defaults, written straight to the database, for tests that need data to
+ * exist rather than to exercise how it is created. A fixture creates the parents it needs when none
+ * are given (a message gets an integration, a delivery an endpoint and an event). Each returns the row
+ * as stored.
+ */
+export function fixtures(platform: Platform) {
+  const db = platform.database.db;
+  const now = () => platform.clock.now().toISOString();
+
+  async function insert<T extends keyof DB & string>(table: T, values: Insertable<DB[T]>): Promise<Selectable<DB[T]>> {
+    return (db as any).insertInto(table).values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  const self = {
+    async user(overrides: Overrides<UserTable> = {}) {
+      const name = overrides.name ?? unique('User');
+      return insert('users', {
+        name,
+        email: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.')}@example.org`,
+        status: 'active',
+        is_admin: false,
+        permissions: '[]',
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    /** A token's secret (to send) and id, with the given scopes. */
+    async token(scopes: string[] = ['*'], options: { userId?: number; expiresInDays?: number | null } = {}) {
+      let userEmail: string | undefined;
+      if (options.userId !== undefined) {
+        userEmail = (await db.selectFrom('users').select('email').where('id', '=', options.userId).executeTakeFirstOrThrow()).email;
+      }
+      const created = await platform.tokens.create({ name: unique('token'), scopes, userEmail, expiresInDays: options.expiresInDays });
+      return { secret: created.token, id: created.record.id };
+    },
+
+    async event(overrides: Overrides<EventTable> = {}) {
+      return insert('events', {
+        id: `evt_${randomBytes(12).toString('base64url')}`,
+        type: 'enrollment.created',
+        version: '1',
+        occurred_at: now(),
+        payload: '{}',
+        ...overrides,
+      });
+    },
+
+    async webhookEndpoint(overrides: Overrides<WebhookEndpointTable> = {}) {
+      return insert('webhook_endpoints', {
+        url: `https://${unique('hooks')}.example.org/receive`,
+        secret: `whsec_${randomBytes(24).toString('base64')}`,
+        events: null,
+        enabled: true,
+        disabled_reason: null,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    async webhookDelivery(overrides: Overrides<WebhookDeliveryTable> = {}) {
+      const endpointId = overrides.endpoint_id ?? (await self.webhookEndpoint()).id;
+      const event = overrides.event_id
+        ? { id: overrides.event_id, type: overrides.event_type ?? 'enrollment.created' }
+        : await self.event();
+      return insert('webhook_deliveries', {
+        endpoint_id: endpointId,
+        event_id: event.id,
+        event_type: event.type,
+        status: 'pending',
+        attempts: 0,
+        last_status_code: null,
+        last_error: null,
+        next_attempt_at: now(),
+        completed_at: null,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    async integration(overrides: Overrides<IntegrationTable> = {}) {
+      const key = overrides.key ?? unique('crm').replace(/[^a-z0-9]+/g, '-');
+      return insert('integrations', {
+        key,
+        name: `Integration ${key}`,
+        url: `https://${key}.example.org/inbox`,
+        events: null,
+        auth_header: null,
+        enabled: true,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    async integrationMessage(overrides: Overrides<IntegrationMessageTable> = {}) {
+      const integration =
+        overrides.integration_id !== undefined
+          ? await db.selectFrom('integrations').selectAll().where('id', '=', overrides.integration_id).executeTakeFirstOrThrow()
+          : await self.integration();
+      const event = await self.event({ type: overrides.event_type ?? 'enrollment.created' });
+      const envelope = { id: event.id, type: event.type, version: event.version, occurred_at: event.occurred_at, payload: {} };
+      return insert('integration_messages', {
+        integration_id: integration.id,
+        integration_key: integration.key,
+        event_id: event.id,
+        event_type: event.type,
+        payload: JSON.stringify(envelope),
+        status: 'queued',
+        attempts: 0,
+        max_attempts: 5,
+        last_status_code: null,
+        last_error: null,
+        delivered_at: null,
+        failed_at: null,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    async job(overrides: Overrides<JobTable> = {}) {
+      return insert('jobs', {
+        name: 'system.noop',
+        payload: '{}',
+        key: null,
+        run_at: now(),
+        attempts: 0,
+        max_attempts: 3,
+        last_error: null,
+        locked_by: null,
+        locked_at: null,
+        failed_at: null,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    /** A run of a scheduled task (by default of the first task). */
+    async taskRun(overrides: Overrides<ScheduledTaskRunTable> = {}) {
+      const taskId = overrides.task_id ?? (await db.selectFrom('scheduled_tasks').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+      return insert('scheduled_task_runs', {
+        task_id: taskId,
+        trigger: 'manual',
+        status: 'queued',
+        scheduled_for: null,
+        queued_at: now(),
+        started_at: null,
+        finished_at: null,
+        error: null,
+        ...overrides,
+      });
+    },
+  };
+  return self;
+}
+
+export type Fixtures = ReturnType<typeof fixtures>;
