@@ -33,6 +33,134 @@ export interface UserTable {
   status: string;
   is_admin: Bool;
   permissions: Json;
+  email_verified: Generated<Bool>;
+  job_title: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CourseTable {
+  id: Generated<number>;
+  slug: string;
+  code: string;
+  title: string;
+  description: string | null;
+  /** In minor units of `currency` (e.g. cents). */
+  price_minor: number;
+  currency: string;
+  language: string;
+  /** Publication workflow: draft, review, approved, published, archived. */
+  status: string;
+  published_at: Timestamp | null;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CourseApplicationTable {
+  id: Generated<number>;
+  user_id: number;
+  course_id: number;
+  /** How it arrived: `admin`, `import`. */
+  source: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TrainingSessionTable {
+  id: Generated<number>;
+  course_id: number;
+  name: string;
+  max_participants: number;
+  waitlist_enabled: Bool;
+  registration_opens_at: Timestamp | null;
+  registration_closes_at: Timestamp | null;
+  /** YYYY-MM-DD. */
+  starts_on: string;
+  ends_on: string;
+  instructor_name: string | null;
+  /** draft, scheduled, open_for_registration, in_progress, completed, cancelled. */
+  workflow_state: string;
+  confirmed_count: Generated<number>;
+  waitlisted_count: Generated<number>;
+  /** Confirmed enrolments with a recorded completion. */
+  completed_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AssessmentTable {
+  id: Generated<number>;
+  session_id: number;
+  title: string;
+  kind: string;
+  due_at: Timestamp | null;
+  max_score: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface LearningResourceTable {
+  id: Generated<number>;
+  session_id: number;
+  title: string;
+  /** link, file, text. */
+  type: string;
+  url: string | null;
+  body: string | null;
+  /** draft, published. */
+  status: string;
+  published_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MeetingTable {
+  id: Generated<number>;
+  session_id: number;
+  /** YYYY-MM-DD. */
+  held_on: string;
+  starts_at: Timestamp | null;
+  ends_at: Timestamp | null;
+  location: string | null;
+  /** Scheduled, Cancelled (the spec's persisted values). */
+  status: string;
+  cancelled_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EnrolmentTable {
+  id: Generated<number>;
+  user_id: number;
+  session_id: number;
+  /** confirmed, waitlisted, cancelled. */
+  status: string;
+  waitlist_position: number | null;
+  confirmed_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  cancellation_reason: string | null;
+  /** passed, failed, withdrawn. */
+  completion_outcome: string | null;
+  completion_notes: string | null;
+  completion_recorded_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CertificateTable {
+  id: Generated<number>;
+  enrolment_id: number;
+  user_id: number;
+  course_id: number;
+  session_id: number;
+  certificate_number: string;
+  verification_token: string;
+  /** valid, revoked. */
+  status: string;
+  issued_at: Timestamp;
+  revoked_at: Timestamp | null;
+  revocation_reason: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -208,4 +336,12 @@ export interface DB {
   scheduled_task_runs: ScheduledTaskRunTable;
   health_checks: HealthCheckTable;
   runtime_state: RuntimeStateTable;
+  courses: CourseTable;
+  course_applications: CourseApplicationTable;
+  training_sessions: TrainingSessionTable;
+  assessments: AssessmentTable;
+  learning_resources: LearningResourceTable;
+  meetings: MeetingTable;
+  enrolments: EnrolmentTable;
+  certificates: CertificateTable;
 }

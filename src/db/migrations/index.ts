@@ -5,6 +5,7 @@ import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_background.ts';
 import * as m0003 from './0003_builtin_tasks_and_checks.ts';
 import * as m0004 from './0004_unique_integration_messages.ts';
+import * as m0005 from './0005_catalogue.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -14,6 +15,7 @@ const steps: Record<string, Step> = {
   '0002_background': m0002,
   '0003_builtin_tasks_and_checks': m0003,
   '0004_unique_integration_messages': m0004,
+  '0005_catalogue': m0005,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
