@@ -33,8 +33,8 @@ export interface MoveOptions {
 }
 
 /**
- * A lifecycle as data: a table of moves and one function that applies a move. The move is a
- * conditional UPDATE inside the caller's transaction (only from the state that was read, so two
+ * A lifecycle as data: a table of moves and one function that applies a move. The move is one
+ * conditional UPDATE inside the caller's transaction (only from the states the move allows, so two
  * concurrent moves cannot both win); the event and side effects are written in that transaction too,
  * so they exist exactly when the move was committed. A move the current state does not allow is a 409.
  */
@@ -58,28 +58,34 @@ export function defineLifecycle<S extends string, M extends string>(spec: Lifecy
       return (Object.keys(spec.moves) as M[]).filter((move) => this.allows(move, state));
     },
 
-    /** Applies `move` to row `id`; 404 when there is no such row, 409 when its state does not allow it. */
-    async apply(trx: Kysely<DB>, id: number, move: M, options: MoveOptions = {}): Promise<{ from: S; to: S }> {
-      const db = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      const row = await db.selectFrom(spec.table).select(column).where('id', '=', id).executeTakeFirst();
-      if (!row) throw new NotFoundError();
-      const from = row[column] as S;
-      if (!this.allows(move, from)) throw refuse(move, from);
-      const to = spec.moves[move].to;
-      const result = await db
+    /**
+     * Applies `move` to row `id` if its state allows it, and then writes the move's event and effects;
+     * false (and nothing written) when the row is missing or its state does not allow the move.
+     */
+    async tryApply(trx: Kysely<DB>, id: number, move: M, options: MoveOptions = {}): Promise<boolean> {
+      const { from, to } = spec.moves[move];
+      const result = await (trx as unknown as Kysely<Record<string, Record<string, unknown>>>)
         .updateTable(spec.table)
         .set({ ...options.set, [column]: to })
         .where('id', '=', id)
-        .where(column, '=', from)
+        .where(column, 'in', [...from])
         .executeTakeFirst();
-      // Another transaction moved the row between the read and the update (PostgreSQL, read committed).
-      if (Number(result.numUpdatedRows) === 0) {
-        const now = await db.selectFrom(spec.table).select(column).where('id', '=', id).executeTakeFirst();
-        throw refuse(move, (now?.[column] ?? from) as S);
-      }
+      if (Number(result.numUpdatedRows) === 0) return false;
       if (options.event) await options.event.sink.emit(trx, options.event.type, options.event.payload);
       await options.effects?.(trx);
-      return { from, to };
+      return true;
+    },
+
+    /** Applies `move` to row `id`: a 404 when there is no such row, a 409 when its state does not allow the move. */
+    async apply(trx: Kysely<DB>, id: number, move: M, options: MoveOptions = {}): Promise<void> {
+      if (await this.tryApply(trx, id, move, options)) return;
+      const row = await (trx as unknown as Kysely<Record<string, Record<string, unknown>>>)
+        .selectFrom(spec.table)
+        .select(column)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row) throw new NotFoundError();
+      throw refuse(move, row[column] as S);
     },
   };
 }

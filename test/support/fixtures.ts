@@ -1,12 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import type {
+  AssessmentTable,
+  CertificateTable,
+  CourseApplicationTable,
+  CourseTable,
   DB,
+  EnrolmentTable,
   EventTable,
   IntegrationMessageTable,
   IntegrationTable,
   JobTable,
+  LearningResourceTable,
+  MeetingTable,
   ScheduledTaskRunTable,
+  TrainingSessionTable,
   UserTable,
   WebhookDeliveryTable,
   WebhookEndpointTable,
@@ -177,6 +185,163 @@ export function fixtures(platform: Platform) {
         started_at: null,
         finished_at: null,
         error: null,
+        ...overrides,
+      });
+    },
+
+    async course(overrides: Overrides<CourseTable> = {}) {
+      const slug = overrides.slug ?? unique('course').toLowerCase();
+      return insert('courses', {
+        slug,
+        code: slug.toUpperCase(),
+        title: `Course ${slug}`,
+        description: null,
+        price_minor: 45000,
+        currency: 'EUR',
+        language: 'en',
+        status: 'published',
+        published_at: now(),
+        archived_at: null,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    /** A training session (intake), of a new published course unless `course_id` is given. */
+    async session(overrides: Overrides<TrainingSessionTable> = {}) {
+      const courseId = overrides.course_id ?? (await self.course()).id;
+      return insert('training_sessions', {
+        course_id: courseId,
+        name: unique('Intake'),
+        max_participants: 20,
+        waitlist_enabled: true,
+        registration_opens_at: null,
+        registration_closes_at: null,
+        starts_on: '2027-01-11',
+        ends_on: '2027-01-15',
+        instructor_name: 'Ada Lovelace',
+        workflow_state: 'open_for_registration',
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    async assessment(overrides: Overrides<AssessmentTable> = {}) {
+      const sessionId = overrides.session_id ?? (await self.session()).id;
+      return insert('assessments', {
+        session_id: sessionId,
+        title: unique('Assessment'),
+        kind: 'exam',
+        due_at: null,
+        max_score: 100,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    async resource(overrides: Overrides<LearningResourceTable> = {}) {
+      const sessionId = overrides.session_id ?? (await self.session()).id;
+      return insert('learning_resources', {
+        session_id: sessionId,
+        title: unique('Resource'),
+        type: 'link',
+        url: 'https://example.org/material',
+        body: null,
+        status: 'published',
+        published_at: now(),
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    async meeting(overrides: Overrides<MeetingTable> = {}) {
+      const sessionId = overrides.session_id ?? (await self.session()).id;
+      return insert('meetings', {
+        session_id: sessionId,
+        held_on: '2027-01-11',
+        starts_at: null,
+        ends_at: null,
+        location: 'Room 1',
+        status: 'Scheduled',
+        cancelled_at: null,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    /** A student: a user with an application to a course (a new one unless `courseId` is given). */
+    async student(overrides: Overrides<UserTable> = {}, options: { courseId?: number } = {}) {
+      const user = await self.user(overrides);
+      await self.application({ user_id: user.id, ...(options.courseId !== undefined ? { course_id: options.courseId } : {}) });
+      return user;
+    },
+
+    async application(overrides: Overrides<CourseApplicationTable> = {}) {
+      const userId = overrides.user_id ?? (await self.user()).id;
+      const courseId = overrides.course_id ?? (await self.course()).id;
+      return insert('course_applications', {
+        user_id: userId,
+        course_id: courseId,
+        source: 'admin',
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    /**
+     * An enrolment row as stored (confirmed by default). It does not move the session's counters:
+     * tests of seats and waitlists go through the enrolment service.
+     */
+    async enrolment(overrides: Overrides<EnrolmentTable> = {}) {
+      const sessionId = overrides.session_id ?? (await self.session()).id;
+      const userId = overrides.user_id ?? (await self.student()).id;
+      return insert('enrolments', {
+        user_id: userId,
+        session_id: sessionId,
+        status: 'confirmed',
+        waitlist_position: null,
+        confirmed_at: now(),
+        cancelled_at: null,
+        cancellation_reason: null,
+        completion_outcome: null,
+        completion_notes: null,
+        completion_recorded_at: null,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    /** A valid certificate of a confirmed enrolment completed as passed (created unless given). */
+    async certificate(overrides: Overrides<CertificateTable> = {}) {
+      const enrolment =
+        overrides.enrolment_id !== undefined
+          ? await db.selectFrom('enrolments').selectAll().where('id', '=', overrides.enrolment_id).executeTakeFirstOrThrow()
+          : await self.enrolment({ completion_outcome: 'passed', completion_recorded_at: now() });
+      const session = await db
+        .selectFrom('training_sessions')
+        .select('course_id')
+        .where('id', '=', enrolment.session_id)
+        .executeTakeFirstOrThrow();
+      return insert('certificates', {
+        enrolment_id: enrolment.id,
+        user_id: enrolment.user_id,
+        course_id: session.course_id,
+        session_id: enrolment.session_id,
+        certificate_number: unique('CERT').toUpperCase(),
+        verification_token: randomBytes(24).toString('base64url'),
+        status: 'valid',
+        issued_at: now(),
+        revoked_at: null,
+        revocation_reason: null,
+        created_at: now(),
+        updated_at: now(),
         ...overrides,
       });
     },
