@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
 import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
+import { systemClock } from '../../src/platform/clock.ts';
+import { operatorContext } from '../../src/platform/context.ts';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
+
+/** The operator's context, as the `academy` command passes it. */
+const ops = operatorContext({ clock: systemClock, logger: pino({ level: 'silent' }) });
 
 describe('integration messages', () => {
   let app: TestApp;
@@ -74,7 +80,7 @@ describe('integration messages', () => {
 
   test('a subscribed event becomes a message delivered with the envelope and the Authorization header', async () => {
     const receiver = await startReceiver();
-    const integration = await integrationServiceFor(app.platform).create({
+    const integration = await integrationServiceFor(app.platform).create(ops, {
       key: 'crm',
       name: 'CRM',
       url: `${receiver.url}/inbound`,
@@ -124,7 +130,7 @@ describe('integration messages', () => {
 
   test('a message that fails every attempt ends failed; a retry through the API delivers it once the receiver recovers', async () => {
     const receiver = await startReceiver();
-    await integrationServiceFor(app.platform).create({ key: 'erp', name: 'ERP', url: receiver.url, events: ['course.published'] });
+    await integrationServiceFor(app.platform).create(ops, { key: 'erp', name: 'ERP', url: receiver.url, events: ['course.published'] });
     receiver.reply({ status: 503, body: 'maintenance' });
     await emit('course.published', { course: 'first-aid' });
     await receiver.received(1);
@@ -173,14 +179,14 @@ describe('integration messages', () => {
   test('a disabled integration gets nothing: its queued message fails unsent and a retry is refused until it is enabled', async () => {
     const receiver = await startReceiver();
     const service = integrationServiceFor(app.platform);
-    await service.create({ key: 'hr', name: 'HR', url: receiver.url, events: ['course.archived'] });
+    await service.create(ops, { key: 'hr', name: 'HR', url: receiver.url, events: ['course.archived'] });
     receiver.reply({ status: 503 });
     await emit('course.archived', { course: 'welding' });
     await receiver.received(1);
     const { id } = await onlyMessage('hr');
     await messageWhen(id, (m) => m.attempts === 1 && m.status === 'queued', 'the first failure');
 
-    assert.equal((await service.setEnabled('hr', false)).enabled, false);
+    assert.equal((await service.setEnabled(ops, 'hr', false)).enabled, false);
     receiver.reply({ status: 200 });
     // The scheduled retry runs now: it must not deliver to the disabled integration.
     const db = app.platform.database.db;
@@ -212,11 +218,11 @@ describe('integration messages', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(receiver.requests.length, 1, 'nothing was sent after the integration was disabled');
 
-    await service.setEnabled('hr', true);
+    await service.setEnabled(ops, 'hr', true);
     assert.equal((await retry(id)).statusCode, 202);
     await messageWhen(id, (m) => m.status === 'delivered', 'the retried message to be delivered');
     assert.equal(receiver.requests.length, 2);
-    await assert.rejects(service.setEnabled('nope', false), { code: 'not_found' });
+    await assert.rejects(service.setEnabled(ops, 'nope', false), { code: 'not_found' });
   });
 
   test('a missing or malformed message id is a 404 for both read and retry', async () => {
@@ -231,8 +237,8 @@ describe('integration messages', () => {
   test('the list filters by integration key and status, newest first, paginated; an unknown status is a 422', async () => {
     const receiver = await startReceiver();
     const service = integrationServiceFor(app.platform);
-    await service.create({ key: 'lms-a', name: 'LMS A', url: receiver.url, events: ['course_intake.completed'] });
-    await service.create({ key: 'lms-b', name: 'LMS B', url: `${receiver.url}/b`, events: ['course_intake.completed'] });
+    await service.create(ops, { key: 'lms-a', name: 'LMS A', url: receiver.url, events: ['course_intake.completed'] });
+    await service.create(ops, { key: 'lms-b', name: 'LMS B', url: `${receiver.url}/b`, events: ['course_intake.completed'] });
     receiver.reply((request) => ({ status: request.path === '/b' ? 500 : 200 }));
     for (let i = 1; i <= 3; i++) await emit('course_intake.completed', { intake: i });
     await receiver.received(6);
@@ -291,7 +297,7 @@ describe('integration messages', () => {
   test('integration creation validates every field', async () => {
     const service = integrationServiceFor(app.platform);
     await assert.rejects(
-      service.create({
+      service.create(ops, {
         key: 'Not A Slug',
         name: '',
         url: 'ftp://x',
@@ -306,8 +312,8 @@ describe('integration messages', () => {
         return true;
       },
     );
-    await service.create({ key: 'dup', name: 'Dup', url: 'http://127.0.0.1:9/', events: ['alert.sent'] });
-    await assert.rejects(service.create({ key: 'dup', name: 'Dup 2', url: 'http://127.0.0.1:9/' }), {
+    await service.create(ops, { key: 'dup', name: 'Dup', url: 'http://127.0.0.1:9/', events: ['alert.sent'] });
+    await assert.rejects(service.create(ops, { key: 'dup', name: 'Dup 2', url: 'http://127.0.0.1:9/' }), {
       details: { key: ['An integration with the key "dup" already exists.'] },
     });
   });

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
+import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { RETRY_SCHEDULE_MS, retryDelay } from '../../src/modules/webhooks/delivery.ts';
 import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
+import { systemClock } from '../../src/platform/clock.ts';
+import { operatorContext } from '../../src/platform/context.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
+
+/** The operator's context, as the `academy` command passes it. */
+const ops = operatorContext({ clock: systemClock, logger: pino({ level: 'silent' }) });
 
 async function setup(t: TestContext, env: Record<string, string> = {}) {
   const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true', ...env } });
@@ -39,7 +45,7 @@ async function nextAttempt(platform: Platform, receiver: Receiver): Promise<void
 describe('webhook delivery', () => {
   test('a delivery is a Standard Webhooks request whose signature verifies with the endpoint secret', async (t) => {
     const { platform, webhooks, receiver } = await setup(t);
-    const { endpoint, secret } = await webhooks.create({ url: `${receiver.url}/hooks/academy`, events: ['enrollment.created'] });
+    const { endpoint, secret } = await webhooks.create(ops, { url: `${receiver.url}/hooks/academy`, events: ['enrollment.created'] });
     assert.match(secret, /^whsec_[A-Za-z0-9+/]+=*$/);
     assert.ok(Buffer.from(secret.slice('whsec_'.length), 'base64').length >= 24);
 
@@ -65,7 +71,7 @@ describe('webhook delivery', () => {
     assert.throws(() => new Webhook(secret).verify(request.body.replace('"student_id":3', '"student_id":4'), request.headers as never));
 
     const [delivery] = await eventually(async () => {
-      const list = await webhooks.deliveries(endpoint.id);
+      const list = await webhooks.deliveries(ops, endpoint.id);
       return list[0]?.status === 'succeeded' ? list : null;
     }, 'the delivery to succeed');
     assert.equal(delivery?.attempts, 1);
@@ -77,8 +83,8 @@ describe('webhook delivery', () => {
   test('only subscribed webhook event types reach an endpoint; omitted events mean all webhook types', async (t) => {
     const { platform, webhooks, receiver } = await setup(t);
     const other = await startReceiver();
-    const narrow = await webhooks.create({ url: receiver.url, events: ['certificate.issued'] });
-    const all = await webhooks.create({ url: other.url });
+    const narrow = await webhooks.create(ops, { url: receiver.url, events: ['certificate.issued'] });
+    const all = await webhooks.create(ops, { url: other.url });
     assert.equal(all.endpoint.events, null);
 
     await emit(platform, 'enrollment.created', { enrolment_id: 1 });
@@ -93,19 +99,19 @@ describe('webhook delivery', () => {
       ['certificate.issued'],
     );
     assert.deepEqual(other.requests.map((r) => JSON.parse(r.body).type).sort(), ['certificate.issued', 'enrollment.created']);
-    assert.equal((await webhooks.deliveries(narrow.endpoint.id)).length, 1);
+    assert.equal((await webhooks.deliveries(ops, narrow.endpoint.id)).length, 1);
   });
 
   test('a receiver that answers 500 gets the event again on a later attempt and the delivery then succeeds', async (t) => {
     const { platform, webhooks, receiver } = await setup(t);
-    const { endpoint, secret } = await webhooks.create({ url: receiver.url });
+    const { endpoint, secret } = await webhooks.create(ops, { url: receiver.url });
     receiver.reply({ status: 500, body: 'database down' });
     const started = Date.now();
     const event = await emit(platform, 'course.published', { course: 'intro' });
     await receiver.received(1);
 
     const [pending] = await eventually(async () => {
-      const list = await webhooks.deliveries(endpoint.id);
+      const list = await webhooks.deliveries(ops, endpoint.id);
       return list[0]?.attempts === 1 && list[0].next_attempt_at ? list : null;
     }, 'the failed attempt to be recorded');
     assert.equal(pending?.status, 'pending');
@@ -118,7 +124,7 @@ describe('webhook delivery', () => {
     receiver.reply({ status: 204 });
     await nextAttempt(platform, receiver);
     const [done] = await eventually(async () => {
-      const list = await webhooks.deliveries(endpoint.id);
+      const list = await webhooks.deliveries(ops, endpoint.id);
       return list[0]?.status === 'succeeded' ? list : null;
     }, 'the retried delivery to succeed');
     assert.equal(done?.attempts, 2);
@@ -133,12 +139,12 @@ describe('webhook delivery', () => {
 
   test("a receiver's Retry-After (seconds or HTTP date) postpones the next attempt", async (t) => {
     const { platform, webhooks, receiver } = await setup(t);
-    const { endpoint } = await webhooks.create({ url: receiver.url });
+    const { endpoint } = await webhooks.create(ops, { url: receiver.url });
     receiver.reply({ status: 503, headers: { 'retry-after': '120' } });
     await emit(platform, 'export.completed', { report_id: 1 });
     await receiver.received(1);
     const [delivery] = await eventually(async () => {
-      const list = await webhooks.deliveries(endpoint.id);
+      const list = await webhooks.deliveries(ops, endpoint.id);
       return list[0]?.attempts === 1 ? list : null;
     }, 'the retry to be scheduled');
     const wait = Date.parse(delivery?.next_attempt_at ?? '') - Date.now();
@@ -159,7 +165,7 @@ describe('webhook delivery', () => {
     receiver.reply({ status: 429, headers: { 'retry-after': new Date(Date.now() + 600_000).toUTCString() } });
     await nextAttempt(platform, receiver);
     const [later] = await eventually(async () => {
-      const list = await webhooks.deliveries(endpoint.id);
+      const list = await webhooks.deliveries(ops, endpoint.id);
       return list[0]?.attempts === 2 && list[0].next_attempt_at ? list : null;
     }, 'the second retry to be scheduled');
     const wait2 = Date.parse(later?.next_attempt_at ?? '') - Date.now();
@@ -168,25 +174,25 @@ describe('webhook delivery', () => {
 
   test('410 Gone disables the endpoint, ends the delivery, and the endpoint gets nothing more', async (t) => {
     const { platform, webhooks, receiver } = await setup(t);
-    const { endpoint } = await webhooks.create({ url: receiver.url });
+    const { endpoint } = await webhooks.create(ops, { url: receiver.url });
     receiver.reply({ status: 410, body: 'gone' });
     await emit(platform, 'course.archived', { course: 'old' });
     await receiver.received(1);
     const [delivery] = await eventually(async () => {
-      const list = await webhooks.deliveries(endpoint.id);
+      const list = await webhooks.deliveries(ops, endpoint.id);
       return list[0]?.status === 'failed' ? list : null;
     }, 'the delivery to end');
     assert.equal(delivery?.attempts, 1);
     assert.equal(delivery?.last_status_code, 410);
     assert.ok(delivery?.completed_at);
-    const [listed] = await webhooks.list();
+    const [listed] = await webhooks.list(ops);
     assert.equal(listed?.enabled, false);
     assert.match(listed?.disabled_reason ?? '', /410/);
 
     await emit(platform, 'course.archived', { course: 'older' });
     await new Promise((resolve) => setTimeout(resolve, 400));
     assert.equal(receiver.requests.length, 1);
-    assert.equal((await webhooks.deliveries(endpoint.id)).length, 1);
+    assert.equal((await webhooks.deliveries(ops, endpoint.id)).length, 1);
     const jobs = await platform.database.db.selectFrom('jobs').selectAll().where('name', '=', 'webhooks.deliver').execute();
     assert.deepEqual(jobs, [], 'the delivery job completed rather than failing');
     assert.deepEqual(await platform.events.listByType('job.failed'), []);
@@ -195,15 +201,15 @@ describe('webhook delivery', () => {
   test('a receiver that always fails gets 8 attempts, then the delivery is failed and job.failed is emitted', async (t) => {
     const { platform, webhooks, receiver } = await setup(t);
     const observer = await startReceiver();
-    const { endpoint } = await webhooks.create({ url: receiver.url });
-    await webhooks.create({ url: observer.url, events: ['job.failed'] });
+    const { endpoint } = await webhooks.create(ops, { url: receiver.url });
+    await webhooks.create(ops, { url: observer.url, events: ['job.failed'] });
     receiver.reply({ status: 502, body: 'bad gateway' });
     await emit(platform, 'alert.sent', { alert: 'disk' });
     await receiver.received(1);
     for (let attempt = 2; attempt <= 8; attempt++) await nextAttempt(platform, receiver);
 
     const [delivery] = await eventually(async () => {
-      const list = await webhooks.deliveries(endpoint.id);
+      const list = await webhooks.deliveries(ops, endpoint.id);
       return list[0]?.status === 'failed' ? list : null;
     }, 'the delivery to fail');
     assert.equal(delivery?.attempts, 8);
@@ -226,19 +232,19 @@ describe('webhook delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(receiver.requests.length, 8);
     assert.deepEqual(
-      (await webhooks.deliveries(endpoint.id)).map((d) => d.event_type),
+      (await webhooks.deliveries(ops, endpoint.id)).map((d) => d.event_type),
       ['alert.sent'],
     );
   });
 
   test('an attempt that gets no answer within ACADEMY_OUTBOUND_TIMEOUT_MS is a failed attempt', async (t) => {
     const { platform, webhooks, receiver } = await setup(t, { ACADEMY_OUTBOUND_TIMEOUT_MS: '500' });
-    const { endpoint } = await webhooks.create({ url: receiver.url });
+    const { endpoint } = await webhooks.create(ops, { url: receiver.url });
     receiver.reply({ status: 200, hang: true });
     await emit(platform, 'enrollment.completed', { enrolment_id: 2 });
     await receiver.received(1);
     const [delivery] = await eventually(async () => {
-      const list = await webhooks.deliveries(endpoint.id);
+      const list = await webhooks.deliveries(ops, endpoint.id);
       return list[0]?.attempts === 1 ? list : null;
     }, 'the timed-out attempt to be recorded');
     assert.equal(delivery?.status, 'pending');
@@ -248,15 +254,15 @@ describe('webhook delivery', () => {
 
   test('deleting an endpoint drops its history and pending deliveries', async (t) => {
     const { platform, webhooks, receiver } = await setup(t);
-    const { endpoint } = await webhooks.create({ url: receiver.url });
+    const { endpoint } = await webhooks.create(ops, { url: receiver.url });
     receiver.reply({ status: 500 });
     await emit(platform, 'enrollment.promoted', { enrolment_id: 3 });
     await receiver.received(1);
-    await eventually(async () => (await webhooks.deliveries(endpoint.id))[0]?.attempts === 1, 'the retry to be scheduled');
-    await webhooks.delete(endpoint.id);
-    assert.deepEqual(await webhooks.list(), []);
-    await assert.rejects(webhooks.deliveries(endpoint.id), { code: 'not_found' });
-    await assert.rejects(webhooks.delete(endpoint.id), { code: 'not_found' });
+    await eventually(async () => (await webhooks.deliveries(ops, endpoint.id))[0]?.attempts === 1, 'the retry to be scheduled');
+    await webhooks.delete(ops, endpoint.id);
+    assert.deepEqual(await webhooks.list(ops), []);
+    await assert.rejects(webhooks.deliveries(ops, endpoint.id), { code: 'not_found' });
+    await assert.rejects(webhooks.delete(ops, endpoint.id), { code: 'not_found' });
     await platform.database.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).execute();
     await eventually(
       async () =>

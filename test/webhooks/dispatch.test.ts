@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import pino from 'pino';
 import { createEventDispatcher, type DispatchDeps } from '../../src/modules/events/dispatch.ts';
 import { createIntegrationRepository } from '../../src/modules/integrations/repository.ts';
 import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
 import { createWebhookRepository } from '../../src/modules/webhooks/repository.ts';
 import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
+import { systemClock } from '../../src/platform/clock.ts';
+import { operatorContext } from '../../src/platform/context.ts';
 import type { JobQueue } from '../../src/platform/jobs/queue.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createTestPlatform } from '../support/platform.ts';
+
+/** The operator's context, as the `academy` command passes it. */
+const ops = operatorContext({ clock: systemClock, logger: pino({ level: 'silent' }) });
 
 function deps(platform: Platform, queue: JobQueue = platform.queue): DispatchDeps {
   return {
@@ -34,24 +40,24 @@ describe('events.dispatch', () => {
     const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
     const webhooks = webhookServiceFor(platform);
     const integrations = integrationServiceFor(platform);
-    const all = await webhooks.create({ url: 'http://127.0.0.1:9/all' });
-    await webhooks.create({ url: 'http://127.0.0.1:9/certs', events: ['certificate.issued'] });
-    const disabled = await webhooks.create({ url: 'http://127.0.0.1:9/off' });
+    const all = await webhooks.create(ops, { url: 'http://127.0.0.1:9/all' });
+    await webhooks.create(ops, { url: 'http://127.0.0.1:9/certs', events: ['certificate.issued'] });
+    const disabled = await webhooks.create(ops, { url: 'http://127.0.0.1:9/off' });
     await createWebhookRepository(platform.database.db).disableEndpoint(
       platform.database.db,
       disabled.endpoint.id,
       'test',
       new Date().toISOString(),
     );
-    await integrations.create({ key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm', events: ['enrollment.created'] });
-    await integrations.create({ key: 'erp', name: 'ERP', url: 'http://127.0.0.1:9/erp', events: ['course.published'] });
+    await integrations.create(ops, { key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm', events: ['enrollment.created'] });
+    await integrations.create(ops, { key: 'erp', name: 'ERP', url: 'http://127.0.0.1:9/erp', events: ['course.published'] });
 
     const dispatch = createEventDispatcher(deps(platform));
     const event = await emit(platform, 'enrollment.created', { enrolment_id: 1 });
     assert.deepEqual(await dispatch(event.id), { deliveries: 1, messages: 1 });
     assert.deepEqual(await dispatch(event.id), { deliveries: 0, messages: 0 }, 'a second run (e.g. after a crash) adds nothing');
 
-    const [delivery] = await webhooks.deliveries(all.endpoint.id);
+    const [delivery] = await webhooks.deliveries(ops, all.endpoint.id);
     assert.equal(delivery?.event_id, event.id);
     assert.equal(delivery?.status, 'pending');
     const webhookJobs = await pendingJobs(platform, 'webhooks.deliver');
@@ -59,7 +65,11 @@ describe('events.dispatch', () => {
     assert.equal(webhookJobs[0]?.max_attempts, 8);
     assert.deepEqual(JSON.parse(webhookJobs[0]?.payload ?? ''), { deliveryId: delivery?.id });
 
-    const messages = await integrations.listMessages({}, { page: 1, perPage: 15, offset: 0 });
+    const messages = await integrations.listMessages(
+      ops,
+      {},
+      { page: { page: 1, perPage: 15, offset: 0 }, sort: 'created_at', direction: 'desc' },
+    );
     assert.equal(messages.total, 1);
     assert.equal(messages.items[0]?.integration_key, 'crm');
     assert.equal(messages.items[0]?.status, 'queued');
@@ -74,8 +84,8 @@ describe('events.dispatch', () => {
 
   test('two dispatches of one event at the same time still create one delivery and one message per target', async () => {
     const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
-    await webhookServiceFor(platform).create({ url: 'http://127.0.0.1:9/all' });
-    await integrationServiceFor(platform).create({ key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm' });
+    await webhookServiceFor(platform).create(ops, { url: 'http://127.0.0.1:9/all' });
+    await integrationServiceFor(platform).create(ops, { key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm' });
     const event = await emit(platform, 'enrollment.created', { enrolment_id: 2 });
     const dispatch = createEventDispatcher(deps(platform));
     const outcomes = await Promise.all([dispatch(event.id), dispatch(event.id), dispatch(event.id)]);
@@ -87,8 +97,8 @@ describe('events.dispatch', () => {
 
   test('the fan-out is one transaction: a failure part-way leaves no delivery, message or job behind', async () => {
     const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
-    await webhookServiceFor(platform).create({ url: 'http://127.0.0.1:9/all' });
-    await integrationServiceFor(platform).create({ key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm' });
+    await webhookServiceFor(platform).create(ops, { url: 'http://127.0.0.1:9/all' });
+    await integrationServiceFor(platform).create(ops, { key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm' });
     const failing = {
       ...platform.queue,
       enqueue: async (...args: Parameters<JobQueue['enqueue']>) => {
@@ -113,14 +123,14 @@ describe('events.dispatch', () => {
   test('a failure report about a failed report is not delivered again (no feedback loop)', async () => {
     const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
     const webhooks = webhookServiceFor(platform);
-    const a = await webhooks.create({ url: 'http://127.0.0.1:9/a' });
-    const b = await webhooks.create({ url: 'http://127.0.0.1:9/b' });
+    const a = await webhooks.create(ops, { url: 'http://127.0.0.1:9/a' });
+    const b = await webhooks.create(ops, { url: 'http://127.0.0.1:9/b' });
     const dispatch = createEventDispatcher(deps(platform));
     const db = platform.database.db;
 
     /** Fails the delivery job of `endpointId` for `eventId` for good, as the worker does, and returns the report. */
     async function failDelivery(endpointId: number, eventId: string) {
-      const [delivery] = (await webhooks.deliveries(endpointId)).filter((d) => d.event_id === eventId);
+      const [delivery] = (await webhooks.deliveries(ops, endpointId)).filter((d) => d.event_id === eventId);
       const job = (await pendingJobs(platform, 'webhooks.deliver')).find((j) => JSON.parse(j.payload).deliveryId === delivery?.id);
       assert.ok(job);
       await db.updateTable('jobs').set({ failed_at: new Date().toISOString(), attempts: 8 }).where('id', '=', job.id).execute();
@@ -132,7 +142,7 @@ describe('events.dispatch', () => {
     const report = await failDelivery(a.endpoint.id, original.id);
     assert.deepEqual(await dispatch(report.id), { deliveries: 1, messages: 0 }, 'reported to b only, not to the failing a');
     assert.deepEqual(
-      (await webhooks.deliveries(b.endpoint.id)).map((d) => d.event_type),
+      (await webhooks.deliveries(ops, b.endpoint.id)).map((d) => d.event_type),
       ['job.failed', 'alert.sent'],
     );
     const reportOfReport = await failDelivery(b.endpoint.id, report.id);

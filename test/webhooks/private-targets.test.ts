@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import pino from 'pino';
 import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
 import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
+import { systemClock } from '../../src/platform/clock.ts';
+import { operatorContext } from '../../src/platform/context.ts';
 import { createOutbound, nonPublicKind, retryAfterMs, TargetRefusedError } from '../../src/platform/outbound.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { eventually, startReceiver } from '../support/receiver.ts';
+
+/** The operator's context, as the `academy` command passes it. */
+const ops = operatorContext({ clock: systemClock, logger: pino({ level: 'silent' }) });
 
 function emit(platform: Platform, type: string, payload: Record<string, unknown>) {
   return platform.database.db.transaction().execute((trx) => platform.outbox.emit(trx, type, payload));
@@ -40,7 +46,7 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
     const platform = await createTestPlatform();
     const webhooks = webhookServiceFor(platform);
     for (const [url, reason] of PRIVATE_URLS) {
-      await assert.rejects(webhooks.create({ url }), (error: { code: string; details: Record<string, string[]> }) => {
+      await assert.rejects(webhooks.create(ops, { url }), (error: { code: string; details: Record<string, string[]> }) => {
         assert.equal(error.code, 'validation_failed', url);
         const [message] = error.details.url ?? [];
         assert.match(message ?? '', reason, url);
@@ -48,14 +54,14 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
         return true;
       });
     }
-    await assert.rejects(webhooks.create({ url: 'ftp://example.org/x' }), { details: { url: ['The URL must use http or https.'] } });
-    await assert.rejects(webhooks.create({ url: 'https://user:pw@93.184.215.14/' }), {
+    await assert.rejects(webhooks.create(ops, { url: 'ftp://example.org/x' }), { details: { url: ['The URL must use http or https.'] } });
+    await assert.rejects(webhooks.create(ops, { url: 'https://user:pw@93.184.215.14/' }), {
       details: { url: ['The URL must not contain credentials.'] },
     });
-    await assert.rejects(webhooks.create({ url: 'not a url' }), { details: { url: ['The URL is not a valid absolute URL.'] } });
-    assert.deepEqual(await webhooks.list(), [], 'nothing was stored');
+    await assert.rejects(webhooks.create(ops, { url: 'not a url' }), { details: { url: ['The URL is not a valid absolute URL.'] } });
+    assert.deepEqual(await webhooks.list(ops), [], 'nothing was stored');
 
-    const accepted = await webhooks.create({ url: 'https://93.184.215.14/hooks' });
+    const accepted = await webhooks.create(ops, { url: 'https://93.184.215.14/hooks' });
     assert.equal(accepted.endpoint.url, 'https://93.184.215.14/hooks');
   });
 
@@ -63,12 +69,12 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
     const platform = await createTestPlatform();
     const integrations = integrationServiceFor(platform);
     for (const url of ['http://127.0.0.1/crm', 'http://10.0.0.1/']) {
-      await assert.rejects(integrations.create({ key: 'crm', name: 'CRM', url }), (error: { details: Record<string, string[]> }) => {
+      await assert.rejects(integrations.create(ops, { key: 'crm', name: 'CRM', url }), (error: { details: Record<string, string[]> }) => {
         assert.match(error.details.url?.[0] ?? '', /is a (loopback|private) address; only public addresses are allowed/);
         return true;
       });
     }
-    assert.deepEqual(await integrations.listIntegrations(), []);
+    assert.deepEqual(await integrations.listIntegrations(ops), []);
   });
 
   test('delivery re-checks the address: a host that now resolves to a private address gets nothing and fails at once', async () => {
@@ -110,7 +116,7 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
       await emit(platform, 'enrollment.created', { enrolment_id: 1 });
       // A refusal is permanent: no retry is scheduled, the delivery and the message fail after one attempt.
       const [delivery] = await eventually(async () => {
-        const list = await webhookServiceFor(platform).deliveries(endpoint.id);
+        const list = await webhookServiceFor(platform).deliveries(ops, endpoint.id);
         return list[0]?.status === 'failed' ? list : null;
       }, 'the refused delivery to fail');
       assert.equal(delivery?.attempts, 1);
@@ -119,7 +125,11 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
       assert.match(delivery?.last_error ?? '', /The host localhost resolves to a loopback address;/);
       assert.doesNotMatch(delivery?.last_error ?? '', /127\.0\.0\.1|::1/, 'the resolved address is not shown');
       const message = await eventually(async () => {
-        const page = await integrationServiceFor(platform).listMessages({}, { page: 1, perPage: 15, offset: 0 });
+        const page = await integrationServiceFor(platform).listMessages(
+          ops,
+          {},
+          { page: { page: 1, perPage: 15, offset: 0 }, sort: 'created_at', direction: 'desc' },
+        );
         return page.items[0]?.status === 'failed' ? page.items[0] : null;
       }, 'the refused integration message to fail');
       assert.equal(message.attempts, 1);

@@ -23,8 +23,8 @@ export interface DispatchDeps {
   clock: Clock;
 }
 
-function subscribes(events: string | null, type: string): boolean {
-  return events === null || (JSON.parse(events) as string[]).includes(type);
+function subscribes(events: readonly string[] | null, type: string): boolean {
+  return events === null || events.includes(type);
 }
 
 interface FailureReport {

@@ -18,8 +18,8 @@ export function adminIntegrationCommands(admin: Command, run: Runner): void {
       '{"key":"crm","name":"CRM","url":"https://…","events":["enrollment.created"],"auth_header":"Bearer …"}; events omitted = every webhook event type',
     )
     .action((options) =>
-      run(async ({ platform, out }) => {
-        const integration = await integrationServiceFor(platform).create(parseData(options.data));
+      run(async ({ platform, out, ctx }) => {
+        const integration = await integrationServiceFor(platform).create(ctx, parseData(options.data));
         out.result(integration, JSON.stringify(integration, null, 2));
       }),
     );
@@ -28,8 +28,8 @@ export function adminIntegrationCommands(admin: Command, run: Runner): void {
     .command('list')
     .description('List integration endpoints (credentials masked)')
     .action(() =>
-      run(async ({ platform, out }) => {
-        const list = await integrationServiceFor(platform).listIntegrations();
+      run(async ({ platform, out, ctx }) => {
+        const list = await integrationServiceFor(platform).listIntegrations(ctx);
         const rows = list.map((i) => ({ ...i, events: i.events ?? 'all' }));
         out.result(list, table(rows, ['id', 'key', 'name', 'url', 'events', 'auth_header', 'enabled']));
       }),
@@ -47,9 +47,9 @@ export function adminIntegrationCommands(admin: Command, run: Runner): void {
           : 'Disable an integration: it gets no new messages, queued ones fail unsent, failed ones cannot be retried',
       )
       .action((key: string) =>
-        run(async ({ platform, out }) => {
+        run(async ({ platform, out, ctx }) => {
           const integration = await integrationServiceFor(platform)
-            .setEnabled(key, enabled)
+            .setEnabled(ctx, key, enabled)
             .catch((error) => {
               throw error instanceof NotFoundError ? new Error(`No integration has the key "${key}".`) : error;
             });

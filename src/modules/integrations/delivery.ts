@@ -6,7 +6,7 @@ import { PermanentJobError, RetryAfterError } from '../../platform/jobs/registry
 import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createIntegrationRepository, type IntegrationRepository } from './repository.ts';
-import { MESSAGE_MOVES } from './service.ts';
+import { messageLifecycle } from './service.ts';
 
 export const USER_AGENT = 'Academy-Integrations/1';
 
@@ -37,20 +37,13 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
     const started = clock.now().toISOString();
     if (!integration.enabled) {
       // Disabled after the message was queued: nothing is sent, and the message says why.
-      await integrations.transition(db, message.id, MESSAGE_MOVES.fail.from, {
-        status: 'failed',
-        last_error: disabledError(integration.key),
-        failed_at: started,
-        updated_at: started,
+      await messageLifecycle.tryApply(db, message.id, 'fail', {
+        set: { last_error: disabledError(integration.key), failed_at: started, updated_at: started },
       });
       return;
     }
     // Already delivered or failed (e.g. a job that ran twice): the move is refused and nothing is sent.
-    if (
-      !(await integrations.transition(db, message.id, MESSAGE_MOVES.start.from, { status: 'delivering', attempts, updated_at: started }))
-    ) {
-      return;
-    }
+    if (!(await messageLifecycle.tryApply(db, message.id, 'start', { set: { attempts, updated_at: started } }))) return;
 
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -59,18 +52,14 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
     };
     if (message.event_id) headers['academy-event-id'] = message.event_id;
     if (integration.auth_header) headers.authorization = integration.auth_header;
-    const { response, failure, refused } = await deps.outbound.attempt(integration.url, message.payload, headers);
+    const { response, failure, refused } = await deps.outbound.attempt(integration.url, JSON.stringify(message.payload), headers);
 
     const now = clock.now();
     const at = now.toISOString();
     const status = response?.status ?? null;
     if (failure === null) {
-      await integrations.transition(db, message.id, MESSAGE_MOVES.deliver.from, {
-        status: 'delivered',
-        last_status_code: status,
-        last_error: null,
-        delivered_at: at,
-        updated_at: at,
+      await messageLifecycle.tryApply(db, message.id, 'deliver', {
+        set: { last_status_code: status, last_error: null, delivered_at: at, updated_at: at },
       });
       return;
     }
@@ -79,11 +68,8 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
     // `failed`, can never start a new series that this job's end would then overwrite.
     // A refused target (not a public address) stays refused: no later attempt can succeed.
     const final = refused || ctx.attempt >= ctx.maxAttempts;
-    await integrations.transition(db, message.id, MESSAGE_MOVES.requeue.from, {
-      status: final ? 'delivering' : 'queued',
-      last_status_code: status,
-      last_error: failure,
-      updated_at: at,
+    await messageLifecycle.tryApply(db, message.id, final ? 'record_failure' : 'requeue', {
+      set: { last_status_code: status, last_error: failure, updated_at: at },
     });
     if (refused) throw new PermanentJobError(failure);
     throw new RetryAfterError(failure, Math.max(retryDelay(ctx.attempt), retryAfterMs(response?.headers['retry-after'], now) ?? 0));
@@ -94,12 +80,7 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
     /** Also covers a job that ended without a recorded attempt (e.g. an unexpected error). */
     async exhausted(trx: Kysely<DB>, payload: { messageId: number }, error: string): Promise<void> {
       const at = clock.now().toISOString();
-      await integrations.transition(trx, payload.messageId, MESSAGE_MOVES.fail.from, {
-        status: 'failed',
-        last_error: error,
-        failed_at: at,
-        updated_at: at,
-      });
+      await messageLifecycle.tryApply(trx, payload.messageId, 'fail', { set: { last_error: error, failed_at: at, updated_at: at } });
     },
   };
 }

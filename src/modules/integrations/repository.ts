@@ -1,74 +1,83 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { bool, json } from '../../db/codec.ts';
+import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, IntegrationMessageTable, IntegrationTable } from '../../db/schema.ts';
-import type { Page } from '../../http/pagination.ts';
+import type { DomainEvent } from '../../platform/events/outbox.ts';
+import type { MessageSort, MessageStatus } from './schemas.ts';
 
-export type IntegrationRow = Selectable<IntegrationTable>;
-export type MessageRow = Selectable<IntegrationMessageTable>;
+/** Rows as stored, decoded once here (booleans and JSON), the same on both databases. */
+export type IntegrationRow = Omit<Selectable<IntegrationTable>, 'enabled' | 'events'> & { enabled: boolean; events: string[] | null };
+export type MessageRow = Omit<Selectable<IntegrationMessageTable>, 'payload' | 'status'> & { payload: DomainEvent; status: MessageStatus };
+
+const integration = (row: Selectable<IntegrationTable>): IntegrationRow => ({
+  ...row,
+  enabled: bool(row.enabled),
+  events: json<string[]>(row.events),
+});
+const message = (row: Selectable<IntegrationMessageTable>): MessageRow => ({
+  ...row,
+  payload: json<DomainEvent>(row.payload),
+  status: row.status as MessageStatus,
+});
 
 export interface MessageFilter {
   integrationKey?: string | undefined;
-  status?: string | undefined;
+  status?: MessageStatus | undefined;
 }
 
 export function createIntegrationRepository(db: Kysely<DB>) {
   return {
-    insertIntegration: async (integration: Insertable<IntegrationTable>): Promise<IntegrationRow> =>
-      db.insertInto('integrations').values(integration).returningAll().executeTakeFirstOrThrow(),
+    insertIntegration: async (values: Insertable<IntegrationTable>): Promise<IntegrationRow> =>
+      integration(await db.insertInto('integrations').values(values).returningAll().executeTakeFirstOrThrow()),
 
-    findIntegrationByKey: async (key: string): Promise<IntegrationRow | undefined> =>
-      db.selectFrom('integrations').selectAll().where('key', '=', key).executeTakeFirst(),
+    findIntegrationByKey: async (key: string): Promise<IntegrationRow | undefined> => {
+      const row = await db.selectFrom('integrations').selectAll().where('key', '=', key).executeTakeFirst();
+      return row && integration(row);
+    },
 
-    findIntegration: async (id: number, trx: Kysely<DB> = db): Promise<IntegrationRow | undefined> =>
-      trx.selectFrom('integrations').selectAll().where('id', '=', id).executeTakeFirst(),
+    findIntegration: async (id: number, trx: Kysely<DB> = db): Promise<IntegrationRow | undefined> => {
+      const row = await trx.selectFrom('integrations').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && integration(row);
+    },
 
-    setIntegrationEnabled: async (key: string, enabled: boolean, now: string): Promise<IntegrationRow | undefined> =>
-      db.updateTable('integrations').set({ enabled, updated_at: now }).where('key', '=', key).returningAll().executeTakeFirst(),
+    setIntegrationEnabled: async (key: string, enabled: boolean, now: string): Promise<IntegrationRow | undefined> => {
+      const row = await db
+        .updateTable('integrations')
+        .set({ enabled, updated_at: now })
+        .where('key', '=', key)
+        .returningAll()
+        .executeTakeFirst();
+      return row && integration(row);
+    },
 
-    listIntegrations: async (): Promise<IntegrationRow[]> => db.selectFrom('integrations').selectAll().orderBy('id').execute(),
+    listIntegrations: async (): Promise<IntegrationRow[]> =>
+      (await db.selectFrom('integrations').selectAll().orderBy('id').execute()).map(integration),
 
     enabledIntegrations: async (trx: Kysely<DB>): Promise<IntegrationRow[]> =>
-      trx.selectFrom('integrations').selectAll().where('enabled', '=', true).orderBy('id').execute(),
+      (await trx.selectFrom('integrations').selectAll().where('enabled', '=', true).orderBy('id').execute()).map(integration),
 
     /** Inserts a message; `undefined` when the integration has one for this event already (a re-run dispatch). */
-    insertMessage: async (trx: Kysely<DB>, message: Insertable<IntegrationMessageTable>): Promise<number | undefined> =>
+    insertMessage: async (trx: Kysely<DB>, values: Insertable<IntegrationMessageTable>): Promise<number | undefined> =>
       (
         await trx
           .insertInto('integration_messages')
-          .values(message)
+          .values(values)
           .onConflict((oc) => oc.columns(['integration_id', 'event_id']).doNothing())
           .returning('id')
           .executeTakeFirst()
       )?.id,
 
-    findMessage: async (id: number, trx: Kysely<DB> = db): Promise<MessageRow | undefined> =>
-      trx.selectFrom('integration_messages').selectAll().where('id', '=', id).executeTakeFirst(),
-
-    /** Newest first. */
-    listMessages: async (filter: MessageFilter, page: { offset: number; perPage: number }): Promise<Page<MessageRow>> => {
-      let query = db.selectFrom('integration_messages');
-      if (filter.integrationKey !== undefined) query = query.where('integration_key', '=', filter.integrationKey);
-      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-      const [items, count] = await Promise.all([
-        query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.perPage).offset(page.offset).execute(),
-        query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-      ]);
-      return { items, total: Number(count.total) };
+    findMessage: async (id: number, trx: Kysely<DB> = db): Promise<MessageRow | undefined> => {
+      const row = await trx.selectFrom('integration_messages').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && message(row);
     },
 
-    /** Moves a message from one of `from` to a new state; false when it was in none of them. */
-    transition: async (
-      trx: Kysely<DB>,
-      id: number,
-      from: readonly string[],
-      changes: Updateable<IntegrationMessageTable>,
-    ): Promise<boolean> => {
-      const result = await trx
-        .updateTable('integration_messages')
-        .set(changes)
-        .where('id', '=', id)
-        .where('status', 'in', [...from])
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    listMessages: async (filter: MessageFilter, list: ListRequest<MessageSort>): Promise<Page<MessageRow>> => {
+      let query = db.selectFrom('integration_messages').selectAll();
+      if (filter.integrationKey !== undefined) query = query.where('integration_key', '=', filter.integrationKey);
+      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+      const page = await listPage(query, list, { sort: { created_at: 'created_at', id: 'id' } });
+      return { items: page.items.map(message), total: page.total };
     },
   };
 }

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ListOf, pageRequest, paginate } from '../../http/pagination.ts';
-import { IdParam, Single } from '../../http/schemas.ts';
+import { listRequest, sendList } from '../../http/list.ts';
+import { ListOf } from '../../http/pagination.ts';
+import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
 import { EventEnvelope, IntegrationMessage, MessageListQuery } from './schemas.ts';
 import type { IntegrationService } from './service.ts';
 
@@ -11,8 +12,8 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
 ) => {
   app.addSchema(EventEnvelope);
   app.addSchema(IntegrationMessage);
-  const message = Type.Ref('IntegrationMessage');
-  const error = Type.Ref('Error');
+  const message = Ref(IntegrationMessage);
+  const error = Ref(ErrorBody);
   const params = Type.Object({ message: IdParam });
 
   app.get('/integrations', {
@@ -22,14 +23,14 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
       tags: ['Integrations'],
       summary: 'List integration messages',
       description:
-        'Messages sent to outbound integrations, one per subscribed event and integration, newest first. An unknown `status` is a 422.',
+        'Messages sent to outbound integrations, one per subscribed event and integration, newest first unless `sort`/`direction` say otherwise. An unknown `status` is a 422.',
       querystring: MessageListQuery,
       response: { 200: ListOf(message), 422: error },
     },
     handler: async (request, reply) => {
-      const page = pageRequest(request.query, maxPageSize);
-      const result = await integrations.listMessages(request.query, page);
-      return paginate(request, reply, page, result);
+      const list = listRequest(request.query, { maxPageSize, defaultSort: 'created_at', defaultDirection: 'desc' });
+      const filter = { integrationKey: request.query.integration_key, status: request.query.status };
+      return sendList(request, reply, list, await integrations.listMessages(request.ctx, filter, list));
     },
   });
 
@@ -42,7 +43,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
       params,
       response: { 200: Single(message), 404: error },
     },
-    handler: async (request) => ({ data: await integrations.getMessage(request.params.message) }),
+    handler: async (request) => ({ data: await integrations.getMessage(request.ctx, request.params.message) }),
   });
 
   app.post('/integrations/:message/retry', {
@@ -57,7 +58,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
       response: { 202: Single(message), 404: error, 409: error },
     },
     handler: async (request, reply) => {
-      const data = await integrations.retry(request.params.message);
+      const data = await integrations.retry(request.ctx, request.params.message);
       return reply.code(202).send({ data });
     },
   });

@@ -1,62 +1,45 @@
 import type { Kysely } from 'kysely';
+import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
-import type { Page, PageRequest } from '../../http/pagination.ts';
-import type { Clock } from '../../platform/clock.ts';
+import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
-import type { DomainEvent } from '../../platform/events/outbox.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
+import { defineLifecycle } from '../../platform/lifecycle.ts';
 import { type Outbound, outboundFor } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { checkEventTypes } from '../webhooks/service.ts';
-import { createIntegrationRepository, type IntegrationRepository, type IntegrationRow, type MessageRow } from './repository.ts';
-
-export const MESSAGE_STATUSES = ['queued', 'delivering', 'delivered', 'failed'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+import {
+  createIntegrationRepository,
+  type IntegrationRepository,
+  type IntegrationRow,
+  type MessageFilter,
+  type MessageRow,
+} from './repository.ts';
+import type { Integration, IntegrationMessage, MessageSort, MessageStatus } from './schemas.ts';
 
 /**
- * The message lifecycle as data: each move names the states it may start from. `start` also starts
- * from `delivering`, so that an attempt cut short by a crash is made again (at-least-once).
+ * The message lifecycle as data. `start` also starts from `delivering`, so that an attempt cut short
+ * by a crash is made again (at-least-once); `record_failure` keeps an exhausted message `delivering`
+ * until the queue gives its job up (see delivery.ts).
  */
-export const MESSAGE_MOVES = {
-  start: { from: ['queued', 'delivering'], to: 'delivering' },
-  deliver: { from: ['delivering'], to: 'delivered' },
-  requeue: { from: ['delivering'], to: 'queued' },
-  fail: { from: ['queued', 'delivering'], to: 'failed' },
-  retry: { from: ['failed'], to: 'queued' },
-} as const satisfies Record<string, { from: readonly MessageStatus[]; to: MessageStatus }>;
+export const messageLifecycle = defineLifecycle<MessageStatus, 'start' | 'deliver' | 'requeue' | 'record_failure' | 'fail' | 'retry'>({
+  table: 'integration_messages',
+  moves: {
+    start: { from: ['queued', 'delivering'], to: 'delivering' },
+    deliver: { from: ['delivering'], to: 'delivered' },
+    requeue: { from: ['delivering'], to: 'queued' },
+    record_failure: { from: ['delivering'], to: 'delivering' },
+    fail: { from: ['queued', 'delivering'], to: 'failed' },
+    retry: { from: ['failed'], to: 'queued' },
+  },
+  refuse: (move, current) =>
+    move === 'retry'
+      ? new ConflictError('not_retryable', `Only a failed message can be retried; this message is ${current}.`)
+      : new ConflictError('invalid_transition', `A ${current} message cannot ${move}.`),
+});
 
 /** Attempts per message (and again per manual retry). */
 export const MESSAGE_MAX_ATTEMPTS = 5;
-
-export interface IntegrationView {
-  id: number;
-  key: string;
-  name: string;
-  url: string;
-  events: string[] | null;
-  /** Masked: the value is never shown again after creation. */
-  auth_header: string | null;
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface MessageView {
-  id: number;
-  integration_key: string;
-  event_id: string | null;
-  event_type: string;
-  status: MessageStatus;
-  attempts: number;
-  max_attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  payload: DomainEvent;
-  delivered_at: string | null;
-  failed_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /** Keeps the scheme ("Bearer") and at most the last four characters of a long credential. */
 export function maskCredential(value: string): string {
@@ -66,32 +49,32 @@ export function maskCredential(value: string): string {
   return `${scheme}****${secret.length >= 16 ? secret.slice(-4) : ''}`;
 }
 
-function integrationView(row: IntegrationRow): IntegrationView {
+function integrationView(row: IntegrationRow): Integration {
   return {
     id: row.id,
     key: row.key,
     name: row.name,
     url: row.url,
-    events: row.events === null ? null : (JSON.parse(row.events) as string[]),
+    events: row.events,
     auth_header: row.auth_header === null ? null : maskCredential(row.auth_header),
-    enabled: Boolean(row.enabled),
+    enabled: row.enabled,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
-export function messageView(row: MessageRow): MessageView {
+export function messageView(row: MessageRow): IntegrationMessage {
   return {
     id: row.id,
     integration_key: row.integration_key,
     event_id: row.event_id,
     event_type: row.event_type,
-    status: row.status as MessageStatus,
+    status: row.status,
     attempts: row.attempts,
     max_attempts: row.max_attempts,
     last_status_code: row.last_status_code,
     last_error: row.last_error,
-    payload: JSON.parse(row.payload) as DomainEvent,
+    payload: row.payload,
     delivered_at: row.delivered_at,
     failed_at: row.failed_at,
     created_at: row.created_at,
@@ -102,23 +85,17 @@ export function messageView(row: MessageRow): MessageView {
 const CREATE_FIELDS = ['key', 'name', 'url', 'events', 'auth_header'];
 const KEY = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 
-export interface MessageQuery {
-  integration_key?: string | undefined;
-  status?: MessageStatus | undefined;
-}
-
 export function createIntegrationService(deps: {
   db: Kysely<DB>;
   integrations: IntegrationRepository;
   queue: JobQueue;
   outbound: Outbound;
-  clock: Clock;
 }) {
-  const { integrations, clock } = deps;
+  const { integrations } = deps;
 
   return {
     /** Creates an integration endpoint from the operator's JSON (`academy admin integrations create`). */
-    async create(data: Record<string, unknown>): Promise<IntegrationView> {
+    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Integration> {
       const errors: Record<string, string[]> = {};
       const add = (field: string, message: string) => {
         errors[field] = [...(errors[field] ?? []), message];
@@ -154,7 +131,7 @@ export function createIntegrationService(deps: {
       }
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-      const now = clock.now().toISOString();
+      const now = ctx.clock.now().toISOString();
       const row = await integrations.insertIntegration({
         key: key as string,
         name: (name as string).trim(),
@@ -173,22 +150,22 @@ export function createIntegrationService(deps: {
      * A disabled integration gets no new messages, its queued ones fail unsent, and its failed ones
      * cannot be retried until it is enabled again.
      */
-    async setEnabled(key: string, enabled: boolean): Promise<IntegrationView> {
-      const row = await integrations.setIntegrationEnabled(key, enabled, clock.now().toISOString());
+    async setEnabled(ctx: ServiceContext, key: string, enabled: boolean): Promise<Integration> {
+      const row = await integrations.setIntegrationEnabled(key, enabled, ctx.clock.now().toISOString());
       if (!row) throw new NotFoundError();
       return integrationView(row);
     },
 
-    async listIntegrations(): Promise<IntegrationView[]> {
+    async listIntegrations(_ctx: ServiceContext): Promise<Integration[]> {
       return (await integrations.listIntegrations()).map(integrationView);
     },
 
-    async listMessages(query: MessageQuery, page: PageRequest): Promise<Page<MessageView>> {
-      const result = await integrations.listMessages({ integrationKey: query.integration_key, status: query.status }, page);
+    async listMessages(_ctx: ServiceContext, filter: MessageFilter, list: ListRequest<MessageSort>): Promise<Page<IntegrationMessage>> {
+      const result = await integrations.listMessages(filter, list);
       return { items: result.items.map(messageView), total: result.total };
     },
 
-    async getMessage(id: number): Promise<MessageView> {
+    async getMessage(_ctx: ServiceContext, id: number): Promise<IntegrationMessage> {
       const row = await integrations.findMessage(id);
       if (!row) throw new NotFoundError();
       return messageView(row);
@@ -198,20 +175,16 @@ export function createIntegrationService(deps: {
      * Queues a failed message again for a new series of attempts; the delivery job is enqueued in the
      * same transaction. Any other state, or a disabled integration, is a 409 `not_retryable`.
      */
-    async retry(id: number): Promise<MessageView> {
+    async retry(ctx: ServiceContext, id: number): Promise<IntegrationMessage> {
       return deps.db.transaction().execute(async (trx) => {
         const row = await integrations.findMessage(id, trx);
         if (!row) throw new NotFoundError();
-        const now = clock.now().toISOString();
-        const moved = await integrations.transition(trx, id, MESSAGE_MOVES.retry.from, {
-          status: MESSAGE_MOVES.retry.to,
-          attempts: 0,
-          failed_at: null,
-          updated_at: now,
+        const now = ctx.clock.now().toISOString();
+        await messageLifecycle.apply(trx, id, 'retry', {
+          set: { attempts: 0, failed_at: null, updated_at: now },
+          effects: (trx) =>
+            deps.queue.enqueue(trx, 'integrations.deliver', { messageId: id }, { maxAttempts: row.max_attempts }).then(() => {}),
         });
-        if (!moved) {
-          throw new ConflictError('not_retryable', `Only a failed message can be retried; this message is ${row.status}.`);
-        }
         // Checked after the move so that a message in another state gets the plainer answer; throwing
         // here rolls the move back.
         const integration = await integrations.findIntegration(row.integration_id, trx);
@@ -221,7 +194,6 @@ export function createIntegrationService(deps: {
             `The integration "${row.integration_key}" is disabled; enable it before retrying its messages.`,
           );
         }
-        await deps.queue.enqueue(trx, 'integrations.deliver', { messageId: id }, { maxAttempts: row.max_attempts });
         return messageView((await integrations.findMessage(id, trx)) as MessageRow);
       });
     },
@@ -236,6 +208,5 @@ export function integrationServiceFor(platform: Platform): IntegrationService {
     integrations: createIntegrationRepository(platform.database.db),
     queue: platform.queue,
     outbound: outboundFor(platform.config),
-    clock: platform.clock,
   });
 }

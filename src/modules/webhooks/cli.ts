@@ -19,9 +19,9 @@ export function webhookCommands(program: Command, run: Runner): void {
     .requiredOption('--url <url>', 'the http(s) URL that receives POSTed events')
     .option('--events <list>', 'comma-separated event types (default: every webhook event type)')
     .action((options) =>
-      run(async ({ platform, out }) => {
+      run(async ({ platform, out, ctx }) => {
         const events = options.events === undefined ? undefined : String(options.events).split(',');
-        const { endpoint, secret } = await webhookServiceFor(platform).create({ url: options.url, events });
+        const { endpoint, secret } = await webhookServiceFor(platform).create(ctx, { url: options.url, events });
         out.result(
           { ...endpoint, secret },
           `${secret}\n\nWebhook endpoint ${endpoint.id} created for ${endpoint.url} (events: ${endpoint.events?.join(', ') ?? 'all'}).\n` +
@@ -34,8 +34,8 @@ export function webhookCommands(program: Command, run: Runner): void {
     .command('list')
     .description('List endpoints (never their secrets)')
     .action(() =>
-      run(async ({ platform, out }) => {
-        const list = await webhookServiceFor(platform).list();
+      run(async ({ platform, out, ctx }) => {
+        const list = await webhookServiceFor(platform).list(ctx);
         const rows = list.map((e) => ({ ...e, events: e.events ?? 'all' }));
         out.result(list, table(rows, ['id', 'url', 'events', 'enabled', 'disabled_reason', 'created_at']));
       }),
@@ -45,8 +45,8 @@ export function webhookCommands(program: Command, run: Runner): void {
     .command('delete <id>')
     .description('Delete an endpoint and its delivery history; pending deliveries are dropped')
     .action((value: string) =>
-      run(async ({ platform, out }) => {
-        const endpoint = await webhookServiceFor(platform).delete(id(value));
+      run(async ({ platform, out, ctx }) => {
+        const endpoint = await webhookServiceFor(platform).delete(ctx, id(value));
         out.result(endpoint, `Webhook endpoint ${endpoint.id} (${endpoint.url}) deleted.`);
       }),
     );
@@ -56,10 +56,10 @@ export function webhookCommands(program: Command, run: Runner): void {
     .description("An endpoint's recent deliveries, newest first")
     .option('--limit <n>', 'how many (1-500)', '50')
     .action((value: string, options) =>
-      run(async ({ platform, out }) => {
+      run(async ({ platform, out, ctx }) => {
         const limit = Number(options.limit);
         if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new Error('--limit must be a whole number from 1 to 500');
-        const list = await webhookServiceFor(platform).deliveries(id(value), limit);
+        const list = await webhookServiceFor(platform).deliveries(ctx, id(value), limit);
         out.result(
           list,
           table(list as unknown as Record<string, unknown>[], [

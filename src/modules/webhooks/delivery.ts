@@ -6,6 +6,7 @@ import { toDomainEvent } from '../../platform/events/outbox.ts';
 import type { EventRepository } from '../../platform/events/repository.ts';
 import type { JobContext, JobDefinitions } from '../../platform/jobs/registry.ts';
 import { PermanentJobError, RetryAfterError } from '../../platform/jobs/registry.ts';
+import { defineLifecycle } from '../../platform/lifecycle.ts';
 import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createWebhookRepository, type WebhookRepository } from './repository.ts';
@@ -35,6 +36,20 @@ export interface WebhookDeliveryDeps {
  * succeeded; 410 Gone disables the endpoint and ends it as failed; anything else schedules the next
  * attempt (the later of the schedule and the receiver's Retry-After) until attempts run out.
  */
+/**
+ * A delivery's lifecycle as data: `pending` while attempts remain (each recorded on it), then
+ * `succeeded` or `failed` for good. A delivery that has ended takes no further move, so a job that runs
+ * again after its worker died changes nothing.
+ */
+export const deliveryLifecycle = defineLifecycle<'pending' | 'succeeded' | 'failed', 'record_attempt' | 'succeed' | 'fail'>({
+  table: 'webhook_deliveries',
+  moves: {
+    record_attempt: { from: ['pending'], to: 'pending' },
+    succeed: { from: ['pending'], to: 'succeeded' },
+    fail: { from: ['pending'], to: 'failed' },
+  },
+});
+
 export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
   const { webhooks, clock } = deps;
 
@@ -48,12 +63,13 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     const started = clock.now();
     if (!endpoint.enabled) {
       const at = started.toISOString();
-      await webhooks.updateDelivery(deps.db, delivery.id, {
-        status: 'failed',
-        last_error: `endpoint disabled: ${endpoint.disabled_reason ?? 'by the operator'}`,
-        next_attempt_at: null,
-        completed_at: at,
-        updated_at: at,
+      await deliveryLifecycle.tryApply(deps.db, delivery.id, 'fail', {
+        set: {
+          last_error: `endpoint disabled: ${endpoint.disabled_reason ?? 'by the operator'}`,
+          next_attempt_at: null,
+          completed_at: at,
+          updated_at: at,
+        },
       });
       return;
     }
@@ -72,14 +88,15 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     const at = now.toISOString();
     const status = response?.status ?? null;
     if (failure === null) {
-      await webhooks.updateDelivery(deps.db, delivery.id, {
-        status: 'succeeded',
-        attempts: ctx.attempt,
-        last_status_code: status,
-        last_error: null,
-        next_attempt_at: null,
-        completed_at: at,
-        updated_at: at,
+      await deliveryLifecycle.tryApply(deps.db, delivery.id, 'succeed', {
+        set: {
+          attempts: ctx.attempt,
+          last_status_code: status,
+          last_error: null,
+          next_attempt_at: null,
+          completed_at: at,
+          updated_at: at,
+        },
       });
       return;
     }
@@ -87,14 +104,15 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       // The receiver says the endpoint is gone for good: stop sending it anything.
       await deps.db.transaction().execute(async (trx) => {
         await webhooks.disableEndpoint(trx, endpoint.id, `The endpoint answered 410 Gone at ${at}.`, at);
-        await webhooks.updateDelivery(trx, delivery.id, {
-          status: 'failed',
-          attempts: ctx.attempt,
-          last_status_code: status,
-          last_error: `${failure} (endpoint disabled)`,
-          next_attempt_at: null,
-          completed_at: at,
-          updated_at: at,
+        await deliveryLifecycle.tryApply(trx, delivery.id, 'fail', {
+          set: {
+            attempts: ctx.attempt,
+            last_status_code: status,
+            last_error: `${failure} (endpoint disabled)`,
+            next_attempt_at: null,
+            completed_at: at,
+            updated_at: at,
+          },
         });
       });
       return;
@@ -103,23 +121,27 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     if (refused) {
       // The target is not a public address (e.g. its name now resolves to a private one): no retry
       // can succeed, so the delivery fails now; `onExhausted` records the end.
-      await webhooks.updateDelivery(deps.db, delivery.id, {
-        attempts: ctx.attempt,
-        last_status_code: null,
-        last_error: failure,
-        next_attempt_at: null,
-        updated_at: at,
+      await deliveryLifecycle.tryApply(deps.db, delivery.id, 'record_attempt', {
+        set: {
+          attempts: ctx.attempt,
+          last_status_code: null,
+          last_error: failure,
+          next_attempt_at: null,
+          updated_at: at,
+        },
       });
       throw new PermanentJobError(failure);
     }
     const last = ctx.attempt >= ctx.maxAttempts;
     const delay = Math.max(retryDelay(ctx.attempt), retryAfterMs(response?.headers['retry-after'], now) ?? 0);
-    await webhooks.updateDelivery(deps.db, delivery.id, {
-      attempts: ctx.attempt,
-      last_status_code: status,
-      last_error: failure,
-      next_attempt_at: last ? null : new Date(now.getTime() + delay).toISOString(),
-      updated_at: at,
+    await deliveryLifecycle.tryApply(deps.db, delivery.id, 'record_attempt', {
+      set: {
+        attempts: ctx.attempt,
+        last_status_code: status,
+        last_error: failure,
+        next_attempt_at: last ? null : new Date(now.getTime() + delay).toISOString(),
+        updated_at: at,
+      },
     });
     // On the last attempt the worker fails the job; `onExhausted` records the final outcome.
     throw new RetryAfterError(failure, delay);
@@ -131,12 +153,13 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     /** The delivery failed for good: record the final outcome in the worker's transaction. */
     async exhausted(trx: Kysely<DB>, payload: { deliveryId: number }, error: string): Promise<void> {
       const at = clock.now().toISOString();
-      await webhooks.updateDelivery(trx, payload.deliveryId, {
-        status: 'failed',
-        last_error: error,
-        next_attempt_at: null,
-        completed_at: at,
-        updated_at: at,
+      await deliveryLifecycle.tryApply(trx, payload.deliveryId, 'fail', {
+        set: {
+          last_error: error,
+          next_attempt_at: null,
+          completed_at: at,
+          updated_at: at,
+        },
       });
     },
   };

@@ -1,18 +1,28 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { bool, json } from '../../db/codec.ts';
 import type { DB, WebhookDeliveryTable, WebhookEndpointTable } from '../../db/schema.ts';
 
-export type EndpointRow = Selectable<WebhookEndpointTable>;
+/** An endpoint as stored, decoded once here (booleans and JSON), the same on both databases. */
+export type EndpointRow = Omit<Selectable<WebhookEndpointTable>, 'enabled' | 'events'> & { enabled: boolean; events: string[] | null };
+const endpoint = (row: Selectable<WebhookEndpointTable>): EndpointRow => ({
+  ...row,
+  enabled: bool(row.enabled),
+  events: json<string[]>(row.events),
+});
 export type DeliveryRow = Selectable<WebhookDeliveryTable>;
 
 export function createWebhookRepository(db: Kysely<DB>) {
   return {
-    insertEndpoint: async (endpoint: Insertable<WebhookEndpointTable>): Promise<EndpointRow> =>
-      db.insertInto('webhook_endpoints').values(endpoint).returningAll().executeTakeFirstOrThrow(),
+    insertEndpoint: async (values: Insertable<WebhookEndpointTable>): Promise<EndpointRow> =>
+      endpoint(await db.insertInto('webhook_endpoints').values(values).returningAll().executeTakeFirstOrThrow()),
 
-    listEndpoints: async (): Promise<EndpointRow[]> => db.selectFrom('webhook_endpoints').selectAll().orderBy('id').execute(),
+    listEndpoints: async (): Promise<EndpointRow[]> =>
+      (await db.selectFrom('webhook_endpoints').selectAll().orderBy('id').execute()).map(endpoint),
 
-    findEndpoint: async (id: number, trx: Kysely<DB> = db): Promise<EndpointRow | undefined> =>
-      trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst(),
+    findEndpoint: async (id: number, trx: Kysely<DB> = db): Promise<EndpointRow | undefined> => {
+      const row = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && endpoint(row);
+    },
 
     /** Deliveries go with their endpoint (ON DELETE CASCADE). */
     deleteEndpoint: async (id: number): Promise<boolean> => {
@@ -29,7 +39,7 @@ export function createWebhookRepository(db: Kysely<DB>) {
     },
 
     enabledEndpoints: async (trx: Kysely<DB>): Promise<EndpointRow[]> =>
-      trx.selectFrom('webhook_endpoints').selectAll().where('enabled', '=', true).orderBy('id').execute(),
+      (await trx.selectFrom('webhook_endpoints').selectAll().where('enabled', '=', true).orderBy('id').execute()).map(endpoint),
 
     /** Inserts a pending delivery; `undefined` when this endpoint already has one for the event. */
     insertDelivery: async (trx: Kysely<DB>, delivery: Insertable<WebhookDeliveryTable>): Promise<number | undefined> =>
@@ -44,11 +54,6 @@ export function createWebhookRepository(db: Kysely<DB>) {
 
     findDelivery: async (id: number, trx: Kysely<DB> = db): Promise<DeliveryRow | undefined> =>
       trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst(),
-
-    /** Records an attempt's outcome on a delivery that is still pending. */
-    updateDelivery: async (trx: Kysely<DB>, id: number, changes: Updateable<WebhookDeliveryTable>): Promise<void> => {
-      await trx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).where('status', '=', 'pending').execute();
-    },
 
     /** The most recent deliveries of an endpoint, newest first. */
     recentDeliveries: async (endpointId: number, limit: number): Promise<DeliveryRow[]> =>

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../platform/clock.ts';
+import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../platform/events/types.ts';
 import { type Outbound, outboundFor } from '../../platform/outbound.ts';
@@ -41,8 +41,8 @@ export function endpointView(row: EndpointRow): EndpointView {
   return {
     id: row.id,
     url: row.url,
-    events: row.events === null ? null : (JSON.parse(row.events) as string[]),
-    enabled: Boolean(row.enabled),
+    events: row.events,
+    enabled: row.enabled,
     disabled_reason: row.disabled_reason,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -89,8 +89,8 @@ export function checkEventTypes(events: unknown, field = 'events'): string[] | n
 }
 
 /** Webhook endpoints as the operator manages them (`academy webhooks …`). */
-export function createWebhookService(deps: { webhooks: WebhookRepository; outbound: Outbound; clock: Clock }) {
-  const { webhooks, clock } = deps;
+export function createWebhookService(deps: { webhooks: WebhookRepository; outbound: Outbound }) {
+  const { webhooks } = deps;
 
   async function endpoint(id: number): Promise<EndpointRow> {
     const row = await webhooks.findEndpoint(id);
@@ -100,12 +100,12 @@ export function createWebhookService(deps: { webhooks: WebhookRepository; outbou
 
   return {
     /** Creates an endpoint; the returned secret is shown once (it is stored, for signing, but never listed). */
-    async create(input: CreateEndpointInput): Promise<{ endpoint: EndpointView; secret: string }> {
+    async create(ctx: ServiceContext, input: CreateEndpointInput): Promise<{ endpoint: EndpointView; secret: string }> {
       const url = input.url.trim();
       const problem = await deps.outbound.targetProblem(url);
       if (problem) throw ValidationError.field('url', problem);
       const events = checkEventTypes(input.events);
-      const now = clock.now().toISOString();
+      const now = ctx.clock.now().toISOString();
       const secret = newSecret();
       const row = await webhooks.insertEndpoint({
         url,
@@ -119,18 +119,18 @@ export function createWebhookService(deps: { webhooks: WebhookRepository; outbou
       return { endpoint: endpointView(row), secret };
     },
 
-    async list(): Promise<EndpointView[]> {
+    async list(_ctx: ServiceContext): Promise<EndpointView[]> {
       return (await webhooks.listEndpoints()).map(endpointView);
     },
 
-    async delete(id: number): Promise<EndpointView> {
+    async delete(_ctx: ServiceContext, id: number): Promise<EndpointView> {
       const row = await endpoint(id);
       await webhooks.deleteEndpoint(id);
       return endpointView(row);
     },
 
     /** The endpoint's most recent deliveries, newest first. */
-    async deliveries(id: number, limit = 50): Promise<DeliveryView[]> {
+    async deliveries(_ctx: ServiceContext, id: number, limit = 50): Promise<DeliveryView[]> {
       await endpoint(id);
       return (await webhooks.recentDeliveries(id, limit)).map(deliveryView);
     },
@@ -143,6 +143,5 @@ export function webhookServiceFor(platform: Platform): WebhookService {
   return createWebhookService({
     webhooks: createWebhookRepository(platform.database.db),
     outbound: outboundFor(platform.config),
-    clock: platform.clock,
   });
 }
