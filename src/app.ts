@@ -10,6 +10,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { ErrorBody } from './http/schemas.ts';
+import { serverOptions } from './http/server.ts';
 import { systemRoutes } from './http/system-routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { healthServiceFor } from './modules/health/service.ts';
@@ -55,6 +56,7 @@ export interface App {
 /** Builds the HTTP application over a platform. `server.ts` only listens; tests call `inject`. */
 export async function buildApp(platform: Platform, options: AppOptions = {}): Promise<App> {
   const http = Fastify({
+    ...serverOptions(platform.config),
     loggerInstance: platform.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: !options.logRequests }),
     genReqId: (request) => requestId(request),

@@ -1,6 +1,6 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GoneError, NotFoundError, UnavailableError } from '../platform/errors.ts';
+import { GoneError, MalformedRequestError, NotFoundError, UnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { hookList } from './route-hooks.ts';
 import { versionState } from './versions.ts';
@@ -15,6 +15,17 @@ export function requestId(request: { headers: Record<string, string | string[] |
 
 function baseUrl(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
+}
+
+/**
+ * Whether a response goes out before the request's body has arrived (an early 401, 413 or 429): the
+ * connection is then closed, as Node would otherwise keep reading the body to discard it, and a client
+ * that never sends it would hold the connection.
+ */
+function bodyUnread(request: FastifyRequest): boolean {
+  const { raw } = request;
+  const declared = raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0';
+  return declared && raw.complete === false;
 }
 
 const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
@@ -78,6 +89,10 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
       reply.header('connection', 'close');
       return done(new UnavailableError('The server is shutting down; retry the request.'));
     }
+    // HTTP/1.1 requires Host (RFC 9112); Node's own refusal of a request without one has no body.
+    if (request.headers.host === undefined && request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1) {
+      return done(new MalformedRequestError('The Host header is required.'));
+    }
 
     // API version lifecycle from the registry: Deprecation/Sunset/Link headers, and 410 past sunset.
     const match = /^\/api\/(v\d+)(?:\/|$|\?)/.exec(request.url);
@@ -94,7 +109,7 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
+    if (closing || bodyUnread(request)) reply.header('connection', 'close');
     // Strong ETags over the exact bytes sent; a matching If-None-Match gets 304 without a body.
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);

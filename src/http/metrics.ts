@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { Config } from '../config.ts';
 import { ping } from '../db/database.ts';
 import type { Platform } from '../platform/platform.ts';
+import { serverOptions } from './server.ts';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -101,8 +103,8 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
  * The metrics endpoint on a listener of its own (ACADEMY_METRICS_PORT), so that Prometheus can
  * scrape it on an internal port while the API port stays public.
  */
-export async function createMetricsServer(metrics: Metrics): Promise<FastifyInstance> {
-  const server = Fastify({ logger: false });
+export async function createMetricsServer(metrics: Metrics, config: Config): Promise<FastifyInstance> {
+  const server = Fastify({ ...serverOptions(config), logger: false });
   server.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   await server.ready();
   return server;
@@ -123,7 +125,7 @@ export async function createWorkerProbeServer(platform: Platform, worker: { read
       this.set(worker.running);
     },
   });
-  const server = Fastify({ logger: false });
+  const server = Fastify({ ...serverOptions(platform.config), logger: false });
   server.get('/livez', async () => ({ status: 'ok' }));
   server.get('/readyz', async (_request, reply) => {
     try {
