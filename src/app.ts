@@ -7,6 +7,7 @@ import { registerAccessControl } from './http/access.ts';
 import { registerConventions, requestId } from './http/conventions.ts';
 import { registerErrorHandling, sendError } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerInputChecks } from './http/input.ts';
 import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { ErrorBody } from './http/schemas.ts';
@@ -78,6 +79,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   http.addSchema(ErrorBody);
   registerErrorHandling(http);
   registerConventions(http, platform);
+  registerInputChecks(http);
   registerAccessControl(http, platform);
   registerMetrics(http, metrics);
   registerIdempotency(http, createIdempotencyService({ keys: createIdempotencyRepository(platform.database.db), clock: platform.clock }));

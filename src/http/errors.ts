@@ -42,16 +42,31 @@ function messageOf(issue: AjvIssue, field: string): string {
   }
 }
 
+/**
+ * At most this many fields are reported in one 422: a body of thousands of unknown keys would
+ * otherwise get an error body many times its own size.
+ */
+export const MAX_REPORTED_FIELDS = 20;
+
 /** Turns schema validation failures into the contract's 422 (or 404 for a malformed path id). */
 function fromValidation(error: FastifyError): AppError {
   if (error.validationContext === 'params') return new NotFoundError();
   const errors: Record<string, string[]> = {};
   // A union of literals fails once per literal (`const`); together they say "one of".
   const allowed = new Map<string, unknown[]>();
+  const fields = new Set<string>();
+  let omitted = false;
   for (const issue of (error.validation ?? []) as AjvIssue[]) {
     // Union schemas (anyOf) report every branch; the summary line is enough.
     if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') continue;
     const field = fieldOf(issue, error.validationContext ?? 'request');
+    if (!fields.has(field)) {
+      if (fields.size === MAX_REPORTED_FIELDS) {
+        omitted = true;
+        break;
+      }
+      fields.add(field);
+    }
     if (issue.keyword === 'const') {
       allowed.set(field, [...(allowed.get(field) ?? []), issue.params.allowedValue]);
       continue;
@@ -65,6 +80,7 @@ function fromValidation(error: FastifyError): AppError {
     errors[field] ??= [];
     errors[field].push(`The ${field} field must be one of: ${values.join(', ')}.`);
   }
+  if (omitted) errors._ = [`More fields are invalid; only the first ${MAX_REPORTED_FIELDS} are listed.`];
   return new ValidationError(Object.keys(errors).length ? errors : { _: ['The request is invalid.'] });
 }
 
