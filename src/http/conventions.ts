@@ -13,10 +13,6 @@ export function requestId(request: { headers: Record<string, string | string[] |
   return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
 }
 
-function baseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
-
 /**
  * Whether a response goes out before the request's body has arrived (an early 401, 413 or 429): the
  * connection is then closed, as Node would otherwise keep reading the body to discard it, and a client
@@ -74,6 +70,7 @@ function registerRouteConventions(app: FastifyInstance): void {
 
 export function registerConventions(app: FastifyInstance, platform: Platform): void {
   registerRouteConventions(app);
+  app.decorate('publicUrl', platform.config.publicUrl);
 
   // Once shutdown begins, responses close their connection: otherwise a keep-alive client would hold
   // the process open after its last in-flight request until the client's idle timeout.
@@ -98,7 +95,7 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     const match = /^\/api\/(v\d+)(?:\/|$|\?)/.exec(request.url);
     const version = match ? platform.versions.find((v) => v.version === match[1]) : undefined;
     if (!version) return done();
-    const state = versionState(version, platform.clock.now(), baseUrl(request));
+    const state = versionState(version, platform.clock.now(), platform.config.publicUrl);
     reply.headers(state.headers);
     if (state.sunset) {
       return done(

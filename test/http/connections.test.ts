@@ -133,4 +133,31 @@ describe('connections: early answers, parser errors and Host headers (default ti
     );
     assertErrorBody(await exchange(server.port, 'GET /api/v1/tasks HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'malformed_request');
   });
+
+  test('a missing, malformed or foreign Host header is never a 500 and never appears in links', async () => {
+    const auth = `Authorization: Bearer ${server.token}\r\n`;
+    const requests: [string, string][] = [
+      ['HTTP/1.0 without Host', `GET /api/v1/tasks?per_page=1 HTTP/1.0\r\n${auth}\r\n`],
+      ['Host: a b', `GET /api/v1/tasks?per_page=1 HTTP/1.1\r\nHost: a b\r\n${auth}Connection: close\r\n\r\n`],
+      ['Host: x:99999', `GET /api/v1/tasks?per_page=1 HTTP/1.1\r\nHost: x:99999\r\n${auth}Connection: close\r\n\r\n`],
+      ['Host: evil.example', `GET /api/v1/tasks?per_page=1 HTTP/1.1\r\nHost: evil.example\r\n${auth}Connection: close\r\n\r\n`],
+    ];
+    for (const [label, text] of requests) {
+      const res = await exchange(server.port, text);
+      assert.equal(res.status, 200, `${label}: ${res.body}`);
+      const body = JSON.parse(res.body);
+      assert.equal(body.links.first, '/api/v1/tasks?per_page=1&page=1');
+      assert.equal(body.meta.path, '/api/v1/tasks');
+      assert.match(
+        res.headers.link ?? '',
+        /^<\/docs>; rel="deprecation"; type="text\/html", <\/api\/v1\/tasks\?per_page=1&page=1>; rel="first"/,
+      );
+      assert.doesNotMatch(`${res.headers.link} ${res.body}`, /evil|99999|a b/);
+    }
+    for (const host of ['', 'Host: a b\r\n', 'Host: x:99999\r\n']) {
+      const version = host ? '1.1' : '1.0';
+      const res = await exchange(server.port, `GET /api/v1/organization HTTP/${version}\r\n${host}Connection: close\r\n\r\n`);
+      assertErrorBody(res, 401, 'unauthenticated');
+    }
+  });
 });
