@@ -1,3 +1,4 @@
+import { BlockList, isIPv4 } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
@@ -90,6 +91,15 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** Whether a client address is this machine's own: 127.0.0.0/8 or ::1 (also as IPv4-mapped IPv6). */
+export function isLoopback(address: string): boolean {
+  return loopback.check(address, isIPv4(address) ? 'ipv4' : 'ipv6');
+}
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
