@@ -8,9 +8,11 @@ import { registerServiceContext } from './http/context.ts';
 import { registerConventions, requestId } from './http/conventions.ts';
 import { registerErrorHandling, sendError } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerInputChecks } from './http/input.ts';
 import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { ErrorBody } from './http/schemas.ts';
+import { serverOptions } from './http/server.ts';
 import { systemRoutes } from './http/system-routes.ts';
 import { createIdempotencyRepository } from './modules/idempotency/repository.ts';
 import { createIdempotencyService } from './modules/idempotency/service.ts';
@@ -49,6 +51,7 @@ export interface App {
 /** Builds the HTTP application over a platform. `server.ts` only listens; tests call `inject`. */
 export async function buildApp(platform: Platform, options: AppOptions = {}): Promise<App> {
   const http = Fastify({
+    ...serverOptions(platform.config),
     loggerInstance: platform.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: !options.logRequests }),
     genReqId: (request) => requestId(request),
@@ -70,6 +73,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   http.addSchema(ErrorBody);
   registerErrorHandling(http);
   registerConventions(http, platform);
+  registerInputChecks(http);
   registerAccessControl(http, platform);
   registerServiceContext(http, platform);
   registerMetrics(http, metrics);

@@ -27,6 +27,17 @@ export interface Config {
   workerConcurrency: number;
   jobLeaseMs: number;
   jobPollMs: number;
+  /** HTTP servers: how long a client may take to send a whole request, and its headers. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  /** On shutdown, how long requests (and jobs) in flight get before connections are cut. */
+  shutdownGraceMs: number;
+  /** Origin (and optional path prefix) for absolute links, without a trailing slash; null: links are relative. */
+  publicUrl: string | null;
+  /** Answer `/metrics` on the API port to every client, not only to loopback ones. */
+  metricsPublic: boolean;
 }
 
 export class ConfigError extends Error {
@@ -123,6 +134,37 @@ function mailFrom(env: Env): string {
   return raw;
 }
 
+/** The base of absolute links: an http(s) URL with at most a path, never taken from a request's Host. */
+function publicUrl(env: Env): string | null {
+  const raw = url(env, 'ACADEMY_PUBLIC_URL', ['http:', 'https:']);
+  if (raw === null) return null;
+  const parsed = new URL(raw);
+  if (parsed.search || parsed.hash || raw.includes('?') || raw.includes('#') || parsed.username || parsed.password) {
+    throw new ConfigError('ACADEMY_PUBLIC_URL', `must be a URL without credentials, query or fragment, got "${raw}"`);
+  }
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The HTTP servers' limits and exposure (a header timeout longer than the whole request's would never apply). */
+function httpSettings(env: Env) {
+  const requestTimeoutMs = int(env, 'ACADEMY_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const headersTimeoutMs = int(env, 'ACADEMY_HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      'ACADEMY_HEADERS_TIMEOUT_MS',
+      `must not exceed ACADEMY_REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`,
+    );
+  }
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: int(env, 'ACADEMY_KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000),
+    shutdownGraceMs: int(env, 'ACADEMY_SHUTDOWN_GRACE_SECONDS', 10, 0, 3600) * 1000,
+    publicUrl: publicUrl(env),
+    metricsPublic: bool(env, 'ACADEMY_METRICS_PUBLIC', false),
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -152,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: int(env, 'ACADEMY_WORKER_CONCURRENCY', 4, 1, 64),
     jobLeaseMs: int(env, 'ACADEMY_JOB_LEASE_SECONDS', 300, 1, 86_400) * 1000,
     jobPollMs: int(env, 'ACADEMY_JOB_POLL_MS', 1000, 10, 60_000),
+    ...httpSettings(env),
   };
 }
 

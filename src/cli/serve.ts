@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { buildApp } from '../app.ts';
 import { migrate } from '../db/migrate.ts';
 import { createMetricsServer } from '../http/metrics.ts';
+import { closeWithin } from '../http/server.ts';
 import { seedDemo } from '../modules/demo/seed.ts';
 import { schedulerFor } from '../modules/tasks/scheduler.ts';
 import type { Runner } from './runner.ts';
@@ -41,7 +42,7 @@ export function serveCommands(program: Command, run: Runner): void {
           const address = await app.http.listen({ port: config.port, host: config.host });
           out.info(`Academy API listening on ${address} (database: ${platform.database.dialect}; docs: ${address}/docs)`);
           out.info(`Try: curl -H "Authorization: Bearer <token>" ${address}/api/v1/organization`);
-          const metricsServer = config.metricsPort === null ? null : await createMetricsServer(app.metrics);
+          const metricsServer = config.metricsPort === null ? null : await createMetricsServer(app.metrics, config);
           if (metricsServer) {
             const metricsAddress = await metricsServer.listen({ port: config.metricsPort as number, host: config.host });
             out.info(`Metrics on ${metricsAddress}/metrics`);
@@ -55,12 +56,14 @@ export function serveCommands(program: Command, run: Runner): void {
           const scheduler = worker ? schedulerFor(platform) : null;
           scheduler?.start();
           const signal = await stop;
-          logger.info({ signal }, 'shutting down: finishing in-flight requests');
-          await app.http.close();
-          await metricsServer?.close();
+          logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
+          await Promise.all([
+            closeWithin(app.http, config.shutdownGraceMs),
+            metricsServer && closeWithin(metricsServer, config.shutdownGraceMs),
+          ]);
           await scheduler?.stop();
           // After the API: requests that were in flight may still have enqueued jobs worth running now.
-          await worker?.stop();
+          await worker?.stop(config.shutdownGraceMs);
         },
         { migrate: false, server: true },
       ),

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { createWorkerProbeServer } from '../http/metrics.ts';
+import { closeWithin } from '../http/server.ts';
 import { schedulerFor } from '../modules/tasks/scheduler.ts';
-import { DEFAULT_GRACE_MS } from '../platform/jobs/worker.ts';
 import type { Runner } from './runner.ts';
 
 /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
@@ -28,7 +28,7 @@ export function workerCommands(program: Command, run: Runner): void {
     .option('--concurrency <n>', 'jobs run at once (default: ACADEMY_WORKER_CONCURRENCY)', positiveInt('--concurrency', 64))
     .option(
       '--grace-seconds <s>',
-      `on shutdown, how long running jobs may take to finish before they are handed back (default: ${DEFAULT_GRACE_MS / 1000})`,
+      'on shutdown, how long running jobs may take to finish before they are handed back (default: ACADEMY_SHUTDOWN_GRACE_SECONDS)',
       positiveInt('--grace-seconds', 3600),
     )
     .action((options) =>
@@ -56,9 +56,10 @@ export function workerCommands(program: Command, run: Runner): void {
           process.once('SIGINT', force);
           process.once('SIGTERM', force);
           out.info(`${signal}: stopping; waiting for ${worker.running} running job(s) to finish`);
-          await probes?.close();
+          const graceMs = options.graceSeconds ? options.graceSeconds * 1000 : platform.config.shutdownGraceMs;
+          if (probes) await closeWithin(probes, graceMs);
           await scheduler.stop();
-          await worker.stop(options.graceSeconds ? options.graceSeconds * 1000 : DEFAULT_GRACE_MS);
+          await worker.stop(graceMs);
           process.off('SIGINT', force);
           process.off('SIGTERM', force);
         },

@@ -1,6 +1,6 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GoneError, NotFoundError, UnavailableError } from '../platform/errors.ts';
+import { GoneError, MalformedRequestError, NotFoundError, UnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { hookList } from './route-hooks.ts';
 import { versionState } from './versions.ts';
@@ -13,8 +13,15 @@ export function requestId(request: { headers: Record<string, string | string[] |
   return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
 }
 
-function baseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
+/**
+ * Whether a response goes out before the request's body has arrived (an early 401, 413 or 429): the
+ * connection is then closed, as Node would otherwise keep reading the body to discard it, and a client
+ * that never sends it would hold the connection.
+ */
+function bodyUnread(request: FastifyRequest): boolean {
+  const { raw } = request;
+  const declared = raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0';
+  return declared && raw.complete === false;
 }
 
 const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
@@ -63,6 +70,7 @@ function registerRouteConventions(app: FastifyInstance): void {
 
 export function registerConventions(app: FastifyInstance, platform: Platform): void {
   registerRouteConventions(app);
+  app.decorate('publicUrl', platform.config.publicUrl);
 
   // Once shutdown begins, responses close their connection: otherwise a keep-alive client would hold
   // the process open after its last in-flight request until the client's idle timeout.
@@ -78,12 +86,16 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
       reply.header('connection', 'close');
       return done(new UnavailableError('The server is shutting down; retry the request.'));
     }
+    // HTTP/1.1 requires Host (RFC 9112); Node's own refusal of a request without one has no body.
+    if (request.headers.host === undefined && request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1) {
+      return done(new MalformedRequestError('The Host header is required.'));
+    }
 
     // API version lifecycle from the registry: Deprecation/Sunset/Link headers, and 410 past sunset.
     const match = /^\/api\/(v\d+)(?:\/|$|\?)/.exec(request.url);
     const version = match ? platform.versions.find((v) => v.version === match[1]) : undefined;
     if (!version) return done();
-    const state = versionState(version, platform.clock.now(), baseUrl(request));
+    const state = versionState(version, platform.clock.now(), platform.config.publicUrl);
     reply.headers(state.headers);
     if (state.sunset) {
       return done(
@@ -94,7 +106,7 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
+    if (closing || bodyUnread(request)) reply.header('connection', 'close');
     // Strong ETags over the exact bytes sent; a matching If-None-Match gets 304 without a body.
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);

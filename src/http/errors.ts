@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AppError,
@@ -39,16 +42,31 @@ function messageOf(issue: AjvIssue, field: string): string {
   }
 }
 
+/**
+ * At most this many fields are reported in one 422: a body of thousands of unknown keys would
+ * otherwise get an error body many times its own size.
+ */
+export const MAX_REPORTED_FIELDS = 20;
+
 /** Turns schema validation failures into the contract's 422 (or 404 for a malformed path id). */
 function fromValidation(error: FastifyError): AppError {
   if (error.validationContext === 'params') return new NotFoundError();
   const errors: Record<string, string[]> = {};
   // A union of literals fails once per literal (`const`); together they say "one of".
   const allowed = new Map<string, unknown[]>();
+  const fields = new Set<string>();
+  let omitted = false;
   for (const issue of (error.validation ?? []) as AjvIssue[]) {
     // Union schemas (anyOf) report every branch; the summary line is enough.
     if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') continue;
     const field = fieldOf(issue, error.validationContext ?? 'request');
+    if (!fields.has(field)) {
+      if (fields.size === MAX_REPORTED_FIELDS) {
+        omitted = true;
+        break;
+      }
+      fields.add(field);
+    }
     if (issue.keyword === 'const') {
       allowed.set(field, [...(allowed.get(field) ?? []), issue.params.allowedValue]);
       continue;
@@ -62,6 +80,7 @@ function fromValidation(error: FastifyError): AppError {
     errors[field] ??= [];
     errors[field].push(`The ${field} field must be one of: ${values.join(', ')}.`);
   }
+  if (omitted) errors._ = [`More fields are invalid; only the first ${MAX_REPORTED_FIELDS} are listed.`];
   return new ValidationError(Object.keys(errors).length ? errors : { _: ['The request is invalid.'] });
 }
 
@@ -90,11 +109,52 @@ export function toAppError(error: unknown): AppError {
   return new AppError(500, 'internal_error', 'An unexpected error occurred.');
 }
 
-export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
-  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+function bodyOf(error: AppError): Record<string, unknown> {
   const body: Record<string, unknown> = { message: error.message, code: error.code };
   if (error.details) body.errors = error.details;
-  return reply.status(error.status).type('application/json; charset=utf-8').send(body);
+  return body;
+}
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.status(error.status).type('application/json; charset=utf-8').send(bodyOf(error));
+}
+
+/** Failures of the connection itself, before there is a request to answer through Fastify. */
+function fromConnectionError(error: NodeJS.ErrnoException): AppError {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new AppError(408, 'request_timeout', 'The request was not received in time.');
+    case 'HPE_HEADER_OVERFLOW':
+      return new AppError(431, 'headers_too_large', 'The request headers are too large.');
+    default:
+      return new MalformedRequestError('The request could not be parsed as HTTP.');
+  }
+}
+
+/**
+ * The server's `clientError` handler (Fastify's `clientErrorHandler`): a malformed request line,
+ * oversized headers or a request that took too long get the contract's error body, then the
+ * connection is closed.
+ */
+export function handleClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  this.log.debug({ err: error }, 'client error');
+  // A response that has begun (e.g. an early 401 whose body never came) cannot be followed by another.
+  const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (socket.writable && !started) {
+    const mapped = fromConnectionError(error);
+    const body = JSON.stringify(bodyOf(mapped));
+    socket.write(
+      `HTTP/1.1 ${mapped.status} ${STATUS_CODES[mapped.status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${randomUUID()}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy(error);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

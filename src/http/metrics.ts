@@ -1,7 +1,10 @@
+import { BlockList, isIPv4 } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { Config } from '../config.ts';
 import { ping } from '../db/database.ts';
 import type { Platform } from '../platform/platform.ts';
+import { serverOptions } from './server.ts';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -89,6 +92,15 @@ export function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** Whether a client address is this machine's own: 127.0.0.0/8 or ::1 (also as IPv4-mapped IPv6). */
+export function isLoopback(address: string): boolean {
+  return loopback.check(address, isIPv4(address) ? 'ipv4' : 'ipv6');
+}
+
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
@@ -101,8 +113,8 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
  * The metrics endpoint on a listener of its own (ACADEMY_METRICS_PORT), so that Prometheus can
  * scrape it on an internal port while the API port stays public.
  */
-export async function createMetricsServer(metrics: Metrics): Promise<FastifyInstance> {
-  const server = Fastify({ logger: false });
+export async function createMetricsServer(metrics: Metrics, config: Config): Promise<FastifyInstance> {
+  const server = Fastify({ ...serverOptions(config), logger: false });
   server.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   await server.ready();
   return server;
@@ -123,7 +135,7 @@ export async function createWorkerProbeServer(platform: Platform, worker: { read
       this.set(worker.running);
     },
   });
-  const server = Fastify({ logger: false });
+  const server = Fastify({ ...serverOptions(platform.config), logger: false });
   server.get('/livez', async () => ({ status: 'ok' }));
   server.get('/readyz', async (_request, reply) => {
     try {

@@ -1,4 +1,6 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { MAX_REPORTED_FIELDS } from './errors.ts';
+import { MAX_BODY_VALUES } from './input.ts';
 import { POLICIES } from './rate-limit.ts';
 
 const description = `
@@ -7,7 +9,9 @@ The Training Administration REST API v1 of Academy.
 ## Conventions
 - JSON in and out. A single item is \`{"data": {…}}\`; a list is \`{"data": […], "links": {…}, "meta": {…}}\` with an RFC 8288 \`Link\` header.
 - \`page\` is 1-based; \`per_page\` defaults to 15 and is clamped to the server's maximum page size (\`ACADEMY_MAX_PAGE_SIZE\`, 100 by default). 0, negative or non-integer values are a 422. A page past the end is an empty list.
-- Ids are positive integers; a malformed id in a path is a 404. Timestamps are RFC 3339 in UTC.
+- List \`links\`, \`meta.path\` and \`Link\` headers are paths relative to the request's URL (\`/api/v1/tasks?page=2&per_page=15\`), or absolute URLs when the deployment configures its public URL; never built from the \`Host\` header.
+- Ids are positive integers; a malformed id in a path is a 404, and so is a path parameter holding a NUL character. Timestamps are RFC 3339 in UTC.
+- A NUL character in any string of a body or query is a 422 naming the field. A JSON body holds at most ${MAX_BODY_VALUES} values (object members and array items at any depth); a 422 names at most ${MAX_REPORTED_FIELDS} fields, and \`errors._\` says when more were left out.
 - Every response carries \`X-Request-Id\` (echoed when the client sent a sane one). GET responses carry an \`ETag\`; a matching \`If-None-Match\` gets a 304.
 - POST endpoints accept \`Idempotency-Key\` (at most 255 characters, kept 24 hours per token): a repeat with the same body replays the first response with \`Idempotent-Replayed: true\`; the same key with another body is a 422 \`idempotency_key_reused\`; while the first request is still running, a 409 \`idempotency_key_in_use\`.
 
@@ -25,16 +29,18 @@ Every error body is \`{"message": "…", "code": "snake_case", "errors"?: {"fiel
 
 | status | code | when |
 |---|---|---|
-| 400 | \`malformed_request\` | unparseable JSON or multipart |
+| 400 | \`malformed_request\` | unparseable JSON or multipart, a malformed HTTP request, or an HTTP/1.1 request without \`Host\` |
 | 401 | \`unauthenticated\` | no token, or an unknown, expired or revoked token |
 | 403 | \`insufficient_scope\` | the token lacks the operation's scope |
 | 403 | \`permission_denied\` | the acting user lacks a required permission |
 | 404 | \`not_found\` | no such resource (one body for every case) |
+| 408 | \`request_timeout\` | the request's headers or body did not arrive in time; the connection is closed |
 | 409 | \`invalid_transition\`, \`report_not_available\`, \`not_retryable\`, \`task_disabled\`, \`conflict\`, \`idempotency_key_in_use\` | the resource's state does not allow the action |
 | 410 | \`version_sunset\` | the API version is past its sunset date |
 | 413 / 415 | \`payload_too_large\` / \`unsupported_media_type\` | body too large or of a refused type |
 | 422 | \`validation_failed\`, \`idempotency_key_reused\` | invalid input, with \`errors\` keyed by field |
 | 429 | \`rate_limited\` | rate limit exceeded |
+| 431 | \`headers_too_large\` | the request headers are too large; the connection is closed |
 | 500 / 503 | \`internal_error\` / \`unavailable\` | server-side failure |
 `.trim();
 

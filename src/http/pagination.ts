@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { publicLink } from './links.ts';
 import { Nullable } from './schemas.ts';
 
 /** Query parameters every list accepts. Unknown parameters are ignored. */
@@ -30,18 +31,21 @@ export function pageRequest(query: { page?: number | undefined; per_page?: numbe
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
+const LINK =
+  'A path with its query (e.g. `/api/v1/tasks?page=2&per_page=15`), relative to the URL of the request; an absolute URL when the deployment sets its public URL (`ACADEMY_PUBLIC_URL`).';
+
 export const PaginationLinks = Type.Object({
-  first: Type.String(),
-  last: Type.String(),
-  prev: Nullable(Type.String()),
-  next: Nullable(Type.String()),
+  first: Type.String({ description: LINK }),
+  last: Type.String({ description: LINK }),
+  prev: Nullable(Type.String({ description: LINK })),
+  next: Nullable(Type.String({ description: LINK })),
 });
 
 export const PaginationMeta = Type.Object({
   current_page: Type.Integer(),
   from: Nullable(Type.Integer()),
   last_page: Type.Integer(),
-  path: Type.String(),
+  path: Type.String({ description: "The list's path without query; absolute like the links when the deployment sets its public URL." }),
   per_page: Type.Integer(),
   to: Nullable(Type.Integer()),
   total: Type.Integer(),
@@ -51,16 +55,21 @@ export function ListOf<T extends Parameters<typeof Type.Array>[0]>(item: T) {
   return Type.Object({ data: Type.Array(item), links: PaginationLinks, meta: PaginationMeta });
 }
 
-/** Builds the list envelope (Laravel's shape) and the RFC 8288 Link header. */
+/**
+ * Builds the list envelope (Laravel's shape) and the RFC 8288 Link header. Links keep the request's
+ * path and query parameters, relative unless ACADEMY_PUBLIC_URL makes them absolute (src/http/links.ts).
+ */
 export function paginate<T>(request: FastifyRequest, reply: FastifyReply, page: PageRequest, result: Page<T>) {
-  const url = new URL(request.url, `${request.protocol}://${request.host}`);
-  const path = `${url.origin}${url.pathname}`;
+  // Only the path and query are the request's; the placeholder origin is dropped. One leading slash,
+  // so that a path such as `//other.example/…` stays a path.
+  const url = new URL(`http://placeholder/${request.url.replace(/^\/+/, '')}`);
+  const path = publicLink(request.server.publicUrl, url.pathname);
   const lastPage = Math.max(1, Math.ceil(result.total / page.perPage));
   const link = (n: number) => {
-    const u = new URL(url);
-    u.searchParams.set('page', String(n));
-    u.searchParams.set('per_page', String(page.perPage));
-    return u.toString();
+    const params = new URLSearchParams(url.search);
+    params.set('page', String(n));
+    params.set('per_page', String(page.perPage));
+    return `${path}?${params}`;
   };
   const links = {
     first: link(1),

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ping } from '../db/database.ts';
+import { NotFoundError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
-import type { Metrics } from './metrics.ts';
+import { isLoopback, type Metrics } from './metrics.ts';
 import { ApiVersion } from './versions.ts';
 
 /** Public operational routes: version registry, probes, metrics and the OpenAPI document. */
@@ -38,10 +39,16 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ platform: Platform; metri
   });
 
   if (platform.config.metricsPort === null) {
+    // The API port is usually public, and metrics tell the runtime's version and traffic by route:
+    // only this machine may read them there unless ACADEMY_METRICS_PUBLIC says otherwise.
+    const everyone = platform.config.metricsPublic;
     app.get('/metrics', {
       config: { access: 'open' },
       schema: { hide: true },
-      handler: async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+      handler: async (request, reply) => {
+        if (!everyone && !isLoopback(request.ip)) throw new NotFoundError();
+        return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+      },
     });
   }
 

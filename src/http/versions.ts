@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { ConfigError } from '../config.ts';
+import { publicLink } from './links.ts';
 
 export const DEFAULT_VERSIONS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../config/api-versions.json');
 
@@ -15,7 +16,10 @@ export const ApiVersion = Type.Object({
   released_at: IsoDate,
   deprecated_at: IsoDate,
   sunset_at: IsoDate,
-  documentation: Type.String(),
+  documentation: Type.String({
+    description:
+      'The documentation of the version: an absolute URL, or a path on this server, which the `Link` headers give as it is (relative) unless the deployment sets its public URL (`ACADEMY_PUBLIC_URL`).',
+  }),
 });
 export type ApiVersion = Static<typeof ApiVersion>;
 
@@ -51,21 +55,20 @@ function when(value: string | null): Date | null {
 }
 
 /** The version's lifecycle at `now`: RFC 9745 Deprecation, RFC 8594 Sunset and their Link relations. */
-export function versionState(version: ApiVersion, now: Date, baseUrl: string): VersionState {
+export function versionState(version: ApiVersion, now: Date, publicUrl: string | null): VersionState {
   const headers: Record<string, string> = {};
   const deprecatedAt = when(version.deprecated_at);
   const sunsetAt = when(version.sunset_at);
-  // Resolved only when a header needs it: this runs on every request, and most versions are active.
-  const doc = () => new URL(version.documentation, baseUrl).toString();
+  const doc = publicLink(publicUrl, version.documentation);
   const links: string[] = [];
   if (version.status !== 'active' || (deprecatedAt && deprecatedAt <= now)) {
     const at = deprecatedAt ?? now;
     headers.deprecation = `@${Math.floor(at.getTime() / 1000)}`;
-    links.push(`<${doc()}>; rel="deprecation"; type="text/html"`);
+    links.push(`<${doc}>; rel="deprecation"; type="text/html"`);
   }
   if (sunsetAt) {
     headers.sunset = sunsetAt.toUTCString();
-    links.push(`<${doc()}>; rel="sunset"; type="text/html"`);
+    links.push(`<${doc}>; rel="sunset"; type="text/html"`);
   }
   if (links.length) headers.link = links.join(', ');
   const sunset = version.status === 'sunset' || (sunsetAt !== null && sunsetAt <= now);

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { type AcademyServer, runAcademy, startServer } from '../support/process.ts';
+import { connect, within } from '../support/sockets.ts';
 
 /**
  * A PATCH whose body arrives in two parts, so that the request is in flight for as long as we like.
@@ -148,6 +149,42 @@ describe('academy serve (a real process)', () => {
       restarted.child.kill('SIGTERM');
       assert.equal(await restarted.exited, 0);
     }
+  });
+
+  test('SIGTERM with stalled clients: connections are cut after ACADEMY_SHUTDOWN_GRACE_SECONDS and the process exits', async () => {
+    const created = await runAcademy(['--json', 'tokens', 'create', '--name', 'stalled', '--scopes', 'organization:write'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const token = JSON.parse(created.stdout).token as string;
+    // A request timeout far beyond the grace period: only the shutdown deadline can end these requests.
+    const stalling = await startServer(['--no-worker'], {
+      ...env,
+      ACADEMY_SHUTDOWN_GRACE_SECONDS: '1',
+      ACADEMY_REQUEST_TIMEOUT_MS: '120000',
+    });
+    const port = Number(new URL(stalling.url).port);
+    // Bodies announced and never sent; `Expect: 100-continue` tells when the server has taken each request in.
+    const stalled = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        connect(
+          port,
+          `PATCH /api/v1/organization HTTP/1.1\r\nHost: academy.test\r\nAuthorization: Bearer ${token}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n',
+        ),
+      ),
+    );
+    await Promise.all(stalled.map((c) => c.waitFor(/^HTTP\/1\.1 100 Continue\r\n/)));
+    // And one that never finishes its headers.
+    const slowHeaders = await connect(port, 'GET /livez HTTP/1.1\r\nHost: academy.test\r\n');
+    await sleep(100);
+
+    const signalled = Date.now();
+    stalling.child.kill('SIGTERM');
+    const exit = await within(stalling.exited, 10_000, 'still running');
+    const took = Date.now() - signalled;
+    for (const c of [...stalled, slowHeaders]) c.socket.destroy();
+    assert.equal(exit, 0, stalling.output());
+    assert.ok(took >= 900, `waited for the grace period (${took} ms)`);
+    assert.ok(took < 5000, `exited ${took} ms after SIGTERM`);
   });
 
   test('with ACADEMY_METRICS_PORT, /metrics is served on that port and not on the API port', async () => {

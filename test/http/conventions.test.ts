@@ -159,6 +159,24 @@ describe('HTTP conventions', () => {
     assert.match(metrics.body, /academy_http_request_duration_seconds_bucket\{/);
   });
 
+  test('/metrics on the API port answers only loopback clients, unless ACADEMY_METRICS_PUBLIC=true', async () => {
+    const notFound = (await http.inject({ method: 'GET', url: '/nowhere' })).body;
+    for (const remoteAddress of ['203.0.113.7', '10.0.0.5', '::ffff:192.0.2.1', '2001:db8::1']) {
+      const res = await http.inject({ method: 'GET', url: '/metrics', remoteAddress });
+      assert.equal(res.statusCode, 404, remoteAddress);
+      assert.equal(res.body, notFound, 'the same 404 as a path that does not exist');
+    }
+    for (const remoteAddress of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
+      assert.equal((await http.inject({ method: 'GET', url: '/metrics', remoteAddress })).statusCode, 200, remoteAddress);
+    }
+    const open = (await buildApp(await createTestPlatform({ env: { ACADEMY_METRICS_PUBLIC: 'true' } }))).http;
+    try {
+      assert.equal((await open.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.7' })).statusCode, 200);
+    } finally {
+      await open.close();
+    }
+  });
+
   test('/readyz is a 503 once the database is gone', async () => {
     // A platform of its own: its database is closed by the test, not by the shared cleanup.
     const database = await createTestDatabase();

@@ -36,7 +36,7 @@ async function appWith(env: Record<string, string> = {}) {
   const platform = await createTestPlatform({ env });
   const { http } = await buildApp(platform, { register: listRoutes(platform, 23) });
   const token = (await platform.tokens.create({ name: 'pages', scopes: ['organization:read'] })).token;
-  return { http, get: (url: string) => http.inject({ method: 'GET', url, headers: bearer(token) }) };
+  return { http, token, get: (url: string) => http.inject({ method: 'GET', url, headers: bearer(token) }) };
 }
 
 function rels(link: string | string[] | undefined): Record<string, string> {
@@ -71,16 +71,16 @@ describe('pagination', () => {
     const body = res.json();
     assert.deepEqual(ids(body), range(1, 15));
     assert.deepEqual(body.links, {
-      first: 'http://localhost/api/v1/items?page=1&per_page=15',
-      last: 'http://localhost/api/v1/items?page=2&per_page=15',
+      first: '/api/v1/items?page=1&per_page=15',
+      last: '/api/v1/items?page=2&per_page=15',
       prev: null,
-      next: 'http://localhost/api/v1/items?page=2&per_page=15',
+      next: '/api/v1/items?page=2&per_page=15',
     });
     assert.deepEqual(body.meta, {
       current_page: 1,
       from: 1,
       last_page: 2,
-      path: 'http://localhost/api/v1/items',
+      path: '/api/v1/items',
       per_page: 15,
       to: 15,
       total: 23,
@@ -91,7 +91,7 @@ describe('pagination', () => {
   test('the last page links back and has no next', async () => {
     const body = (await app.get('/api/v1/items?page=2')).json();
     assert.deepEqual(ids(body), range(16, 23));
-    assert.equal(body.links.prev, 'http://localhost/api/v1/items?page=1&per_page=15');
+    assert.equal(body.links.prev, '/api/v1/items?page=1&per_page=15');
     assert.equal(body.links.next, null);
     assert.equal(body.meta.from, 16);
     assert.equal(body.meta.to, 23);
@@ -102,7 +102,7 @@ describe('pagination', () => {
     const body = res.json();
     assert.deepEqual(ids(body), range(11, 20));
     assert.equal(body.meta.last_page, 3);
-    assert.equal(body.links.next, 'http://localhost/api/v1/items?per_page=10&page=3&sort=id');
+    assert.equal(body.links.next, '/api/v1/items?per_page=10&page=3&sort=id');
     assert.deepEqual(Object.keys(rels(res.headers.link)).sort(), ['first', 'last', 'next', 'prev']);
   });
 
@@ -111,7 +111,7 @@ describe('pagination', () => {
     assert.deepEqual(ids(body), range(1, 5));
     assert.equal(body.meta.per_page, 5);
     assert.equal(body.meta.last_page, 5);
-    assert.equal(body.links.last, 'http://localhost/api/v1/items?per_page=5&page=5');
+    assert.equal(body.links.last, '/api/v1/items?per_page=5&page=5');
     assert.equal((await small.get('/api/v1/items')).json().meta.per_page, 5, 'the default of 15 is clamped too');
     assert.equal((await app.get('/api/v1/items?per_page=1000')).json().meta.per_page, 100, 'the configured default maximum');
   });
@@ -139,13 +139,48 @@ describe('pagination', () => {
       current_page: 9,
       from: null,
       last_page: 2,
-      path: 'http://localhost/api/v1/items',
+      path: '/api/v1/items',
       per_page: 15,
       to: null,
       total: 23,
     });
     assert.equal(body.links.next, null);
-    assert.equal(body.links.last, 'http://localhost/api/v1/items?page=2&per_page=15');
+    assert.equal(body.links.last, '/api/v1/items?page=2&per_page=15');
+  });
+
+  test('links are relative by default and never take the Host header', async () => {
+    const res = await app.http.inject({
+      method: 'GET',
+      url: '/api/v1/items?page=2',
+      headers: { ...bearer(app.token), host: 'evil.example' },
+    });
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body.links.first, '/api/v1/items?page=1&per_page=15');
+    assert.equal(body.meta.path, '/api/v1/items');
+    assert.doesNotMatch(`${res.headers.link} ${res.body}`, /evil/);
+  });
+
+  test('with ACADEMY_PUBLIC_URL, links are absolute under it', async () => {
+    const prefixed = await appWith({ ACADEMY_PUBLIC_URL: 'https://academy.example.org/base/' });
+    try {
+      const res = await prefixed.http.inject({
+        method: 'GET',
+        url: '/api/v1/items?page=2&sort=id',
+        headers: { ...bearer(prefixed.token), host: 'evil.example' },
+      });
+      const body = res.json();
+      assert.deepEqual(body.links, {
+        first: 'https://academy.example.org/base/api/v1/items?page=1&sort=id&per_page=15',
+        last: 'https://academy.example.org/base/api/v1/items?page=2&sort=id&per_page=15',
+        prev: 'https://academy.example.org/base/api/v1/items?page=1&sort=id&per_page=15',
+        next: null,
+      });
+      assert.equal(body.meta.path, 'https://academy.example.org/base/api/v1/items');
+      assert.deepEqual(rels(res.headers.link), { first: body.links.first, last: body.links.last, prev: body.links.prev });
+    } finally {
+      await prefixed.http.close();
+    }
   });
 
   test('an empty list has one (empty) page', async () => {

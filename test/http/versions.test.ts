@@ -46,8 +46,8 @@ describe('API version lifecycle', () => {
       assert.equal(res.headers.deprecation, `@${Date.parse(DEPRECATED_AT) / 1000}`);
       assert.equal(res.headers.sunset, 'Sun, 30 Jun 2030 00:00:00 GMT');
       const link = res.headers.link as string;
-      assert.match(link, /<http:\/\/localhost(:\d+)?\/docs>; rel="deprecation"/);
-      assert.match(link, /<http:\/\/localhost(:\d+)?\/docs>; rel="sunset"/);
+      // Relative to the request's URL: no public URL is configured, and the Host header is not trusted.
+      assert.match(link, /^<\/docs>; rel="deprecation"; type="text\/html", <\/docs>; rel="sunset"; type="text\/html"$/);
     }
     // A paginated list keeps the lifecycle relations next to its own first/last/next ones.
     const list = await app.http.inject({ method: 'GET', url: '/api/v1/tasks', headers: bearer(await app.token(['tasks:read'])) });
@@ -57,6 +57,20 @@ describe('API version lifecycle', () => {
     assert.match(list.headers.link as string, /rel="first"/);
     const outside = await app.http.inject({ method: 'GET', url: '/livez' });
     assert.equal(outside.headers.deprecation, undefined, 'only responses of the version carry its lifecycle');
+  });
+
+  test('with ACADEMY_PUBLIC_URL the lifecycle links are absolute under it, whatever the Host header says', async () => {
+    const app = await createTestApp({
+      env: { ACADEMY_VERSIONS_FILE: registryFile(deprecated), ACADEMY_PUBLIC_URL: 'https://academy.example.org' },
+    });
+    for (const host of ['evil.example', 'x:99999', 'a b']) {
+      const res = await app.http.inject({ method: 'GET', url: '/api/v1/organization', headers: { host } });
+      assert.equal(res.statusCode, 401, host);
+      assert.equal(
+        res.headers.link,
+        '<https://academy.example.org/docs>; rel="deprecation"; type="text/html", <https://academy.example.org/docs>; rel="sunset"; type="text/html"',
+      );
+    }
   });
 
   test('an active version carries no lifecycle headers', async () => {

@@ -63,6 +63,36 @@ describe('configuration', () => {
     assert.equal(loadConfig({ ACADEMY_MAIL_FROM: 'Northwind <office@example.org>' }).mailFrom, 'Northwind <office@example.org>');
   });
 
+  test('HTTP server limits, public URL and metrics exposure: defaults and valid values', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.requestTimeoutMs, 30_000);
+    assert.equal(defaults.headersTimeoutMs, 10_000);
+    assert.equal(defaults.keepAliveTimeoutMs, 5000);
+    assert.equal(defaults.shutdownGraceMs, 10_000);
+    assert.equal(defaults.publicUrl, null);
+    assert.equal(defaults.metricsPublic, false);
+
+    const set = loadConfig({
+      ACADEMY_REQUEST_TIMEOUT_MS: '60000',
+      ACADEMY_HEADERS_TIMEOUT_MS: '60000',
+      ACADEMY_KEEP_ALIVE_TIMEOUT_MS: '250',
+      ACADEMY_SHUTDOWN_GRACE_SECONDS: '0',
+      ACADEMY_PUBLIC_URL: 'https://academy.example.org',
+      ACADEMY_METRICS_PUBLIC: 'true',
+    });
+    assert.equal(set.requestTimeoutMs, 60_000);
+    assert.equal(set.headersTimeoutMs, 60_000);
+    assert.equal(set.keepAliveTimeoutMs, 250);
+    assert.equal(set.shutdownGraceMs, 0);
+    assert.equal(set.publicUrl, 'https://academy.example.org');
+    assert.equal(set.metricsPublic, true);
+    // A request timeout below the default header timeout brings the latter down with it.
+    assert.equal(loadConfig({ ACADEMY_REQUEST_TIMEOUT_MS: '500' }).headersTimeoutMs, 500);
+    // A path prefix is kept (without its trailing slash): links are the public URL followed by the path.
+    assert.equal(loadConfig({ ACADEMY_PUBLIC_URL: 'http://example.org:8080/academy/' }).publicUrl, 'http://example.org:8080/academy');
+    assert.equal(loadConfig({ ACADEMY_PUBLIC_URL: 'https://academy.example.org/' }).publicUrl, 'https://academy.example.org');
+  });
+
   test('each bad value stops with a ConfigError naming the variable', () => {
     const bad: [string, string][] = [
       ['PORT', 'abc'],
@@ -83,6 +113,19 @@ describe('configuration', () => {
       ['ACADEMY_MAIL_FROM', 'not an address'],
       ['ACADEMY_MAIL_FROM', 'Academy <office@example.org'],
       ['ACADEMY_MAIL_FROM', 'Academy\r\nBcc: x@example.org <office@example.org>'],
+      ['ACADEMY_REQUEST_TIMEOUT_MS', '0'],
+      ['ACADEMY_REQUEST_TIMEOUT_MS', '30s'],
+      ['ACADEMY_HEADERS_TIMEOUT_MS', '40000'],
+      ['ACADEMY_HEADERS_TIMEOUT_MS', '-5'],
+      ['ACADEMY_KEEP_ALIVE_TIMEOUT_MS', '0'],
+      ['ACADEMY_SHUTDOWN_GRACE_SECONDS', '1.5'],
+      ['ACADEMY_SHUTDOWN_GRACE_SECONDS', '3601'],
+      ['ACADEMY_PUBLIC_URL', 'academy.example.org'],
+      ['ACADEMY_PUBLIC_URL', 'ftp://academy.example.org'],
+      ['ACADEMY_PUBLIC_URL', 'https://academy.example.org/?x=1'],
+      ['ACADEMY_PUBLIC_URL', 'https://academy.example.org/#top'],
+      ['ACADEMY_PUBLIC_URL', 'https://user:secret@academy.example.org'],
+      ['ACADEMY_METRICS_PUBLIC', 'maybe'],
     ];
     for (const [variable, value] of bad) {
       assert.throws(
