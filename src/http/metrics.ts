@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { ping } from '../db/database.ts';
+import { DatabaseUnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import { sendError } from './errors.ts';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -130,7 +132,7 @@ export async function createWorkerProbeServer(platform: Platform, worker: { read
       await ping(platform.database.db);
       return { status: 'ok' };
     } catch {
-      return reply.code(503).send({ status: 'unavailable', message: 'The database is not reachable.' });
+      return sendError(reply, new DatabaseUnavailableError());
     }
   });
   server.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ping } from '../db/database.ts';
+import { DatabaseUnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import { sendError } from './errors.ts';
 import type { Metrics } from './metrics.ts';
 import { ApiVersion } from './versions.ts';
 
@@ -32,7 +34,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ platform: Platform; metri
         await ping(platform.database.db);
         return { status: 'ok' };
       } catch {
-        return reply.code(503).send({ status: 'unavailable', message: 'The database is not reachable.' });
+        return sendError(reply, new DatabaseUnavailableError());
       }
     },
   });

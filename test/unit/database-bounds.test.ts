@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { isDatabaseUnavailable } from '../../src/db/errors.ts';
+
+describe('database bounds', () => {
+  test('isDatabaseUnavailable tells outages and timeouts from other database errors', () => {
+    const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+    const unavailable = [
+      coded('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'),
+      coded('ECONNRESET'),
+      new AggregateError([coded('ECONNREFUSED'), coded('ECONNREFUSED')], 'connect failed'),
+      new Error('Connection terminated unexpectedly'),
+      new Error('Connection terminated due to connection timeout', { cause: new Error('timeout expired') }),
+      new Error('timeout exceeded when trying to connect'),
+      new Error('Query read timeout'),
+      coded('57014', 'canceling statement due to statement timeout'),
+      coded('55P03', 'canceling statement due to lock timeout'),
+      coded('57P01', 'terminating connection due to administrator command'),
+      coded('08006'),
+      coded('53300', 'sorry, too many clients already'),
+      Object.assign(new Error('database is locked'), { code: 'ERR_SQLITE_ERROR', errcode: 5 }),
+      Object.assign(new Error('database is locked'), { code: 'ERR_SQLITE_ERROR', errcode: 517 }),
+    ];
+    const other = [
+      coded('23505', 'duplicate key value violates unique constraint'),
+      coded('42P01', 'relation "x" does not exist'),
+      Object.assign(new Error('UNIQUE constraint failed'), { code: 'ERR_SQLITE_ERROR', errcode: 19 }),
+      new Error('The organization row is missing; run the migrations.'),
+      coded('ENOENT'),
+      'ECONNREFUSED',
+      null,
+    ];
+    for (const error of unavailable) assert.equal(isDatabaseUnavailable(error), true, String(error));
+    for (const error of other) assert.equal(isDatabaseUnavailable(error), false, String(error));
+  });
+});
