@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import type { DatabaseTimeouts } from './db/database.ts';
 
 /** Validated runtime configuration. Every field comes from one environment variable (see README). */
 export interface Config {
@@ -27,6 +28,8 @@ export interface Config {
   workerConcurrency: number;
   jobLeaseMs: number;
   jobPollMs: number;
+  /** Bounds on every database wait, so an outage or a stall answers a quick 503 (README: Timeouts and outages). */
+  dbTimeouts: DatabaseTimeouts;
 }
 
 export class ConfigError extends Error {
@@ -152,6 +155,12 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: int(env, 'ACADEMY_WORKER_CONCURRENCY', 4, 1, 64),
     jobLeaseMs: int(env, 'ACADEMY_JOB_LEASE_SECONDS', 300, 1, 86_400) * 1000,
     jobPollMs: int(env, 'ACADEMY_JOB_POLL_MS', 1000, 10, 60_000),
+    dbTimeouts: {
+      acquireMs: int(env, 'ACADEMY_DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 120_000),
+      statementMs: int(env, 'ACADEMY_DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+      lockMs: int(env, 'ACADEMY_DB_LOCK_TIMEOUT_MS', 5000, 100, 600_000),
+      idleInTransactionMs: int(env, 'ACADEMY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 1000, 86_400_000),
+    },
   };
 }
 

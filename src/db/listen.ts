@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { Database } from './database.ts';
 
 export interface ListenHandlers {
   /** A notification arrived, or the connection was (re)established and notifications may have been missed. */
@@ -12,7 +13,12 @@ export interface ListenHandlers {
  * LISTEN on a dedicated PostgreSQL connection. Reconnects with backoff after a lost connection and
  * then calls `onNotify` once, since notifications sent meanwhile were missed. Returns the stop function.
  */
-export async function listen(url: string, channel: string, handlers: ListenHandlers, logger: Logger): Promise<() => Promise<void>> {
+export async function listen(
+  database: Pick<Database, 'url' | 'timeouts'>,
+  channel: string,
+  handlers: ListenHandlers,
+  logger: Logger,
+): Promise<() => Promise<void>> {
   let client: InstanceType<typeof pg.Client> | null = null;
   let closed = false;
   let failures = 0;
@@ -25,7 +31,7 @@ export async function listen(url: string, channel: string, handlers: ListenHandl
 
   async function connect(): Promise<void> {
     if (closed) return;
-    const next = new pg.Client({ connectionString: url });
+    const next = new pg.Client({ connectionString: database.url, connectionTimeoutMillis: database.timeouts?.acquireMs });
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost) return;

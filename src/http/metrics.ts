@@ -129,7 +129,7 @@ export async function createWorkerProbeServer(platform: Platform, worker: { read
   server.get('/livez', async () => ({ status: 'ok' }));
   server.get('/readyz', async (_request, reply) => {
     try {
-      await ping(platform.database.db);
+      await ping(platform.database);
       return { status: 'ok' };
     } catch {
       return sendError(reply, new DatabaseUnavailableError());

@@ -31,7 +31,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ platform: Platform; metri
     schema: { hide: true },
     handler: async (_request, reply) => {
       try {
-        await ping(platform.database.db);
+        await ping(platform.database);
         return { status: 'ok' };
       } catch {
         return sendError(reply, new DatabaseUnavailableError());

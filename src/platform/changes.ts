@@ -50,7 +50,7 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
   let stopping: Promise<() => Promise<void>> | null = null;
   const start = () =>
     listen(
-      database.url,
+      database,
       CHANNEL,
       {
         onNotify: () => {

@@ -1,8 +1,34 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { isDatabaseUnavailable } from '../../src/db/errors.ts';
 
 describe('database bounds', () => {
+  test('timeouts come from ACADEMY_DB_*_TIMEOUT_MS, with defaults, and bad values name their variable', () => {
+    assert.deepEqual(loadConfig({}).dbTimeouts, { acquireMs: 5000, statementMs: 15_000, lockMs: 5000, idleInTransactionMs: 60_000 });
+    assert.deepEqual(
+      loadConfig({
+        ACADEMY_DB_ACQUIRE_TIMEOUT_MS: '1000',
+        ACADEMY_DB_STATEMENT_TIMEOUT_MS: '30000',
+        ACADEMY_DB_LOCK_TIMEOUT_MS: '2000',
+        ACADEMY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '120000',
+      }).dbTimeouts,
+      { acquireMs: 1000, statementMs: 30_000, lockMs: 2000, idleInTransactionMs: 120_000 },
+    );
+    for (const [variable, value] of [
+      ['ACADEMY_DB_ACQUIRE_TIMEOUT_MS', '0'],
+      ['ACADEMY_DB_STATEMENT_TIMEOUT_MS', '15s'],
+      ['ACADEMY_DB_LOCK_TIMEOUT_MS', '-1'],
+      ['ACADEMY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', '999999999'],
+    ]) {
+      assert.throws(
+        () => loadConfig({ [variable as string]: value }),
+        (error: unknown) => error instanceof ConfigError && error.variable === variable,
+        `${variable}=${value}`,
+      );
+    }
+  });
+
   test('isDatabaseUnavailable tells outages and timeouts from other database errors', () => {
     const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
     const unavailable = [
