@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { isDatabaseUnavailable } from '../../src/db/errors.ts';
+import { type ChangeFeed, createReadCache } from '../../src/platform/changes.ts';
 
 describe('database bounds', () => {
   test('timeouts come from ACADEMY_DB_*_TIMEOUT_MS, with defaults, and bad values name their variable', () => {
@@ -58,5 +60,16 @@ describe('database bounds', () => {
     ];
     for (const error of unavailable) assert.equal(isDatabaseUnavailable(error), true, String(error));
     for (const error of other) assert.equal(isDatabaseUnavailable(error), false, String(error));
+  });
+
+  test('a cached value is loaded again after its maximum age, however quiet the change feed', async () => {
+    const quiet: ChangeFeed = { stamp: () => 1, announce: async () => {}, close: async () => {} };
+    const cache = createReadCache<string, number>(quiet, { maxAgeMs: 50 });
+    let loads = 0;
+    const load = async () => ++loads;
+    assert.equal(await cache.get('a', load), 1);
+    assert.equal(cache.get('a', load), 1, 'a hit is answered at once');
+    await sleep(80);
+    assert.equal(await cache.get('a', load), 2);
   });
 });
