@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import type { DatabaseTimeouts } from './db/database.ts';
 
 /** Validated runtime configuration. Every field comes from one environment variable (see README). */
 export interface Config {
@@ -38,6 +39,8 @@ export interface Config {
   publicUrl: string | null;
   /** Answer `/metrics` on the API port to every client, not only to loopback ones. */
   metricsPublic: boolean;
+  /** Bounds on every database wait, so an outage or a stall answers a quick 503 (README: Timeouts and outages). */
+  dbTimeouts: DatabaseTimeouts;
 }
 
 export class ConfigError extends Error {
@@ -195,6 +198,12 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseMs: int(env, 'ACADEMY_JOB_LEASE_SECONDS', 300, 1, 86_400) * 1000,
     jobPollMs: int(env, 'ACADEMY_JOB_POLL_MS', 1000, 10, 60_000),
     ...httpSettings(env),
+    dbTimeouts: {
+      acquireMs: int(env, 'ACADEMY_DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 120_000),
+      statementMs: int(env, 'ACADEMY_DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+      lockMs: int(env, 'ACADEMY_DB_LOCK_TIMEOUT_MS', 5000, 100, 600_000),
+      idleInTransactionMs: int(env, 'ACADEMY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 1000, 86_400_000),
+    },
   };
 }
 

@@ -5,11 +5,33 @@ import { NodeSqliteDatabase } from './sqlite.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/**
+ * How long a request may wait on the database before it gives up with a 503 (README: Timeouts and
+ * outages). Work that legitimately runs longer (migrations; report exports later) uses a connection of
+ * its own opened without them (`openDatabase` with no `timeouts`): on PostgreSQL a caller can lower the
+ * statement timeout with `SET LOCAL`, but not raise it past the client's read timeout.
+ */
+export interface DatabaseTimeouts {
+  /** Waiting for a pooled connection, or for a new one to open (PostgreSQL). */
+  acquireMs: number;
+  /** One statement (PostgreSQL `statement_timeout`); a read timeout a little later covers a server that stops answering. */
+  statementMs: number;
+  /** Waiting for a lock: PostgreSQL `lock_timeout`, SQLite `busy_timeout`. */
+  lockMs: number;
+  /** A session idle inside a transaction this long is ended by PostgreSQL, which frees its locks. */
+  idleInTransactionMs: number;
+}
+
+/** The client gives the server this long past `statement_timeout` to report the cancellation itself. */
+const READ_TIMEOUT_MARGIN_MS = 1000;
+
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
   /** Connection string for PostgreSQL (LISTEN/NOTIFY needs its own client); the file path for SQLite. */
   url: string;
+  /** The bounds this database was opened with; `null` when unbounded. */
+  timeouts: DatabaseTimeouts | null;
   /** SQLite only: see NodeSqliteDatabase.dataVersion. */
   dataVersion?: () => number;
   close(): Promise<void>;
@@ -33,23 +55,72 @@ export function sqliteFile(url: string): string {
   return url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
 }
 
-export function openDatabase(url: string, options: { poolSize?: number } = {}): Database {
+/**
+ * pg's `query_timeout` fails a query but leaves it on the wire, and every later query of that client
+ * (the transaction's rollback first) would queue behind an answer that may never come. Such a client
+ * is closed at once instead; the pool opens a fresh one.
+ */
+class BoundedClient extends pg.Client {
+  override query(...args: any[]): any {
+    const result = (super.query as (...a: any[]) => any)(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (error instanceof Error && error.message === 'Query read timeout') this.end().catch(() => {});
+      });
+    }
+    return result;
+  }
+}
+
+/** Client settings for `timeouts`; PostgreSQL applies the server-side ones to every session. */
+function postgresBounds(timeouts: DatabaseTimeouts): pg.ClientConfig {
+  return {
+    connectionTimeoutMillis: timeouts.acquireMs,
+    statement_timeout: timeouts.statementMs,
+    query_timeout: timeouts.statementMs + READ_TIMEOUT_MARGIN_MS,
+    lock_timeout: timeouts.lockMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    // A server that vanished without closing the connection (a crashed host) is noticed.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+}
+
+export function openDatabase(url: string, options: { poolSize?: number; timeouts?: DatabaseTimeouts } = {}): Database {
+  const timeouts = options.timeouts ?? null;
   if (dialectOf(url) === 'sqlite') {
     const database = new NodeSqliteDatabase(sqliteFile(url));
+    if (timeouts) database.prepare(`PRAGMA busy_timeout = ${timeouts.lockMs}`).all([]);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
-    return { db, dialect: 'sqlite', url, dataVersion: () => database.dataVersion(), close: () => db.destroy() };
+    return { db, dialect: 'sqlite', url, timeouts, dataVersion: () => database.dataVersion(), close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(timeouts ? { ...postgresBounds(timeouts), Client: BoundedClient } : {}),
+  });
   // A client that loses its server must not crash the process: idle ones report through the pool,
   // checked-out ones would emit 'error' with no listener (an uncaught exception) although their query
   // already rejects. The pool replaces dead clients; the next query reconnects.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', url, close: () => db.destroy() };
+  return { db, dialect: 'postgres', url, timeouts, close: () => db.destroy() };
 }
 
-/** One round trip, for readiness and health checks. */
-export async function ping(db: Kysely<DB>): Promise<void> {
-  await sql`select 1`.execute(db);
+/**
+ * One round trip, for readiness and health checks, given up after the acquire timeout: a probe must
+ * answer quickly, even while the pool waits for a stalled server.
+ */
+export async function ping(database: Database): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    const ms = database.timeouts?.acquireMs;
+    if (ms) timer = setTimeout(() => reject(new Error(`The database did not answer within ${ms} ms.`)), ms);
+  });
+  try {
+    await Promise.race([sql`select 1`.execute(database.db), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

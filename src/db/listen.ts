@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { Database } from './database.ts';
 
 export interface ListenHandlers {
   /** A notification arrived, or the connection was (re)established and notifications may have been missed. */
@@ -9,11 +10,27 @@ export interface ListenHandlers {
 }
 
 /**
+ * A listening connection only receives, so a stalled one (a hung server, a dead middlebox) would look
+ * healthy for ever. It is pinged this often, and a ping not answered within PING_TIMEOUT_MS counts as
+ * a lost connection: `onLost` is called within LISTEN_LOSS_BOUND_MS of a stall (8 s; README promises
+ * 10 s for a revoked token, which leaves room for late timers).
+ */
+const PING_EVERY_MS = 3000;
+const PING_TIMEOUT_MS = 5000;
+export const LISTEN_LOSS_BOUND_MS = PING_EVERY_MS + PING_TIMEOUT_MS;
+
+/**
  * LISTEN on a dedicated PostgreSQL connection. Reconnects with backoff after a lost connection and
  * then calls `onNotify` once, since notifications sent meanwhile were missed. Returns the stop function.
  */
-export async function listen(url: string, channel: string, handlers: ListenHandlers, logger: Logger): Promise<() => Promise<void>> {
+export async function listen(
+  database: Pick<Database, 'url' | 'timeouts'>,
+  channel: string,
+  handlers: ListenHandlers,
+  logger: Logger,
+): Promise<() => Promise<void>> {
   let client: InstanceType<typeof pg.Client> | null = null;
+  let pinger: NodeJS.Timeout | undefined;
   let closed = false;
   let failures = 0;
 
@@ -25,11 +42,17 @@ export async function listen(url: string, channel: string, handlers: ListenHandl
 
   async function connect(): Promise<void> {
     if (closed) return;
-    const next = new pg.Client({ connectionString: url });
+    const next = new pg.Client({
+      connectionString: database.url,
+      connectionTimeoutMillis: database.timeouts?.acquireMs ?? PING_TIMEOUT_MS,
+      query_timeout: PING_TIMEOUT_MS,
+      keepAlive: true,
+    });
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost) return;
       lost = true;
+      clearInterval(pinger);
       if (client === next) client = null;
       handlers.onLost?.();
       next.end().catch(() => {});
@@ -57,6 +80,18 @@ export async function listen(url: string, channel: string, handlers: ListenHandl
       return;
     }
     client = next;
+    let pinging = false;
+    pinger = setInterval(() => {
+      if (pinging) return;
+      pinging = true;
+      next.query('select 1').then(
+        () => {
+          pinging = false;
+        },
+        (error: Error) => onLost(error),
+      );
+    }, PING_EVERY_MS);
+    pinger.unref();
     if (failures > 0) logger.info({ channel }, 'notification connection restored');
     failures = 0;
     handlers.onNotify(undefined);
@@ -65,6 +100,7 @@ export async function listen(url: string, channel: string, handlers: ListenHandl
   await connect();
   return async () => {
     closed = true;
+    clearInterval(pinger);
     await client?.end().catch(() => {});
   };
 }

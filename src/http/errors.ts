@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import {
   AppError,
+  DatabaseUnavailableError,
   MalformedRequestError,
   NotFoundError,
   PayloadTooLargeError,
+  UnavailableError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../platform/errors.ts';
@@ -103,10 +106,17 @@ export function toAppError(error: unknown): AppError {
       return new UnsupportedMediaTypeError('The request body media type is not supported; send application/json.');
   }
   if (e instanceof SyntaxError && (e as FastifyError).statusCode === 400) return new MalformedRequestError();
+  if (isDatabaseUnavailable(e)) return new DatabaseUnavailableError();
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError(e.statusCode, 'bad_request', e.message);
   }
   return new AppError(500, 'internal_error', 'An unexpected error occurred.');
+}
+
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
 }
 
 function bodyOf(error: AppError): Record<string, unknown> {
@@ -160,7 +170,9 @@ export function handleClientError(this: FastifyInstance, error: NodeJS.ErrnoExce
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = toAppError(error);
-    if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+    // An outage fails every request alike: one line each, without the stack, is enough.
+    if (mapped instanceof UnavailableError) request.log.warn({ reason: reasonOf(error) }, 'request refused: service unavailable');
+    else if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, mapped);
   });
   app.setNotFoundHandler((_request, reply) => sendError(reply, new NotFoundError()));

@@ -3,7 +3,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import { ping } from '../db/database.ts';
+import { DatabaseUnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import { sendError } from './errors.ts';
 import { serverOptions } from './server.ts';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -139,10 +141,10 @@ export async function createWorkerProbeServer(platform: Platform, worker: { read
   server.get('/livez', async () => ({ status: 'ok' }));
   server.get('/readyz', async (_request, reply) => {
     try {
-      await ping(platform.database.db);
+      await ping(platform.database);
       return { status: 'ok' };
     } catch {
-      return reply.code(503).send({ status: 'unavailable', message: 'The database is not reachable.' });
+      return sendError(reply, new DatabaseUnavailableError());
     }
   });
   server.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));

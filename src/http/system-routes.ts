@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ping } from '../db/database.ts';
-import { NotFoundError } from '../platform/errors.ts';
+import { DatabaseUnavailableError, NotFoundError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import { sendError } from './errors.ts';
 import { isLoopback, type Metrics } from './metrics.ts';
 import { ApiVersion } from './versions.ts';
 
@@ -30,10 +31,10 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ platform: Platform; metri
     schema: { hide: true },
     handler: async (_request, reply) => {
       try {
-        await ping(platform.database.db);
+        await ping(platform.database);
         return { status: 'ok' };
       } catch {
-        return reply.code(503).send({ status: 'unavailable', message: 'The database is not reachable.' });
+        return sendError(reply, new DatabaseUnavailableError());
       }
     },
   });

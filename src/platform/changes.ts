@@ -11,7 +11,8 @@ const CHANNEL = 'academy_changes';
  * - SQLite: `PRAGMA data_version` moves when another process commits; this process's own writes
  *   call `announce`.
  * - PostgreSQL: writers NOTIFY in their transaction; every process LISTENs. While the listening
- *   connection is down, the stamp changes on every read, so caches hold nothing stale.
+ *   connection is down, the stamp changes on every read, so caches hold nothing stale; a stalled
+ *   connection counts as down within LISTEN_LOSS_BOUND_MS (src/db/listen.ts).
  */
 export interface ChangeFeed {
   /** Differs from any earlier value whenever cached data may be stale. */
@@ -50,7 +51,7 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
   let stopping: Promise<() => Promise<void>> | null = null;
   const start = () =>
     listen(
-      database.url,
+      database,
       CHANNEL,
       {
         onNotify: () => {
@@ -79,12 +80,19 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
 }
 
 /**
- * A small read-through cache that empties itself when the change feed moves. Only found values are
- * kept (a flood of unknown keys cannot grow it), and it is bounded.
+ * The longest a value stays cached however quiet the change feed is: a change it cannot report (a row
+ * edited by hand in the database, a lost notification) is seen within this bound.
  */
-export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: number } = {}) {
+export const CACHE_MAX_AGE_MS = 30_000;
+
+/**
+ * A small read-through cache that empties itself when the change feed moves. Only found values are
+ * kept (a flood of unknown keys cannot grow it), and it is bounded in size and age.
+ */
+export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: number; maxAgeMs?: number } = {}) {
   const max = options.max ?? 10_000;
-  const entries = new Map<K, V>();
+  const maxAgeMs = options.maxAgeMs ?? CACHE_MAX_AGE_MS;
+  const entries = new Map<K, { value: V; loadedAt: number }>();
   let seen = Number.NaN;
 
   function peek(key: K): V | undefined {
@@ -93,16 +101,22 @@ export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: numb
       entries.clear();
       seen = stamp;
     }
-    return entries.get(key);
+    const entry = entries.get(key);
+    if (entry && performance.now() - entry.loadedAt > maxAgeMs) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry?.value;
   }
 
   async function load(key: K, loader: () => Promise<V | undefined>): Promise<V | undefined> {
     const stamp = changes.stamp();
+    const loadedAt = performance.now();
     const value = await loader();
     // Keep it only if nothing changed while it was loading.
     if (value !== undefined && changes.stamp() === stamp) {
       if (entries.size >= max) entries.clear();
-      entries.set(key, value);
+      entries.set(key, { value, loadedAt });
     }
     return value;
   }

@@ -102,7 +102,18 @@ export class RateLimitedError extends AppError {
 }
 
 export class UnavailableError extends AppError {
-  constructor(message = 'The service is temporarily unavailable.') {
-    super(503, 'unavailable', message);
+  /** `retryAfterSeconds` becomes the Retry-After header: when trying again is worthwhile. */
+  constructor(message = 'The service is temporarily unavailable.', retryAfterSeconds?: number) {
+    super(503, 'unavailable', message, retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(retryAfterSeconds) } });
+  }
+}
+
+/**
+ * The database cannot serve the request now: unreachable, or one of its timeouts ran out (README:
+ * Timeouts and outages). Retry-After is about one acquire timeout, by when a short outage may be over.
+ */
+export class DatabaseUnavailableError extends UnavailableError {
+  constructor() {
+    super('The database is temporarily unavailable; retry later.', 5);
   }
 }

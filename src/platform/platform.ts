@@ -79,7 +79,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
   prepareSqliteDirectory(config);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { timeouts: config.dbTimeouts });
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
     : null;

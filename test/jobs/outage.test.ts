@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { Writable } from 'node:stream';
 import { after, test } from 'node:test';
 import pino from 'pino';
@@ -8,46 +7,14 @@ import { assemble } from '../../src/modules/index.ts';
 import { dialect, postgresAdminUrl } from '../support/env.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { eventually } from '../support/process.ts';
-
-/** A loopback TCP proxy to PostgreSQL that the test can cut (connections dropped, new ones refused) and restore. */
-async function createProxy(target: { host: string; port: number }) {
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | null = null;
-  let port = 0;
-  const up = () =>
-    new Promise<void>((resolve) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(target);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on('close', () => sockets.delete(s));
-          s.on('error', () => s.destroy());
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server!.address() as net.AddressInfo).port;
-        resolve();
-      });
-    });
-  const down = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server?.close(() => resolve());
-    });
-  await up();
-  return { port: () => port, up, down };
-}
+import { createTcpProxy } from '../support/tcp-proxy.ts';
 
 test('a worker whose database goes away logs, keeps retrying, and carries on when it is back', {
   skip: dialect === 'sqlite' ? 'an SQLite file does not go away; this is about a database server' : false,
 }, async () => {
   const platform = await createTestPlatform();
   const admin = new URL(postgresAdminUrl);
-  const proxy = await createProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
-  const viaProxy = new URL(platform.database.url);
-  viaProxy.hostname = '127.0.0.1';
-  viaProxy.port = String(proxy.port());
+  const proxy = await createTcpProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
 
   const lines: { msg: string; channel?: string }[] = [];
   const logger = pino(
@@ -59,14 +26,16 @@ test('a worker whose database goes away logs, keeps retrying, and carries on whe
       },
     }),
   );
-  const workerPlatform = assemble(loadConfig({ DATABASE_URL: viaProxy.toString(), ACADEMY_DATA_DIR: platform.config.dataDir }), {
-    logger,
-  });
+  const workerPlatform = assemble(
+    loadConfig({ DATABASE_URL: proxy.url(platform.database.url), ACADEMY_DATA_DIR: platform.config.dataDir }),
+    {
+      logger,
+    },
+  );
   const worker = workerPlatform.createWorker({ pollMs: 600_000 });
   after(async () => {
     await worker.stop(1000);
     await workerPlatform.close();
-    await proxy.down();
   });
   await worker.start();
   const enqueue = () => platform.database.db.transaction().execute((trx) => platform.queue.enqueue(trx, 'system.noop', {}));
@@ -75,7 +44,7 @@ test('a worker whose database goes away logs, keeps retrying, and carries on whe
   const before = await enqueue();
   await eventually(() => done(before), 5000, 'a job to run while the database is reachable');
 
-  await proxy.down();
+  await proxy.cut({ refuse: true });
   const during = await enqueue();
   await eventually(
     async () => lines.some((l) => l.msg === 'notification connection lost; reconnecting' && l.channel === 'academy_jobs'),
@@ -87,7 +56,7 @@ test('a worker whose database goes away logs, keeps retrying, and carries on whe
   await new Promise((resolve) => setTimeout(resolve, 1000));
   assert.ok(await platform.jobs.findById(during!), 'the job waits while the worker cannot reach the database');
 
-  await proxy.up();
+  await proxy.resume();
   await eventually(() => done(during), 20_000, 'the job enqueued during the outage to run once the database is back');
   // LISTEN is re-established: with a 10-minute poll, only NOTIFY can start a new job this quickly.
   await eventually(

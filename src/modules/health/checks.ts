@@ -93,7 +93,7 @@ export const CHECKS: Record<string, CheckDefinition> = {
   database: {
     active: () => true,
     async run(deps, t) {
-      return latency(await timed(() => ping(deps.database.db)), t, 'A database round trip');
+      return latency(await timed(() => ping(deps.database)), t, 'A database round trip');
     },
   },
 

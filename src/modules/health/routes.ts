@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { Single } from '../../http/schemas.ts';
 import { HealthCheckResult, HealthReport } from './schemas.ts';
 import type { HealthService } from './service.ts';
 
 const CHECK_NAME = Type.String({ maxLength: 64, description: 'The name of a check, e.g. `database`.' });
+
+/** A 503 is the report of a failing check, or the error `unavailable` when the database cannot check the token. */
+const failing = (report: TSchema) => Type.Union([Single(report), Type.Ref('Error')]);
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ health: HealthService }> = async (app, { health }) => {
   app.addSchema(HealthCheckResult);
@@ -19,8 +22,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ health: HealthService }> 
       description:
         'Runs every enabled check that applies to this deployment concurrently, each under its own timeout (a check that ' +
         'times out is `fail`). The overall `status` is the worst of the checks. The response is 200 for `pass` and `warn`, ' +
-        '503 (with the same body) for `fail`. The Redis check is left out when no Redis is configured.',
-      response: { 200: Single(Type.Ref('HealthReport')), 503: Single(Type.Ref('HealthReport')) },
+        '503 (with the same body) for `fail`. The Redis check is left out when no Redis is configured. While the database ' +
+        'cannot be reached, the `database` check fails; a 503 with the error `unavailable` means the token itself could not be checked.',
+      response: { 200: Single(Type.Ref('HealthReport')), 503: failing(Type.Ref('HealthReport')) },
     },
     handler: async (_request, reply) => {
       const report = await health.runAll();
@@ -39,9 +43,10 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ health: HealthService }> 
       summary: 'Run one health check',
       description:
         'Runs one enabled check by name. 200 for `pass` and `warn`, 503 (with the same body) for `fail`; 404 for a name ' +
-        'that is unknown, disabled or does not apply to this deployment.',
+        'that is unknown, disabled or does not apply to this deployment. While the database cannot be reached, the `database` ' +
+        'check fails and the others answer the error `unavailable` (their configuration is in the database).',
       params: Type.Object({ check: CHECK_NAME }),
-      response: { 200: Single(Type.Ref('HealthCheckResult')), 503: Single(Type.Ref('HealthCheckResult')), 404: Type.Ref('Error') },
+      response: { 200: Single(Type.Ref('HealthCheckResult')), 503: failing(Type.Ref('HealthCheckResult')), 404: Type.Ref('Error') },
     },
     handler: async (request, reply) => {
       const result = await health.runOne(request.params.check);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.ts';
-import { NotFoundError } from '../../platform/errors.ts';
+import { DatabaseUnavailableError, NotFoundError } from '../../platform/errors.ts';
 import type { Outbox } from '../../platform/events/outbox.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { CHECKS, type CheckDeps, describeError, type HealthStatus, rank, worst } from './checks.ts';
@@ -54,8 +54,43 @@ export interface HealthServiceDeps {
   logger: Logger;
 }
 
+/**
+ * Stands in for the configuration while it cannot be read: the database check as migration 0003
+ * defines it, so that an outage is reported by the check made for it.
+ */
+const DATABASE_CHECK: CheckConfig = { name: 'database', component_type: 'datastore', warn: 100, fail: 1000, timeout_ms: 2000 };
+
+/** `work`'s result, or "timed out after N ms" once `ms` has passed; a late result is ignored. */
+async function deadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  // Work still running after its timeout must not surface later as an unhandled rejection.
+  work.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createHealthService(deps: HealthServiceDeps) {
   const { clock } = deps.checks;
+  /** The configuration last read, which stands in while the database cannot give it. */
+  let known: CheckConfig[] = [];
+
+  function failed(config: CheckConfig, error: unknown): CheckResult {
+    return {
+      name: config.name,
+      component_type: config.component_type,
+      status: 'fail',
+      observed_value: null,
+      observed_unit: null,
+      output: describeError(error),
+      time: clock.now().toISOString(),
+    };
+  }
 
   /**
    * Runs one check under its own timeout; whatever goes wrong becomes a `fail` result, never an
@@ -63,35 +98,37 @@ export function createHealthService(deps: HealthServiceDeps) {
    */
   async function runCheck(config: CheckConfig): Promise<CheckResult> {
     const definition = CHECKS[config.name];
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${config.timeout_ms} ms`)), config.timeout_ms);
-    });
-    const base = { name: config.name, component_type: config.component_type };
     try {
       if (!definition) throw new Error('This check has no implementation in this version.');
-      const work = definition.run(deps.checks, { warn: config.warn, fail: config.fail });
-      // A check still running after its timeout must not surface later as an unhandled rejection.
-      work.catch(() => {});
-      const observation = await Promise.race([work, timeout]);
-      return { ...base, ...observation, time: clock.now().toISOString() };
+      const observation = await deadline(definition.run(deps.checks, { warn: config.warn, fail: config.fail }), config.timeout_ms);
+      return { name: config.name, component_type: config.component_type, ...observation, time: clock.now().toISOString() };
     } catch (error) {
-      return {
-        ...base,
-        status: 'fail',
-        observed_value: null,
-        observed_unit: null,
-        output: describeError(error),
-        time: clock.now().toISOString(),
-      };
-    } finally {
-      clearTimeout(timer);
+      return failed(config, error);
     }
   }
 
-  /** The enabled checks that apply to this deployment. */
-  async function configured(): Promise<CheckConfig[]> {
-    return (await deps.repository.listEnabled()).map(configOf).filter((row) => CHECKS[row.name]?.active(deps.checks) ?? true);
+  const applies = (config: CheckConfig) => CHECKS[config.name]?.active(deps.checks) ?? true;
+  const databaseCheck = () => known.find((c) => c.name === 'database') ?? DATABASE_CHECK;
+
+  /**
+   * Reads from the configuration, bounded like the database check itself: a health report must not
+   * wait for the database's longer timeouts.
+   */
+  function read<T>(query: () => Promise<T>): Promise<T> {
+    return deadline(query(), databaseCheck().timeout_ms);
+  }
+
+  /**
+   * The enabled checks that apply to this deployment, and, when the database could not give them, why:
+   * the last configuration read stands in, with the database check failing for that reason.
+   */
+  async function configured(): Promise<{ configs: CheckConfig[]; outage?: { error: unknown } }> {
+    try {
+      known = (await read(() => deps.repository.listEnabled())).map(configOf);
+      return { configs: known.filter(applies) };
+    } catch (error) {
+      return { configs: [databaseCheck(), ...known.filter((c) => c.name !== 'database' && applies(c))], outage: { error } };
+    }
   }
 
   async function record(results: CheckResult[]): Promise<void> {
@@ -101,8 +138,10 @@ export function createHealthService(deps: HealthServiceDeps) {
   }
 
   async function runAll(): Promise<HealthReport> {
-    const results = await Promise.all((await configured()).map(runCheck));
-    await record(results);
+    const { configs, outage } = await configured();
+    const results = await Promise.all(configs.map((c) => (outage && c.name === 'database' ? failed(c, outage.error) : runCheck(c))));
+    // Statuses are recorded in the database, which the outage keeps out of reach.
+    if (!outage) await record(results);
     return { status: worst(results.map((r) => r.status)), checks: results };
   }
 
@@ -111,7 +150,14 @@ export function createHealthService(deps: HealthServiceDeps) {
     runAll,
 
     async runOne(name: string): Promise<CheckResult> {
-      const row = await deps.repository.findByName(name);
+      let row: HealthCheckRow | undefined;
+      try {
+        row = await read(() => deps.repository.findByName(name));
+      } catch (error) {
+        // Without its configuration a check cannot run; the database check reports why.
+        if (name === 'database') return failed(databaseCheck(), error);
+        throw new DatabaseUnavailableError();
+      }
       const definition = CHECKS[name];
       if (!row?.enabled || (definition && !definition.active(deps.checks))) throw new NotFoundError();
       const result = await runCheck(configOf(row));

@@ -226,7 +226,7 @@ export function createWorker(deps: WorkerDeps, options: WorkerOptions) {
       if (loop || stopped) throw new Error('This worker was already started');
       deps.registry.assertCovers(deps.expectedJobs ?? []);
       cleanups.push(deps.queue.onEnqueued(wake));
-      if (deps.database.dialect === 'postgres') cleanups.push(await listen(deps.database.url, NOTIFY_CHANNEL, { onNotify: wake }, logger));
+      if (deps.database.dialect === 'postgres') cleanups.push(await listen(deps.database, NOTIFY_CHANNEL, { onNotify: wake }, logger));
       heartbeat = setInterval(() => void renewLeases(), Math.max(50, options.leaseMs / 3));
       heartbeat.unref();
       loop = run();

@@ -1,0 +1,54 @@
+/**
+ * Which database failures mean "not now" rather than "this request is wrong": the server cannot be
+ * reached, a bound of DatabaseTimeouts ran out, or the server refuses work it would do later. Both
+ * dialects' and both drivers' shapes of them are told apart here, and only here.
+ */
+
+/** Socket errors of a server that cannot be reached. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * PostgreSQL SQLSTATEs: a statement cancelled by `statement_timeout` (57014), a lock not granted within
+ * `lock_timeout` (55P03), a session ended for idling in a transaction (25P03), a server shutting down or
+ * starting (57P01-57P03), and the classes of connection failures (08) and exhausted resources (53).
+ */
+const POSTGRES_STATES = new Set(['57014', '55P03', '25P03', '57P01', '57P02', '57P03']);
+const POSTGRES_CLASSES = ['08', '53'];
+
+/**
+ * pg reports a lost or timed-out connection without a code; these are its messages. A client closed
+ * after a read timeout (src/db/database.ts) fails the transaction's rollback with the last one.
+ */
+const PG_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+/** node:sqlite: the database stayed locked (SQLITE_BUSY, SQLITE_LOCKED and their extended codes) past `busy_timeout`. */
+const SQLITE_BUSY_CODES = new Set([5, 6]);
+
+function unavailable(error: Error & { code?: unknown; errcode?: unknown }): boolean {
+  const code = typeof error.code === 'string' ? error.code : undefined;
+  if (code && NETWORK_CODES.has(code)) return true;
+  if (code && /^[0-9A-Z]{5}$/.test(code) && (POSTGRES_STATES.has(code) || POSTGRES_CLASSES.includes(code.slice(0, 2)))) return true;
+  if (code === 'ERR_SQLITE_ERROR' && typeof error.errcode === 'number') return SQLITE_BUSY_CODES.has(error.errcode & 0xff);
+  return PG_MESSAGES.test(error.message);
+}
+
+/** True when `error` (or what caused it) says the database is unavailable for now; retrying later can succeed. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (unavailable(current)) return true;
+    // A host name with several addresses fails with one error per address.
+    if (current instanceof AggregateError && current.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+  }
+  return false;
+}

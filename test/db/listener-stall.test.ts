@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import pino from 'pino';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { assemble } from '../../src/modules/index.ts';
+import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { bearer, createTestPlatform } from '../support/platform.ts';
+import { eventually } from '../support/process.ts';
+import { createTcpProxy } from '../support/tcp-proxy.ts';
+
+/** README: "a revoked token is refused within 10 seconds even if the change listener stalls". */
+const REVOCATION_BOUND_MS = 10_000;
+
+const listener = (sent: string) => sent.includes('LISTEN academy_changes');
+
+test('with only its change listener stalled, an API process refuses a token revoked elsewhere within the documented bound', {
+  skip: dialect === 'sqlite' ? 'SQLite has no listening connection' : false,
+}, async (t) => {
+  // The process that revokes, and an API process whose connections go through a proxy.
+  const other = await createTestPlatform();
+  const admin = new URL(postgresAdminUrl);
+  const proxy = await createTcpProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
+  const platform = assemble(loadConfig({ DATABASE_URL: proxy.url(other.database.url), ACADEMY_DATA_DIR: other.config.dataDir }), {
+    logger: pino({ level: 'silent' }),
+  });
+  const app = await buildApp(platform);
+  const status = async (token: string) =>
+    (await app.http.inject({ method: 'GET', url: '/api/v1/organization', headers: bearer(token) })).statusCode;
+  const issue = async () => other.tokens.create({ name: 'reader', scopes: ['organization:read'] });
+  /** Caches hold values only while the listener is up: then the stamp stays put. */
+  const listening = async () => {
+    const stamp = platform.changes.stamp();
+    return platform.changes.stamp() === stamp;
+  };
+  try {
+    const first = await issue();
+    assert.equal(await status(first.token), 200);
+    await eventually(listening, 5000, 'the change listener to be up');
+    assert.equal(await status(first.token), 200);
+    await other.tokens.revoke(first.record.id);
+    await eventually(async () => (await status(first.token)) === 401, 2000, 'a revocation to reach the API through NOTIFY');
+
+    const second = await issue();
+    assert.equal(await status(second.token), 200);
+    proxy.stall(listener);
+    await other.tokens.revoke(second.record.id);
+    const revokedAt = performance.now();
+    await eventually(
+      async () => (await status(second.token)) === 401,
+      REVOCATION_BOUND_MS + 2000,
+      'the revoked token to be refused although the listener stalls',
+    );
+    const ms = Math.round(performance.now() - revokedAt);
+    t.diagnostic(`the revoked token was refused ${ms} ms after its revocation`);
+    assert.ok(ms <= REVOCATION_BOUND_MS, `refused after ${ms} ms`);
+
+    // Once the network is back, the listener is too, and caches work again.
+    await proxy.resume();
+    await eventually(listening, 30_000, 'the change listener to come back');
+    const third = await issue();
+    assert.equal(await status(third.token), 200);
+    await other.tokens.revoke(third.record.id);
+    await eventually(async () => (await status(third.token)) === 401, 2000, 'revocations to arrive through NOTIFY again');
+  } finally {
+    await proxy.resume();
+    await app.http.close();
+    await platform.close();
+  }
+});

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { test } from 'node:test';
+import pino from 'pino';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { assemble } from '../../src/modules/index.ts';
+import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { bearer, createTestPlatform } from '../support/platform.ts';
+import { eventually } from '../support/process.ts';
+import { createTcpProxy } from '../support/tcp-proxy.ts';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  err?: { stack?: string };
+  [key: string]: unknown;
+}
+
+const listener = (sent: string) => sent.includes('LISTEN academy_changes');
+
+test('with PostgreSQL refusing connections, the API answers 503 unavailable with Retry-After, logs one warning per request, and recovers', {
+  skip: dialect === 'sqlite' ? 'an SQLite file does not refuse connections; see timeouts.test.ts for SQLITE_BUSY' : false,
+}, async () => {
+  const other = await createTestPlatform();
+  const admin = new URL(postgresAdminUrl);
+  const proxy = await createTcpProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
+  const lines: LogLine[] = [];
+  const logger = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    }),
+  );
+  const platform = assemble(loadConfig({ DATABASE_URL: proxy.url(other.database.url), ACADEMY_DATA_DIR: other.config.dataDir }), {
+    logger,
+  });
+  const app = await buildApp(platform);
+  const get = (url: string, token: string) => app.http.inject({ method: 'GET', url, headers: bearer(token) });
+  try {
+    const { token } = await other.tokens.create({ name: 'monitor', scopes: ['health:read', 'tasks:read', 'organization:read'] });
+    assert.equal((await get('/api/v1/tasks', token)).statusCode, 200);
+    await eventually(
+      async () => {
+        const stamp = platform.changes.stamp();
+        return platform.changes.stamp() === stamp;
+      },
+      5000,
+      'the change listener to be up',
+    );
+    assert.equal((await get('/api/v1/tasks', token)).statusCode, 200, 'the token is cached now');
+
+    // The pool loses the database while the change listener stays up: the token stays known, so the
+    // health endpoint itself runs and must report the failure rather than fail.
+    await proxy.cut({ refuse: true, filter: (sent) => !listener(sent) });
+    const started = lines.length;
+    const health = await get('/api/v1/health', token);
+    assert.equal(health.statusCode, 503, health.body);
+    assert.equal(health.json().data.status, 'fail');
+    const database = health.json().data.checks.find((c: { name: string }) => c.name === 'database');
+    assert.equal(database?.status, 'fail', health.body);
+    assert.match(database.output, /refused|terminated|ECONN/i);
+    const one = await get('/api/v1/health/database', token);
+    assert.equal(one.statusCode, 503, one.body);
+    assert.equal(one.json().data.status, 'fail');
+
+    const requests = 20;
+    for (let i = 0; i < requests; i++) {
+      const res = await get('/api/v1/tasks', token);
+      assert.equal(res.statusCode, 503, res.body);
+      assert.deepEqual(Object.keys(res.json()).sort(), ['code', 'message']);
+      assert.equal(res.json().code, 'unavailable');
+      assert.equal(res.headers['retry-after'], '5');
+    }
+    const ready = await app.http.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(ready.headers['retry-after'], '5');
+
+    const logged = lines.slice(started);
+    assert.deepEqual(
+      logged.filter((l) => l.level >= 50),
+      [],
+      'nothing is logged as an error',
+    );
+    assert.ok(
+      logged.every((l) => !l.err?.stack && !JSON.stringify(l).includes('    at ')),
+      'no stack traces',
+    );
+    const warnings = logged.filter((l) => l.level === 40 && /unavailable/.test(l.msg));
+    assert.equal(warnings.length, requests, 'one warning per refused request');
+
+    // With the listener gone too, no token can be checked: still a 503, never a 401 or a 500.
+    await proxy.cut({ refuse: true });
+    const fresh = (await other.tokens.create({ name: 'fresh', scopes: ['health:read'] })).token;
+    for (const res of [await get('/api/v1/health/database', token), await get('/api/v1/health', fresh)]) {
+      assert.equal(res.statusCode, 503, res.body);
+      assert.equal(res.json().code, 'unavailable');
+      assert.equal(res.headers['retry-after'], '5');
+    }
+
+    await proxy.resume();
+    await eventually(async () => (await get('/api/v1/tasks', fresh)).statusCode === 403, 10_000, 'the API to recover');
+    await eventually(async () => (await get('/api/v1/health/database', token)).statusCode === 200, 10_000, 'the database check to pass');
+  } finally {
+    await proxy.resume();
+    await app.http.close();
+    await platform.close();
+  }
+});
