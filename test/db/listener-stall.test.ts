@@ -5,8 +5,8 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { assemble } from '../../src/modules/index.ts';
 import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { eventually } from '../support/eventually.ts';
 import { bearer, createTestPlatform } from '../support/platform.ts';
-import { eventually } from '../support/process.ts';
 import { createTcpProxy } from '../support/tcp-proxy.ts';
 
 /** README: "a revoked token is refused within 10 seconds even if the change listener stalls". */
@@ -36,32 +36,37 @@ test('with only its change listener stalled, an API process refuses a token revo
   try {
     const first = await issue();
     assert.equal(await status(first.token), 200);
-    await eventually(listening, 5000, 'the change listener to be up');
+    await eventually(listening, { what: 'the change listener to be up', timeoutMs: 5000 });
     assert.equal(await status(first.token), 200);
     await other.tokens.revoke(first.record.id);
-    await eventually(async () => (await status(first.token)) === 401, 2000, 'a revocation to reach the API through NOTIFY');
+    await eventually(async () => (await status(first.token)) === 401, {
+      what: 'a revocation to reach the API through NOTIFY',
+      timeoutMs: 2000,
+    });
 
     const second = await issue();
     assert.equal(await status(second.token), 200);
     proxy.stall(listener);
     await other.tokens.revoke(second.record.id);
     const revokedAt = performance.now();
-    await eventually(
-      async () => (await status(second.token)) === 401,
-      REVOCATION_BOUND_MS + 2000,
-      'the revoked token to be refused although the listener stalls',
-    );
+    await eventually(async () => (await status(second.token)) === 401, {
+      what: 'the revoked token to be refused although the listener stalls',
+      timeoutMs: REVOCATION_BOUND_MS + 2000,
+    });
     const ms = Math.round(performance.now() - revokedAt);
     t.diagnostic(`the revoked token was refused ${ms} ms after its revocation`);
     assert.ok(ms <= REVOCATION_BOUND_MS, `refused after ${ms} ms`);
 
     // Once the network is back, the listener is too, and caches work again.
     await proxy.resume();
-    await eventually(listening, 30_000, 'the change listener to come back');
+    await eventually(listening, { what: 'the change listener to come back', timeoutMs: 30_000 });
     const third = await issue();
     assert.equal(await status(third.token), 200);
     await other.tokens.revoke(third.record.id);
-    await eventually(async () => (await status(third.token)) === 401, 2000, 'revocations to arrive through NOTIFY again');
+    await eventually(async () => (await status(third.token)) === 401, {
+      what: 'revocations to arrive through NOTIFY again',
+      timeoutMs: 2000,
+    });
   } finally {
     await proxy.resume();
     await app.http.close();

@@ -6,8 +6,8 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { assemble } from '../../src/modules/index.ts';
 import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { eventually } from '../support/eventually.ts';
 import { bearer, createTestPlatform } from '../support/platform.ts';
-import { eventually } from '../support/process.ts';
 import { createTcpProxy } from '../support/tcp-proxy.ts';
 
 interface LogLine {
@@ -48,8 +48,7 @@ test('with PostgreSQL refusing connections, the API answers 503 unavailable with
         const stamp = platform.changes.stamp();
         return platform.changes.stamp() === stamp;
       },
-      5000,
-      'the change listener to be up',
+      { what: 'the change listener to be up', timeoutMs: 5000 },
     );
     assert.equal((await get('/api/v1/tasks', token)).statusCode, 200, 'the token is cached now');
 
@@ -102,8 +101,11 @@ test('with PostgreSQL refusing connections, the API answers 503 unavailable with
     }
 
     await proxy.resume();
-    await eventually(async () => (await get('/api/v1/tasks', fresh)).statusCode === 403, 10_000, 'the API to recover');
-    await eventually(async () => (await get('/api/v1/health/database', token)).statusCode === 200, 10_000, 'the database check to pass');
+    await eventually(async () => (await get('/api/v1/tasks', fresh)).statusCode === 403, { what: 'the API to recover', timeoutMs: 10_000 });
+    await eventually(async () => (await get('/api/v1/health/database', token)).statusCode === 200, {
+      what: 'the database check to pass',
+      timeoutMs: 10_000,
+    });
   } finally {
     await proxy.resume();
     await app.http.close();

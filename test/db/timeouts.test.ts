@@ -8,8 +8,8 @@ import { loadConfig } from '../../src/config.ts';
 import { sqliteFile } from '../../src/db/database.ts';
 import { assemble } from '../../src/modules/index.ts';
 import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { eventually } from '../support/eventually.ts';
 import { bearer, createTestApp, createTestPlatform } from '../support/platform.ts';
-import { eventually } from '../support/process.ts';
 import { createTcpProxy } from '../support/tcp-proxy.ts';
 
 /** Runs `work` and measures it; a `work` still running after `limitMs` fails the test instead of hanging it. */
@@ -72,11 +72,10 @@ describe('database timeouts', () => {
       }
 
       await proxy.resume();
-      await eventually(
-        async () => (await get('/readyz')).statusCode === 200 && (await get('/api/v1/tasks', fresh)).statusCode === 200,
-        10_000,
-        'readiness and the API to recover once the database answers again',
-      );
+      await eventually(async () => (await get('/readyz')).statusCode === 200 && (await get('/api/v1/tasks', fresh)).statusCode === 200, {
+        what: 'readiness and the API to recover once the database answers again',
+        timeoutMs: 10_000,
+      });
     } finally {
       await proxy.resume();
       await app.http.close();

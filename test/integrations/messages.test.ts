@@ -5,8 +5,9 @@ import { integrationServiceFor } from '../../src/modules/integrations/service.ts
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
+import { eventually } from '../support/eventually.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
-import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
+import { type Receiver, startReceiver } from '../support/receiver.ts';
 
 /** The operator's context, as the `academy` command passes it. */
 const ops = operatorContext({ clock: systemClock, logger: pino({ level: 'silent' }) });
@@ -41,17 +42,23 @@ describe('integration messages', () => {
 
   /** Polls GET /integrations/{id} until `ready` holds for the message. */
   async function messageWhen(id: number, ready: (message: Record<string, any>) => boolean, what: string) {
-    return eventually(async () => {
-      const message = (await get(`/api/v1/integrations/${id}`)).json().data;
-      return ready(message) ? message : null;
-    }, what);
+    return eventually(
+      async () => {
+        const message = (await get(`/api/v1/integrations/${id}`)).json().data;
+        return ready(message) ? message : null;
+      },
+      { what: what },
+    );
   }
 
   async function onlyMessage(key: string): Promise<Record<string, any>> {
-    const list = await eventually(async () => {
-      const body = (await get(`/api/v1/integrations?integration_key=${key}`)).json();
-      return body.data.length > 0 ? body.data : null;
-    }, `a message for ${key}`);
+    const list = await eventually(
+      async () => {
+        const body = (await get(`/api/v1/integrations?integration_key=${key}`)).json();
+        return body.data.length > 0 ? body.data : null;
+      },
+      { what: `a message for ${key}` },
+    );
     assert.equal(list.length, 1);
     return list[0];
   }
@@ -60,15 +67,18 @@ describe('integration messages', () => {
   async function nextAttempt(receiver: Receiver): Promise<void> {
     const db = app.platform.database.db;
     const before = receiver.requests.length;
-    await eventually(async () => {
-      const jobs = await db
-        .selectFrom('jobs')
-        .selectAll()
-        .where('name', '=', 'integrations.deliver')
-        .where('failed_at', 'is', null)
-        .execute();
-      return jobs.length > 0 && jobs.every((job) => job.locked_at === null);
-    }, 'the retry to be scheduled');
+    await eventually(
+      async () => {
+        const jobs = await db
+          .selectFrom('jobs')
+          .selectAll()
+          .where('name', '=', 'integrations.deliver')
+          .where('failed_at', 'is', null)
+          .execute();
+        return jobs.length > 0 && jobs.every((job) => job.locked_at === null);
+      },
+      { what: 'the retry to be scheduled' },
+    );
     await db
       .updateTable('jobs')
       .set({ run_at: new Date().toISOString() })
@@ -153,7 +163,7 @@ describe('integration messages', () => {
     await eventually(
       async () =>
         (await app.platform.events.listByType('job.failed')).some((e) => JSON.parse(e.payload).job_name === 'integrations.deliver'),
-      'the exhausted delivery job to be reported as job.failed',
+      { what: 'the exhausted delivery job to be reported as job.failed' },
     );
 
     receiver.reply({ status: 202 });
@@ -190,15 +200,18 @@ describe('integration messages', () => {
     receiver.reply({ status: 200 });
     // The scheduled retry runs now: it must not deliver to the disabled integration.
     const db = app.platform.database.db;
-    await eventually(async () => {
-      const jobs = await db
-        .selectFrom('jobs')
-        .selectAll()
-        .where('name', '=', 'integrations.deliver')
-        .where('failed_at', 'is', null)
-        .execute();
-      return jobs.length > 0 && jobs.every((job) => job.locked_at === null);
-    }, 'the retry to be scheduled');
+    await eventually(
+      async () => {
+        const jobs = await db
+          .selectFrom('jobs')
+          .selectAll()
+          .where('name', '=', 'integrations.deliver')
+          .where('failed_at', 'is', null)
+          .execute();
+        return jobs.length > 0 && jobs.every((job) => job.locked_at === null);
+      },
+      { what: 'the retry to be scheduled' },
+    );
     await db
       .updateTable('jobs')
       .set({ run_at: new Date().toISOString() })
@@ -243,10 +256,13 @@ describe('integration messages', () => {
     for (let i = 1; i <= 3; i++) await emit('course_intake.completed', { intake: i });
     await receiver.received(6);
 
-    const a = await eventually(async () => {
-      const body = (await get('/api/v1/integrations?integration_key=lms-a&status=delivered')).json();
-      return body.meta.total === 3 ? body : null;
-    }, 'three delivered lms-a messages');
+    const a = await eventually(
+      async () => {
+        const body = (await get('/api/v1/integrations?integration_key=lms-a&status=delivered')).json();
+        return body.meta.total === 3 ? body : null;
+      },
+      { what: 'three delivered lms-a messages' },
+    );
     assert.ok(a.data.every((m: { integration_key: string; status: string }) => m.integration_key === 'lms-a' && m.status === 'delivered'));
     assert.deepEqual(
       a.data.map((m: { payload: { payload: { intake: number } } }) => m.payload.payload.intake),

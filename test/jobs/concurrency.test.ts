@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { sql } from 'kysely';
 import { dialect } from '../support/env.ts';
+import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
-import { eventually, type RunningProcess, startNode } from '../support/process.ts';
+import { type RunningProcess, startNode } from '../support/process.ts';
 
 const JOBS = 1000;
 
@@ -39,7 +40,10 @@ test('two worker processes over 1,000 jobs: every job runs exactly once, never t
     for (let i = 0; i < JOBS; i++) out.push((await platform.queue.enqueue(trx, 'system.noop', { sleepMs: i % 3 }))!);
     return out;
   });
-  await eventually(async () => (await db.selectFrom('jobs').select('id').limit(1).execute()).length === 0, 90_000, 'the queue to drain');
+  await eventually(async () => (await db.selectFrom('jobs').select('id').limit(1).execute()).length === 0, {
+    what: 'the queue to drain',
+    timeoutMs: 90_000,
+  });
 
   const runs = (
     await sql<{ job_id: number; attempt: number; worker: string; finished_at: string | null }>`select * from test_job_runs`.execute(db)

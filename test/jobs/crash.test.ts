@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { sql } from 'kysely';
+import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
-import { eventually, type RunningProcess, startNode } from '../support/process.ts';
+import { type RunningProcess, startNode } from '../support/process.ts';
 
 const processes: RunningProcess[] = [];
 after(() => {
@@ -42,7 +43,7 @@ test('a worker process killed in the middle of a job: after the lease, another p
   const firstId = (await first.waitFor(/worker (\S+) started/))[1];
   const id = await db.transaction().execute((trx) => platform.queue.enqueue(trx, 'system.noop', { sleepMs: 30_000 }));
   assert.ok(id);
-  await eventually(async () => (await runs()).length === 1, 10_000, 'the first worker to start the job');
+  await eventually(async () => (await runs()).length === 1, { what: 'the first worker to start the job', timeoutMs: 10_000 });
   const locked = await platform.jobs.findById(id);
   assert.equal(locked?.locked_by, firstId);
 
@@ -54,7 +55,10 @@ test('a worker process killed in the middle of a job: after the lease, another p
   // A second worker (where the job is quick) sweeps the expired lock back and runs the job.
   const second = worker(0);
   const secondId = (await second.waitFor(/worker (\S+) started/))[1];
-  await eventually(async () => !(await platform.jobs.findById(id)), 15_000, 'the job to complete in the second worker');
+  await eventually(async () => !(await platform.jobs.findById(id)), {
+    what: 'the job to complete in the second worker',
+    timeoutMs: 15_000,
+  });
   const [killed, completed, ...more] = await runs();
   assert.equal(more.length, 0, 'two runs, no more');
   assert.deepEqual(

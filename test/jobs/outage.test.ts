@@ -5,8 +5,8 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { assemble } from '../../src/modules/index.ts';
 import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
-import { eventually } from '../support/process.ts';
 import { createTcpProxy } from '../support/tcp-proxy.ts';
 
 test('a worker whose database goes away logs, keeps retrying, and carries on when it is back', {
@@ -42,30 +42,31 @@ test('a worker whose database goes away logs, keeps retrying, and carries on whe
   const done = async (id: number | undefined) => !(await platform.jobs.findById(id!));
 
   const before = await enqueue();
-  await eventually(() => done(before), 5000, 'a job to run while the database is reachable');
+  await eventually(() => done(before), { what: 'a job to run while the database is reachable', timeoutMs: 5000 });
 
   await proxy.cut({ refuse: true });
   const during = await enqueue();
-  await eventually(
-    async () => lines.some((l) => l.msg === 'notification connection lost; reconnecting' && l.channel === 'academy_jobs'),
-    5000,
-    'the worker to log the lost connection',
-  );
+  await eventually(async () => lines.some((l) => l.msg === 'notification connection lost; reconnecting' && l.channel === 'academy_jobs'), {
+    what: 'the worker to log the lost connection',
+    timeoutMs: 5000,
+  });
   worker.wake();
-  await eventually(async () => lines.some((l) => l.msg === 'worker could not reach the job table; retrying'), 5000, 'a logged retry');
+  await eventually(async () => lines.some((l) => l.msg === 'worker could not reach the job table; retrying'), {
+    what: 'a logged retry',
+    timeoutMs: 5000,
+  });
   await new Promise((resolve) => setTimeout(resolve, 1000));
   assert.ok(await platform.jobs.findById(during!), 'the job waits while the worker cannot reach the database');
 
   await proxy.resume();
-  await eventually(() => done(during), 20_000, 'the job enqueued during the outage to run once the database is back');
+  await eventually(() => done(during), { what: 'the job enqueued during the outage to run once the database is back', timeoutMs: 20_000 });
   // LISTEN is re-established: with a 10-minute poll, only NOTIFY can start a new job this quickly.
-  await eventually(
-    async () => lines.some((l) => l.msg === 'notification connection restored' && l.channel === 'academy_jobs'),
-    20_000,
-    'LISTEN to reconnect',
-  );
+  await eventually(async () => lines.some((l) => l.msg === 'notification connection restored' && l.channel === 'academy_jobs'), {
+    what: 'LISTEN to reconnect',
+    timeoutMs: 20_000,
+  });
   const afterwards = await enqueue();
   const enqueuedAt = Date.now();
-  await eventually(() => done(afterwards), 5000, 'a new job to run after the outage');
+  await eventually(() => done(afterwards), { what: 'a new job to run after the outage', timeoutMs: 5000 });
   assert.ok(Date.now() - enqueuedAt < 1000, `woken by NOTIFY again (${Date.now() - enqueuedAt} ms)`);
 });

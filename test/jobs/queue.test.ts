@@ -15,8 +15,8 @@ import {
 import type { WorkerOptions } from '../../src/platform/jobs/worker.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { dialect } from '../support/env.ts';
+import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
-import { eventually } from '../support/process.ts';
 
 type Handlers = { [N in JobName]?: JobDefinition<N> };
 
@@ -73,7 +73,7 @@ describe('job queue', () => {
     await startWorker(t, platform, registry).start();
     const id = await enqueueNoop(platform, { marker: 'committed' });
     assert.ok(id);
-    await eventually(async () => !(await job(platform, id)), 5000, 'the committed job to complete');
+    await eventually(async () => !(await job(platform, id)), { what: 'the committed job to complete', timeoutMs: 5000 });
     assert.deepEqual(ran, ['committed'], 'only the committed job ran, once');
   });
 
@@ -99,14 +99,14 @@ describe('job queue', () => {
     );
 
     await startWorker(t, platform, registry).start();
-    await eventually(async () => started.includes('first'), 5000, 'the keyed job to start');
+    await eventually(async () => started.includes('first'), { what: 'the keyed job to start', timeoutMs: 5000 });
     assert.equal(await enqueueNoop(platform, { marker: 'running duplicate' }, { key: 'recount:1' }), undefined);
     release.resolve();
-    await eventually(async () => !(await job(platform, first)), 5000, 'the keyed job to complete');
+    await eventually(async () => !(await job(platform, first)), { what: 'the keyed job to complete', timeoutMs: 5000 });
 
     const again = await enqueueNoop(platform, { marker: 'after completion' }, { key: 'recount:1' });
     assert.ok(again && again !== first, 'the key can be used again after completion');
-    await eventually(async () => started.includes('after completion'), 5000, 'the new keyed job to run');
+    await eventually(async () => started.includes('after completion'), { what: 'the new keyed job to run', timeoutMs: 5000 });
     assert.deepEqual(started.sort(), ['after completion', 'first', 'other key']);
   });
 
@@ -182,7 +182,7 @@ describe('job queue', () => {
     assert.equal(waiting.last_error, 'receiver said: retry after 1.2 s');
     const delay = Date.parse(waiting.run_at) - Date.parse(waiting.updated_at);
     assert.ok(delay >= 1190 && delay <= 1250, `run_at is the asked delay, not the backoff: ${delay}`);
-    await eventually(async () => !(await job(platform, id)), 5000, 'the retried job to complete');
+    await eventually(async () => !(await job(platform, id)), { what: 'the retried job to complete', timeoutMs: 5000 });
     assert.equal(starts.length, 2);
     assert.ok(starts[1]! - starts[0]! >= 1190, `the retry waited ${starts[1]! - starts[0]!} ms`);
   });
@@ -243,7 +243,7 @@ describe('job queue', () => {
       .execute();
 
     await startWorker(t, platform, registry, { leaseMs: 1000 }).start();
-    await eventually(async () => !(await job(platform, stale!)), 5000, 'the stale job to run again');
+    await eventually(async () => !(await job(platform, stale!)), { what: 'the stale job to run again', timeoutMs: 5000 });
     assert.equal(attempts.get('stale'), 2, 'the lost attempt counted; this is attempt 2');
     const failed = await eventually(async () => {
       const row = await job(platform, last!);
@@ -272,7 +272,7 @@ describe('job queue', () => {
     await startWorker(t, platform, registry, { leaseMs: 500 }).start();
     await startWorker(t, platform, registry, { leaseMs: 500 }).start();
     const id = await enqueueNoop(platform);
-    await eventually(async () => !(await job(platform, id!)), 8000, 'the long job to complete');
+    await eventually(async () => !(await job(platform, id!)), { what: 'the long job to complete', timeoutMs: 8000 });
     assert.equal(runs, 1, 'the job ran once although it took four leases');
   });
 
@@ -301,7 +301,7 @@ describe('job queue', () => {
       startedAt = 0;
       await enqueueNoop(enqueuer);
       const committed = Date.now();
-      await eventually(async () => startedAt, 2000, 'the job to start');
+      await eventually(async () => startedAt, { what: 'the job to start', timeoutMs: 2000 });
       assert.ok(startedAt - committed < 1000, `round ${round}: started ${startedAt - committed} ms after the commit`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -326,7 +326,7 @@ describe('job queue', () => {
     await worker.start();
     const quick = await enqueueNoop(platform, { marker: 'quick' });
     const stuck = await enqueueNoop(platform, { marker: 'stuck' });
-    await eventually(async () => worker.running === 2, 5000, 'both jobs to start');
+    await eventually(async () => worker.running === 2, { what: 'both jobs to start', timeoutMs: 5000 });
     const stopping = Date.now();
     await worker.stop(800);
     const took = Date.now() - stopping;

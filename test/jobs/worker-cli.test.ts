@@ -3,8 +3,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
-import { eventually, type RunningProcess, runAcademy, startNode, startServer } from '../support/process.ts';
+import { type RunningProcess, runAcademy, startNode, startServer } from '../support/process.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/academy.js');
 const processes: RunningProcess[] = [];
@@ -23,7 +24,10 @@ describe('academy worker and the worker inside academy serve (real processes)', 
     processes.push(worker);
     const [, id] = await worker.waitFor(/Academy worker (\S+) started \(concurrency 3, database: \w+\)/);
     const job = await platform.database.db.transaction().execute((trx) => platform.queue.enqueue(trx, 'system.noop', { sleepMs: 1500 }));
-    await eventually(async () => (await platform.jobs.findById(job!))?.locked_by === id, 5000, 'the worker to take the job');
+    await eventually(async () => (await platform.jobs.findById(job!))?.locked_by === id, {
+      what: 'the worker to take the job',
+      timeoutMs: 5000,
+    });
 
     const signalled = Date.now();
     worker.child.kill('SIGTERM');
@@ -82,9 +86,9 @@ describe('academy worker and the worker inside academy serve (real processes)', 
     const server = await startServer([], env);
     processes.push(server);
     await server.waitFor(/Academy worker \S+ started/);
-    await eventually(async () => !(await platform.jobs.findById(waiting!)), 5000, 'the waiting job to run');
+    await eventually(async () => !(await platform.jobs.findById(waiting!)), { what: 'the waiting job to run', timeoutMs: 5000 });
     const fresh = await enqueue();
-    await eventually(async () => !(await platform.jobs.findById(fresh!)), 5000, 'a new job to run');
+    await eventually(async () => !(await platform.jobs.findById(fresh!)), { what: 'a new job to run', timeoutMs: 5000 });
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, 0, server.output());
   });

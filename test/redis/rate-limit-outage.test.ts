@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import { redisSkipReason, redisUrl } from '../support/env.ts';
-import { eventually } from '../support/process.ts';
+import { eventually } from '../support/eventually.ts';
 
 const skip = await redisSkipReason('rate limits during a Redis outage are');
 
@@ -77,15 +77,18 @@ describe('rate limits when Redis is lost', { skip }, () => {
       createRateLimiter({ redis, prefix, limits: { default: 120 }, logger: logs[i]?.logger, heartbeatMs: 100 }),
     );
     try {
-      await eventually(async () => clients.every((c) => c.status === 'ready'), 5000, 'both clients to connect');
+      await eventually(async () => clients.every((c) => c.status === 'ready'), { what: 'both clients to connect', timeoutMs: 5000 });
       // Each instance serves while Redis is up, and so learns that there are two of them.
       for (const limiter of limiters) assert.equal((await limiter.consume('default', 'token-1')).allowed, true);
-      await eventually(async () => (await admin?.zcard(`${prefix}:instances`)) === 2, 5000, 'both instances to register');
+      await eventually(async () => (await admin?.zcard(`${prefix}:instances`)) === 2, {
+        what: 'both instances to register',
+        timeoutMs: 5000,
+      });
       // A few more heartbeats, so that the first instance has read the count of two as well.
       await new Promise((resolve) => setTimeout(resolve, 300));
 
       proxy.cut();
-      await eventually(async () => clients.every((c) => c.status !== 'ready'), 5000, 'both clients to lose Redis');
+      await eventually(async () => clients.every((c) => c.status !== 'ready'), { what: 'both clients to lose Redis', timeoutMs: 5000 });
       const admitted = [0, 0];
       for (let i = 0; i < 100; i++) {
         for (const [n, limiter] of limiters.entries()) {
@@ -103,7 +106,7 @@ describe('rate limits when Redis is lost', { skip }, () => {
 
       await proxy.restore();
       assert.equal(await admin?.zcard(`${prefix}:instances`), 2);
-      await eventually(async () => clients.every((c) => c.status === 'ready'), 10_000, 'both clients to reconnect');
+      await eventually(async () => clients.every((c) => c.status === 'ready'), { what: 'both clients to reconnect', timeoutMs: 10_000 });
       for (const limiter of limiters) await limiter.consume('default', 'token-1');
       for (const { lines } of logs) {
         assert.ok(

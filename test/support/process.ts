@@ -50,17 +50,6 @@ export function startNode(args: string[], env: Record<string, string>): RunningP
   };
 }
 
-/** Polls `probe` until it returns a truthy value (returned), failing after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 10_000, what = 'the condition'): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/academy.js');
 
 // Every `academy` process a test file starts is killed when its tests end, even after a failed assertion.

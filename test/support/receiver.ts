@@ -79,14 +79,3 @@ export async function startReceiver(): Promise<Receiver> {
     close,
   };
 }
-
-/** Polls `probe` until it returns a truthy value (which is returned), or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

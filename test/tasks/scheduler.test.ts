@@ -8,8 +8,9 @@ import { schedulerFor } from '../../src/modules/tasks/scheduler.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { dialect } from '../support/env.ts';
+import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
-import { eventually, startNode } from '../support/process.ts';
+import { startNode } from '../support/process.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/academy.js');
 
@@ -55,8 +56,7 @@ describe('scheduler', () => {
           const rows = await runsOf(a, taskId);
           return rows.length > 0 && rows.every((r) => r.status === 'succeeded') ? rows : null;
         },
-        20_000,
-        'the scheduled run to succeed',
+        { what: 'the scheduled run to succeed', timeoutMs: 20_000 },
       );
       // Both schedulers keep passing over the task (every second): still one run.
       await new Promise((resolve) => setTimeout(resolve, 2500));

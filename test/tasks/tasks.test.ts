@@ -2,17 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { taskServiceFor } from '../../src/modules/tasks/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
+import { eventually } from '../support/eventually.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('scheduled tasks API', () => {
   let app: TestApp;
@@ -136,10 +127,13 @@ describe('scheduled tasks API', () => {
     assert.equal(queued.status, 'queued');
     assert.equal(queued.scheduled_for, null);
 
-    const task = await until('the run to finish', async () => {
-      const data = (await get(`/api/v1/tasks/${id}`)).json().data;
-      return data.last_outcome ? data : undefined;
-    });
+    const task = await eventually(
+      async () => {
+        const data = (await get(`/api/v1/tasks/${id}`)).json().data;
+        return data.last_outcome ? data : undefined;
+      },
+      { what: 'the run to finish', timeoutMs: 5000 },
+    );
     assert.ok(Date.now() - started < 2000, 'a manual run does not wait for the cron timer');
     assert.equal(task.last_outcome, 'succeeded');
     assert.equal(task.last_error, null);
@@ -176,10 +170,13 @@ describe('scheduled tasks API', () => {
     const res = await run(id);
     assert.equal(res.statusCode, 202);
     const runId = res.json().data.id;
-    await until('the prune run', async () => {
-      const runs = (await get(`/api/v1/tasks/${id}`)).json().data.recent_runs;
-      return runs.find((r: { id: number; status: string }) => r.id === runId && r.status === 'succeeded');
-    });
+    await eventually(
+      async () => {
+        const runs = (await get(`/api/v1/tasks/${id}`)).json().data.recent_runs;
+        return runs.find((r: { id: number; status: string }) => r.id === runId && r.status === 'succeeded');
+      },
+      { what: 'the prune run', timeoutMs: 5000 },
+    );
     const keys = await db.selectFrom('idempotency_keys').select('key').where('key', 'in', ['expired', 'valid']).execute();
     assert.deepEqual(
       keys.map((k) => k.key),
@@ -202,10 +199,13 @@ describe('scheduled tasks API', () => {
     }));
     await db.insertInto('scheduled_task_runs').values(rows).execute();
     const runId = (await run(id)).json().data.id;
-    await until('the run', async () => {
-      const latest = (await get(`/api/v1/tasks/${id}`)).json().data.recent_runs[0];
-      return latest.id === runId && latest.status === 'succeeded' ? latest : undefined;
-    });
+    await eventually(
+      async () => {
+        const latest = (await get(`/api/v1/tasks/${id}`)).json().data.recent_runs[0];
+        return latest.id === runId && latest.status === 'succeeded' ? latest : undefined;
+      },
+      { what: 'the run', timeoutMs: 5000 },
+    );
     const kept = await db.selectFrom('scheduled_task_runs').select('id').where('task_id', '=', id).orderBy('id', 'desc').execute();
     assert.equal(kept.length, 500);
     assert.equal(kept[0]?.id, runId, 'the newest run is kept');
@@ -230,16 +230,20 @@ describe('scheduled tasks API', () => {
       .executeTakeFirstOrThrow();
     const res = await run(id);
     assert.equal(res.statusCode, 202);
-    const task = await until('the failed run', async () => {
-      const data = (await get(`/api/v1/tasks/${id}`)).json().data;
-      return data.last_outcome ? data : undefined;
-    });
+    const task = await eventually(
+      async () => {
+        const data = (await get(`/api/v1/tasks/${id}`)).json().data;
+        return data.last_outcome ? data : undefined;
+      },
+      { what: 'the failed run', timeoutMs: 5000 },
+    );
     assert.equal(task.last_outcome, 'failed');
     assert.match(task.last_error, /No work is defined for task type legacy\.removed/);
     assert.equal(task.recent_runs[0].status, 'failed');
     assert.match(task.recent_runs[0].error, /legacy\.removed/);
-    const job = await until('the failed job', async () =>
-      db.selectFrom('jobs').selectAll().where('name', '=', 'tasks.run').where('failed_at', 'is not', null).executeTakeFirst(),
+    const job = await eventually(
+      async () => db.selectFrom('jobs').selectAll().where('name', '=', 'tasks.run').where('failed_at', 'is not', null).executeTakeFirst(),
+      { what: 'the failed job', timeoutMs: 5000 },
     );
     assert.equal(job.attempts, 1, 'a task run is attempted once');
     assert.equal(JSON.parse(job.payload).runId, res.json().data.id);
@@ -282,11 +286,14 @@ describe('scheduled tasks API', () => {
     const sweeper = app.platform.createWorker({ pollMs: 50, leaseMs: 500 });
     await sweeper.start();
     try {
-      const task = await until('the abandoned run to be recorded as failed', async () => {
-        const data = (await get(`/api/v1/tasks/${taskId}`)).json().data;
-        const runs = data.recent_runs as { id: number; status: string; error: string | null; finished_at: string | null }[];
-        return runs.find((r) => r.id === runId && r.status === 'failed') ? data : undefined;
-      });
+      const task = await eventually(
+        async () => {
+          const data = (await get(`/api/v1/tasks/${taskId}`)).json().data;
+          const runs = data.recent_runs as { id: number; status: string; error: string | null; finished_at: string | null }[];
+          return runs.find((r) => r.id === runId && r.status === 'failed') ? data : undefined;
+        },
+        { what: 'the abandoned run to be recorded as failed', timeoutMs: 5000 },
+      );
       const recorded = task.recent_runs.find((r: { id: number }) => r.id === runId);
       assert.match(recorded.error, /worker stopped/);
       assert.notEqual(recorded.finished_at, null);

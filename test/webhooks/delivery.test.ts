@@ -7,8 +7,9 @@ import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
-import { eventually, type Receiver, startReceiver } from '../support/receiver.ts';
+import { type Receiver, startReceiver } from '../support/receiver.ts';
 
 /** The operator's context, as the `academy` command passes it. */
 const ops = operatorContext({ clock: systemClock, logger: pino({ level: 'silent' }) });
@@ -29,10 +30,13 @@ function emit(platform: Platform, type: string, payload: Record<string, unknown>
 async function nextAttempt(platform: Platform, receiver: Receiver): Promise<void> {
   const db = platform.database.db;
   const before = receiver.requests.length;
-  await eventually(async () => {
-    const jobs = await db.selectFrom('jobs').selectAll().where('name', '=', 'webhooks.deliver').where('failed_at', 'is', null).execute();
-    return jobs.length > 0 && jobs.every((job) => job.locked_at === null);
-  }, 'the retry to be scheduled');
+  await eventually(
+    async () => {
+      const jobs = await db.selectFrom('jobs').selectAll().where('name', '=', 'webhooks.deliver').where('failed_at', 'is', null).execute();
+      return jobs.length > 0 && jobs.every((job) => job.locked_at === null);
+    },
+    { what: 'the retry to be scheduled' },
+  );
   await db
     .updateTable('jobs')
     .set({ run_at: new Date().toISOString() })
@@ -70,10 +74,13 @@ describe('webhook delivery', () => {
     });
     assert.throws(() => new Webhook(secret).verify(request.body.replace('"student_id":3', '"student_id":4'), request.headers as never));
 
-    const [delivery] = await eventually(async () => {
-      const list = await webhooks.deliveries(ops, endpoint.id);
-      return list[0]?.status === 'succeeded' ? list : null;
-    }, 'the delivery to succeed');
+    const [delivery] = await eventually(
+      async () => {
+        const list = await webhooks.deliveries(ops, endpoint.id);
+        return list[0]?.status === 'succeeded' ? list : null;
+      },
+      { what: 'the delivery to succeed' },
+    );
     assert.equal(delivery?.attempts, 1);
     assert.equal(delivery?.last_status_code, 200);
     assert.equal(delivery?.last_error, null);
@@ -110,10 +117,13 @@ describe('webhook delivery', () => {
     const event = await emit(platform, 'course.published', { course: 'intro' });
     await receiver.received(1);
 
-    const [pending] = await eventually(async () => {
-      const list = await webhooks.deliveries(ops, endpoint.id);
-      return list[0]?.attempts === 1 && list[0].next_attempt_at ? list : null;
-    }, 'the failed attempt to be recorded');
+    const [pending] = await eventually(
+      async () => {
+        const list = await webhooks.deliveries(ops, endpoint.id);
+        return list[0]?.attempts === 1 && list[0].next_attempt_at ? list : null;
+      },
+      { what: 'the failed attempt to be recorded' },
+    );
     assert.equal(pending?.status, 'pending');
     assert.equal(pending?.last_status_code, 500);
     assert.equal(pending?.last_error, 'HTTP 500: database down');
@@ -123,10 +133,13 @@ describe('webhook delivery', () => {
 
     receiver.reply({ status: 204 });
     await nextAttempt(platform, receiver);
-    const [done] = await eventually(async () => {
-      const list = await webhooks.deliveries(ops, endpoint.id);
-      return list[0]?.status === 'succeeded' ? list : null;
-    }, 'the retried delivery to succeed');
+    const [done] = await eventually(
+      async () => {
+        const list = await webhooks.deliveries(ops, endpoint.id);
+        return list[0]?.status === 'succeeded' ? list : null;
+      },
+      { what: 'the retried delivery to succeed' },
+    );
     assert.equal(done?.attempts, 2);
     assert.equal(done?.last_status_code, 204);
     assert.equal(done?.next_attempt_at, null);
@@ -143,10 +156,13 @@ describe('webhook delivery', () => {
     receiver.reply({ status: 503, headers: { 'retry-after': '120' } });
     await emit(platform, 'export.completed', { report_id: 1 });
     await receiver.received(1);
-    const [delivery] = await eventually(async () => {
-      const list = await webhooks.deliveries(ops, endpoint.id);
-      return list[0]?.attempts === 1 ? list : null;
-    }, 'the retry to be scheduled');
+    const [delivery] = await eventually(
+      async () => {
+        const list = await webhooks.deliveries(ops, endpoint.id);
+        return list[0]?.attempts === 1 ? list : null;
+      },
+      { what: 'the retry to be scheduled' },
+    );
     const wait = Date.parse(delivery?.next_attempt_at ?? '') - Date.now();
     assert.ok(wait > 110_000 && wait <= 120_000, `next attempt in ${wait} ms`);
     const job = await eventually(
@@ -157,17 +173,20 @@ describe('webhook delivery', () => {
           .where('name', '=', 'webhooks.deliver')
           .where('locked_at', 'is', null)
           .executeTakeFirst(),
-      'the job to be rescheduled',
+      { what: 'the job to be rescheduled' },
     );
     const drift = Date.parse(job.run_at) - Date.parse(delivery?.next_attempt_at ?? '');
     assert.ok(drift >= 0 && drift < 1000, `the job runs when the delivery says (drift ${drift} ms)`);
 
     receiver.reply({ status: 429, headers: { 'retry-after': new Date(Date.now() + 600_000).toUTCString() } });
     await nextAttempt(platform, receiver);
-    const [later] = await eventually(async () => {
-      const list = await webhooks.deliveries(ops, endpoint.id);
-      return list[0]?.attempts === 2 && list[0].next_attempt_at ? list : null;
-    }, 'the second retry to be scheduled');
+    const [later] = await eventually(
+      async () => {
+        const list = await webhooks.deliveries(ops, endpoint.id);
+        return list[0]?.attempts === 2 && list[0].next_attempt_at ? list : null;
+      },
+      { what: 'the second retry to be scheduled' },
+    );
     const wait2 = Date.parse(later?.next_attempt_at ?? '') - Date.now();
     assert.ok(wait2 > 580_000 && wait2 <= 600_000, `next attempt in ${wait2} ms`);
   });
@@ -178,10 +197,13 @@ describe('webhook delivery', () => {
     receiver.reply({ status: 410, body: 'gone' });
     await emit(platform, 'course.archived', { course: 'old' });
     await receiver.received(1);
-    const [delivery] = await eventually(async () => {
-      const list = await webhooks.deliveries(ops, endpoint.id);
-      return list[0]?.status === 'failed' ? list : null;
-    }, 'the delivery to end');
+    const [delivery] = await eventually(
+      async () => {
+        const list = await webhooks.deliveries(ops, endpoint.id);
+        return list[0]?.status === 'failed' ? list : null;
+      },
+      { what: 'the delivery to end' },
+    );
     assert.equal(delivery?.attempts, 1);
     assert.equal(delivery?.last_status_code, 410);
     assert.ok(delivery?.completed_at);
@@ -208,10 +230,13 @@ describe('webhook delivery', () => {
     await receiver.received(1);
     for (let attempt = 2; attempt <= 8; attempt++) await nextAttempt(platform, receiver);
 
-    const [delivery] = await eventually(async () => {
-      const list = await webhooks.deliveries(ops, endpoint.id);
-      return list[0]?.status === 'failed' ? list : null;
-    }, 'the delivery to fail');
+    const [delivery] = await eventually(
+      async () => {
+        const list = await webhooks.deliveries(ops, endpoint.id);
+        return list[0]?.status === 'failed' ? list : null;
+      },
+      { what: 'the delivery to fail' },
+    );
     assert.equal(delivery?.attempts, 8);
     assert.equal(delivery?.last_status_code, 502);
     assert.equal(delivery?.last_error, 'HTTP 502: bad gateway');
@@ -243,10 +268,13 @@ describe('webhook delivery', () => {
     receiver.reply({ status: 200, hang: true });
     await emit(platform, 'enrollment.completed', { enrolment_id: 2 });
     await receiver.received(1);
-    const [delivery] = await eventually(async () => {
-      const list = await webhooks.deliveries(ops, endpoint.id);
-      return list[0]?.attempts === 1 ? list : null;
-    }, 'the timed-out attempt to be recorded');
+    const [delivery] = await eventually(
+      async () => {
+        const list = await webhooks.deliveries(ops, endpoint.id);
+        return list[0]?.attempts === 1 ? list : null;
+      },
+      { what: 'the timed-out attempt to be recorded' },
+    );
     assert.equal(delivery?.status, 'pending');
     assert.equal(delivery?.last_status_code, null);
     assert.equal(delivery?.last_error, 'no response within 500 ms');
@@ -258,7 +286,7 @@ describe('webhook delivery', () => {
     receiver.reply({ status: 500 });
     await emit(platform, 'enrollment.promoted', { enrolment_id: 3 });
     await receiver.received(1);
-    await eventually(async () => (await webhooks.deliveries(ops, endpoint.id))[0]?.attempts === 1, 'the retry to be scheduled');
+    await eventually(async () => (await webhooks.deliveries(ops, endpoint.id))[0]?.attempts === 1, { what: 'the retry to be scheduled' });
     await webhooks.delete(ops, endpoint.id);
     assert.deepEqual(await webhooks.list(ops), []);
     await assert.rejects(webhooks.deliveries(ops, endpoint.id), { code: 'not_found' });
@@ -267,7 +295,7 @@ describe('webhook delivery', () => {
     await eventually(
       async () =>
         (await platform.database.db.selectFrom('jobs').select('id').where('name', '=', 'webhooks.deliver').execute()).length === 0,
-      'the orphaned delivery job to complete',
+      { what: 'the orphaned delivery job to complete' },
     );
     assert.equal(receiver.requests.length, 1);
   });

@@ -7,8 +7,9 @@ import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { createOutbound, nonPublicKind, retryAfterMs, TargetRefusedError } from '../../src/platform/outbound.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
-import { eventually, startReceiver } from '../support/receiver.ts';
+import { startReceiver } from '../support/receiver.ts';
 
 /** The operator's context, as the `academy` command passes it. */
 const ops = operatorContext({ clock: systemClock, logger: pino({ level: 'silent' }) });
@@ -115,23 +116,29 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
     try {
       await emit(platform, 'enrollment.created', { enrolment_id: 1 });
       // A refusal is permanent: no retry is scheduled, the delivery and the message fail after one attempt.
-      const [delivery] = await eventually(async () => {
-        const list = await webhookServiceFor(platform).deliveries(ops, endpoint.id);
-        return list[0]?.status === 'failed' ? list : null;
-      }, 'the refused delivery to fail');
+      const [delivery] = await eventually(
+        async () => {
+          const list = await webhookServiceFor(platform).deliveries(ops, endpoint.id);
+          return list[0]?.status === 'failed' ? list : null;
+        },
+        { what: 'the refused delivery to fail' },
+      );
       assert.equal(delivery?.attempts, 1);
       assert.equal(delivery?.next_attempt_at, null);
       assert.equal(delivery?.last_status_code, null);
       assert.match(delivery?.last_error ?? '', /The host localhost resolves to a loopback address;/);
       assert.doesNotMatch(delivery?.last_error ?? '', /127\.0\.0\.1|::1/, 'the resolved address is not shown');
-      const message = await eventually(async () => {
-        const page = await integrationServiceFor(platform).listMessages(
-          ops,
-          {},
-          { page: { page: 1, perPage: 15, offset: 0 }, sort: 'created_at', direction: 'desc' },
-        );
-        return page.items[0]?.status === 'failed' ? page.items[0] : null;
-      }, 'the refused integration message to fail');
+      const message = await eventually(
+        async () => {
+          const page = await integrationServiceFor(platform).listMessages(
+            ops,
+            {},
+            { page: { page: 1, perPage: 15, offset: 0 }, sort: 'created_at', direction: 'desc' },
+          );
+          return page.items[0]?.status === 'failed' ? page.items[0] : null;
+        },
+        { what: 'the refused integration message to fail' },
+      );
       assert.equal(message.attempts, 1);
       assert.ok(message.failed_at);
       assert.match(message.last_error ?? '', /localhost resolves to a loopback address/);
