@@ -23,30 +23,44 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function main(argv: string[]): Promise<number> {
-  loadDotenv();
+/** Where a run of the command reads its configuration and writes its output. */
+export interface CliIO {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: Record<string, string | undefined>;
+}
+
+const processIO: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+
+/**
+ * Runs one `academy …` invocation and resolves with its exit code. The package bin passes the process's
+ * own streams and environment; tests run one-shot commands in-process with their own.
+ */
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  if (io.env === process.env) loadDotenv();
   let exitCode = 0;
   const program = new Command('academy')
     .description('Academy: the Training Administration API server, worker and administration')
     .option('--json', 'print machine-readable JSON on stdout')
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError()
     .exitOverride();
 
   const run: Runner = async (fn, options = {}) => {
-    const out = createOutput(Boolean(program.opts().json));
+    const out = createOutput(Boolean(program.opts().json), io.stdout);
     let platform: Platform | null = null;
     try {
-      const config = loadConfig();
+      const config = loadConfig(io.env);
       // One-shot commands keep stdout for their result (--json): their logs go to stderr, and only
       // warnings unless LOG_LEVEL says otherwise.
       const logger = options.server
         ? createLogger(config)
-        : createLogger({ ...config, logLevel: process.env.LOG_LEVEL ? config.logLevel : 'warn' }, process.stderr);
+        : createLogger({ ...config, logLevel: io.env.LOG_LEVEL ? config.logLevel : 'warn' }, io.stderr as NodeJS.WritableStream);
       platform = assemble(config, { logger });
       if (options.migrate !== false) await migrate(platform.database);
       await fn({ platform, out, ctx: operatorContext(platform) });
     } catch (error) {
-      process.stderr.write(`${error instanceof ConfigError ? error.message : `Error: ${describe(error)}`}\n`);
+      io.stderr.write(`${error instanceof ConfigError ? error.message : `Error: ${describe(error)}`}\n`);
       exitCode = error instanceof ConfigError ? 78 : 1;
     } finally {
       await platform?.close();

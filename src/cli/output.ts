@@ -5,15 +5,15 @@ export interface Output {
   info(text: string): void;
 }
 
-export function createOutput(json: boolean): Output {
+export function createOutput(json: boolean, stdout: { write(text: string): unknown } = process.stdout): Output {
   return {
     json,
     result(value, text) {
-      if (json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-      else process.stdout.write(`${text ?? JSON.stringify(value, null, 2)}\n`);
+      if (json) stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      else stdout.write(`${text ?? JSON.stringify(value, null, 2)}\n`);
     },
     info(text) {
-      if (!json) process.stdout.write(`${text}\n`);
+      if (!json) stdout.write(`${text}\n`);
     },
   };
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { runAcademy, startServer } from '../support/process.ts';
 
@@ -21,19 +22,19 @@ describe('academy seed --demo', () => {
     const seeded = JSON.parse(first.stdout);
     assert.equal(seeded.seeded, true);
     assert.match(seeded.token, /^acd_/);
-    const again = await runAcademy(['--json', 'seed', '--demo'], env);
+    const again = await runCli(['--json', 'seed', '--demo'], env);
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(JSON.parse(again.stdout), { seeded: false, token: null });
   });
 
   test('refuses a database that holds data of its own, and leaves it as it was', async () => {
     const env = await environment();
-    const created = await runAcademy(['--json', 'tokens', 'create', '--name', 'ops', '--scopes', 'organization:read'], env);
+    const created = await runCli(['--json', 'tokens', 'create', '--name', 'ops', '--scopes', 'organization:read'], env);
     assert.equal(created.code, 0, created.stderr);
-    const refused = await runAcademy(['seed', '--demo'], env);
+    const refused = await runCli(['seed', '--demo'], env);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /already holds data/);
-    const tokens = JSON.parse((await runAcademy(['--json', 'tokens', 'list'], env)).stdout) as { name: string }[];
+    const tokens = JSON.parse((await runCli(['--json', 'tokens', 'list'], env)).stdout) as { name: string }[];
     assert.deepEqual(
       tokens.map((t) => t.name),
       ['ops'],
@@ -54,10 +55,10 @@ describe('academy seed --demo', () => {
     assert.equal(await again.exited, 0);
     assert.ok(again.output().includes(token), 'the saved token is shown again');
 
-    const listed = JSON.parse((await runAcademy(['--json', 'tokens', 'list'], env)).stdout) as { id: number; name: string }[];
+    const listed = JSON.parse((await runCli(['--json', 'tokens', 'list'], env)).stdout) as { id: number; name: string }[];
     const demo = listed.find((t) => t.name === 'demo');
     assert.ok(demo);
-    assert.equal((await runAcademy(['tokens', 'revoke', String(demo.id)], env)).code, 0);
+    assert.equal((await runCli(['tokens', 'revoke', String(demo.id)], env)).code, 0);
     const revoked = await startServer(['--demo', '--no-worker'], env);
     revoked.child.kill('SIGTERM');
     assert.equal(await revoked.exited, 0);

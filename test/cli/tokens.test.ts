@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { runAcademy } from '../support/process.ts';
 
-describe('academy tokens create (the real command) validates its input', () => {
+describe('academy tokens create validates its input', () => {
   let database: TestDatabase;
 
   before(async () => {
@@ -12,7 +13,7 @@ describe('academy tokens create (the real command) validates its input', () => {
   after(() => database.drop());
 
   function create(...options: string[]) {
-    return runAcademy(['--json', 'tokens', 'create', '--scopes', 'organization:read', ...options], {
+    return runCli(['--json', 'tokens', 'create', '--scopes', 'organization:read', ...options], {
       DATABASE_URL: database.url,
       ACADEMY_DATA_DIR: database.dataDir,
     });
@@ -30,6 +31,15 @@ describe('academy tokens create (the real command) validates its input', () => {
     assert.ok(Date.parse(JSON.parse(longest.stdout).expires_at) > Date.now() + 99 * 365 * 86_400_000);
   });
 
+  test('the real process refuses an out-of-range expiry with exit code 1', async () => {
+    const refused = await runAcademy(['tokens', 'create', '--name', 'x', '--scopes', 'organization:read', '--expires-in-days', '0'], {
+      DATABASE_URL: database.url,
+      ACADEMY_DATA_DIR: database.dataDir,
+    });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /--expires-in-days/);
+  });
+
   test('a name is 1-100 characters without control characters', async () => {
     const long = await create('--name', 'x'.repeat(101));
     assert.equal(long.code, 1);
@@ -42,7 +52,7 @@ describe('academy tokens create (the real command) validates its input', () => {
     assert.match(blank.stderr, /--name: A name is required\./);
     assert.equal((await create('--name', 'é'.repeat(100))).code, 0, 'a hundred characters are accepted');
 
-    const list = await runAcademy(['--json', 'tokens', 'list'], { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir });
+    const list = await runCli(['--json', 'tokens', 'list'], { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir });
     assert.deepEqual(
       JSON.parse(list.stdout).map((t: { name: string }) => t.name.length),
       [7, 100],

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { runAcademy } from '../support/process.ts';
 
-describe('academy admin integrations (the real command)', () => {
+describe('academy admin integrations', () => {
   let database: TestDatabase;
 
   before(async () => {
@@ -12,7 +13,7 @@ describe('academy admin integrations (the real command)', () => {
   after(() => database.drop());
 
   function academy(args: string[], env: Record<string, string> = {}) {
-    return runAcademy(args, { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...env });
+    return runCli(args, { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...env });
   }
 
   test('create prints the record with the credential masked', async () => {
@@ -53,6 +54,15 @@ describe('academy admin integrations (the real command)', () => {
     const unknown = await academy(['admin', 'integrations', 'disable', 'nope']);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /No integration has the key "nope"\./);
+  });
+
+  test('the real process lists the integrations as JSON', async () => {
+    const listed = await runAcademy(['--json', 'admin', 'integrations', 'list'], {
+      DATABASE_URL: database.url,
+      ACADEMY_DATA_DIR: database.dataDir,
+    });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.ok(Array.isArray(JSON.parse(listed.stdout)));
   });
 
   test('invalid data is refused field by field', async () => {

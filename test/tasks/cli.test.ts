@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { runAcademy } from '../support/process.ts';
 
@@ -21,23 +22,23 @@ describe('academy admin tasks', () => {
     assert.equal(task.enabled, false);
     assert.equal(task.next_run_at, null);
 
-    const list = await runAcademy(['--json', 'admin', 'tasks', 'list'], env);
+    const list = await runCli(['--json', 'admin', 'tasks', 'list'], env);
     const listed = JSON.parse(list.stdout).find((t: { id: number }) => t.id === task.id);
     assert.equal(listed.enabled, false, 'the change is stored');
 
-    const enabled = await runAcademy(['--json', 'admin', 'tasks', 'enable', String(task.id)], env);
+    const enabled = await runCli(['--json', 'admin', 'tasks', 'enable', String(task.id)], env);
     assert.equal(enabled.code, 0, enabled.stderr);
     const again = JSON.parse(enabled.stdout);
     assert.equal(again.enabled, true);
     assert.ok(Date.parse(again.next_run_at) > Date.now() - 1000, 'the next run is scheduled from now');
 
-    const text = await runAcademy(['admin', 'tasks', 'disable', 'jobs.prune_failed'], env);
+    const text = await runCli(['admin', 'tasks', 'disable', 'jobs.prune_failed'], env);
     assert.equal(text.code, 0);
     assert.match(text.stdout, /^Task \d+ \(jobs\.prune_failed\) disabled\./);
   });
 
   test('an unknown task is an error on stderr with a non-zero exit code', async () => {
-    const result = await runAcademy(['--json', 'admin', 'tasks', 'enable', 'reports.nope'], env);
+    const result = await runCli(['--json', 'admin', 'tasks', 'enable', 'reports.nope'], env);
     assert.notEqual(result.code, 0);
     assert.equal(result.stdout, '');
     assert.match(result.stderr, /No task has the id or task type "reports\.nope"/);

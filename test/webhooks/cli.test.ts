@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { runAcademy } from '../support/process.ts';
 
-describe('academy webhooks (the real command)', () => {
+describe('academy webhooks', () => {
   let database: TestDatabase;
 
   before(async () => {
@@ -12,7 +13,7 @@ describe('academy webhooks (the real command)', () => {
   after(() => database.drop());
 
   function academy(args: string[], env: Record<string, string> = {}) {
-    return runAcademy(args, { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...env });
+    return runCli(args, { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...env });
   }
 
   const allowPrivate = { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' };
@@ -55,6 +56,15 @@ describe('academy webhooks (the real command)', () => {
     const gone = await academy(['webhooks', 'deliveries', '1']);
     assert.equal(gone.code, 1);
     assert.match(gone.stderr, /Nothing has that id/);
+  });
+
+  test('the real process refuses a bad URL on stderr with exit code 1', async () => {
+    const refused = await runAcademy(['webhooks', 'create', '--url', 'not a url'], {
+      DATABASE_URL: database.url,
+      ACADEMY_DATA_DIR: database.dataDir,
+    });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /url/i);
   });
 
   test('bad input is refused with a clear message and a non-zero exit code', async () => {

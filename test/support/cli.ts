@@ -1,0 +1,19 @@
+import { main } from '../../src/cli/main.ts';
+import type { Finished } from './process.ts';
+
+/**
+ * Runs a one-shot `academy <args>` command in this process, through the same entry point as the
+ * package bin, with stdout and stderr captured apart and the configuration read from `env` (over the
+ * test process's own). Much faster than a process of its own; each command group keeps one test that
+ * runs the real process (`runAcademy`).
+ */
+export async function runCli(args: string[], env: Record<string, string>): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+  });
+  return { code, stdout, stderr };
+}
