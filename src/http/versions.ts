@@ -5,6 +5,7 @@ import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { ConfigError } from '../config.ts';
 import { publicLink } from './links.ts';
+import { StringEnum } from './schemas.ts';
 
 export const DEFAULT_VERSIONS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../config/api-versions.json');
 
@@ -12,7 +13,7 @@ const IsoDate = Type.Union([Type.String({ format: 'date' }), Type.String({ forma
 
 export const ApiVersion = Type.Object({
   version: Type.String({ pattern: '^v[0-9]+$' }),
-  status: Type.Union([Type.Literal('active'), Type.Literal('deprecated'), Type.Literal('sunset')]),
+  status: StringEnum(['active', 'deprecated', 'sunset']),
   released_at: IsoDate,
   deprecated_at: IsoDate,
   sunset_at: IsoDate,

@@ -1,3 +1,4 @@
+import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { healthRoutes } from './routes.ts';
 import { healthServiceFor } from './service.ts';
@@ -11,8 +12,9 @@ export const healthModule = {
       await app.register(healthRoutes, { health: healthServiceFor(platform) });
     },
   tasks: {
-    'health.run_checks': async ({ platform }) => {
-      const { report, previous, alerted } = await healthServiceFor(platform).runAndAlert();
+    'health.run_checks': async ({ platform, logger }) => {
+      const ctx = systemContext({ clock: platform.clock, logger });
+      const { report, previous, alerted } = await healthServiceFor(platform).runAndAlert(ctx);
       return { status: report.status, previous: previous ?? null, alerted };
     },
   },

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../http/schemas.ts';
+import { Nullable, Ref, StringEnum } from '../../http/schemas.ts';
 import { HEALTH_STATUSES } from './checks.ts';
 
-const Status = Type.Enum(HEALTH_STATUSES, { description: '`pass`, `warn` or `fail`.' });
+const Status = StringEnum(HEALTH_STATUSES, { description: '`pass`, `warn` or `fail`.' });
 
 export const HealthCheckResult = Type.Object(
   {
@@ -19,8 +19,8 @@ export const HealthCheckResult = Type.Object(
 
 export const HealthReport = Type.Object(
   {
-    status: Type.Enum(HEALTH_STATUSES, { description: 'The worst status among the checks.' }),
-    checks: Type.Array(Type.Ref('HealthCheckResult')),
+    status: StringEnum(HEALTH_STATUSES, { description: 'The worst status among the checks.' }),
+    checks: Type.Array(Ref(HealthCheckResult)),
   },
   { $id: 'HealthReport' },
 );

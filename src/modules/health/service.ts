@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.ts';
+import type { ServiceContext } from '../../platform/context.ts';
 import { DatabaseUnavailableError, NotFoundError } from '../../platform/errors.ts';
 import type { Outbox } from '../../platform/events/outbox.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -147,9 +148,9 @@ export function createHealthService(deps: HealthServiceDeps) {
 
   return {
     /** Runs every enabled check that applies to this deployment, concurrently. */
-    runAll,
+    runAll: (_ctx: ServiceContext) => runAll(),
 
-    async runOne(name: string): Promise<CheckResult> {
+    async runOne(_ctx: ServiceContext, name: string): Promise<CheckResult> {
       let row: HealthCheckRow | undefined;
       try {
         row = await read(() => deps.repository.findByName(name));
@@ -169,13 +170,13 @@ export function createHealthService(deps: HealthServiceDeps) {
      * The scheduled run: checks everything and, when the overall status got worse than the one last
      * stored, emits `alert.sent` in the same transaction that stores the new status.
      */
-    async runAndAlert(): Promise<{ report: HealthReport; previous: HealthStatus | undefined; alerted: boolean }> {
+    async runAndAlert(ctx: ServiceContext): Promise<{ report: HealthReport; previous: HealthStatus | undefined; alerted: boolean }> {
       const report = await runAll();
       const stored = await deps.repository.stateValue(OVERALL_STATUS_KEY);
       const previous = statusOf(stored);
       if (previous === report.status) return { report, previous, alerted: false };
       const alerted = await deps.database.db.transaction().execute(async (trx) => {
-        const swapped = await deps.repository.swapOverall(trx, stored, report.status, clock.now().toISOString());
+        const swapped = await deps.repository.swapOverall(trx, stored, report.status, ctx.clock.now().toISOString());
         // Never stored counts as pass: a first run that finds a failure alerts; a first clean run does not.
         if (!swapped || rank(report.status) <= rank(previous ?? 'pass')) return false;
         await deps.outbox.emit(trx, 'alert.sent', {
