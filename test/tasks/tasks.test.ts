@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { taskServiceFor } from '../../src/modules/tasks/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { eventually } from '../support/eventually.ts';
+import { fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
 describe('scheduled tasks API', () => {
@@ -99,24 +100,20 @@ describe('scheduled tasks API', () => {
     const id = ids['jobs.prune_failed'] as number;
     const db = app.platform.database.db;
     const now = Date.now();
-    const job = (failedDaysAgo: number | null, name: string) => ({
-      name: 'system.noop',
-      payload: JSON.stringify({ marker: name }),
-      key: null,
-      run_at: new Date(now).toISOString(),
-      attempts: 10,
-      max_attempts: 10,
-      last_error: 'boom',
-      failed_at: failedDaysAgo === null ? null : new Date(now - failedDaysAgo * 86_400_000).toISOString(),
-      created_at: new Date(now - 40 * 86_400_000).toISOString(),
-      updated_at: new Date(now).toISOString(),
-      locked_at: failedDaysAgo === null ? new Date(now).toISOString() : null,
-      locked_by: failedDaysAgo === null ? 'elsewhere' : null,
-    });
-    await db
-      .insertInto('jobs')
-      .values([job(31, 'old-failure'), job(29, 'recent-failure'), job(null, 'running-elsewhere')])
-      .execute();
+    const job = (failedDaysAgo: number | null, name: string) =>
+      fixtures(app.platform).job({
+        payload: JSON.stringify({ marker: name }),
+        attempts: 10,
+        max_attempts: 10,
+        last_error: 'boom',
+        failed_at: failedDaysAgo === null ? null : new Date(now - failedDaysAgo * 86_400_000).toISOString(),
+        created_at: new Date(now - 40 * 86_400_000).toISOString(),
+        locked_at: failedDaysAgo === null ? new Date(now).toISOString() : null,
+        locked_by: failedDaysAgo === null ? 'elsewhere' : null,
+      });
+    await job(31, 'old-failure');
+    await job(29, 'recent-failure');
+    await job(null, 'running-elsewhere');
 
     const started = Date.now();
     const res = await run(id);
@@ -254,18 +251,12 @@ describe('scheduled tasks API', () => {
     const db = app.platform.database.db;
     const taskId = ids['jobs.prune_failed'] as number;
     const now = new Date();
-    const { id: runId } = await db
-      .insertInto('scheduled_task_runs')
-      .values({
-        task_id: taskId,
-        trigger: 'manual',
-        status: 'running',
-        scheduled_for: null,
-        queued_at: now.toISOString(),
-        started_at: now.toISOString(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const { id: runId } = await fixtures(app.platform).taskRun({
+      task_id: taskId,
+      status: 'running',
+      queued_at: now.toISOString(),
+      started_at: now.toISOString(),
+    });
     // The job of that run, claimed for its last attempt an hour ago by a worker that is gone.
     const stale = new Date(now.getTime() - 3_600_000).toISOString();
     await db

@@ -8,6 +8,7 @@ import { operatorContext } from '../../src/platform/context.ts';
 import { createOutbound, nonPublicKind, retryAfterMs, TargetRefusedError } from '../../src/platform/outbound.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { eventually } from '../support/eventually.ts';
+import { fixtures } from '../support/fixtures.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { startReceiver } from '../support/receiver.ts';
 
@@ -82,35 +83,13 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
     const platform = await createTestPlatform();
     const receiver = await startReceiver();
     const port = new URL(receiver.url).port;
-    const now = new Date().toISOString();
     // Endpoints stored while their names resolved to public addresses; "localhost" stands for a name
     // whose DNS now points at a loopback address (DNS rebinding).
     const db = platform.database.db;
-    const endpoint = await db
-      .insertInto('webhook_endpoints')
-      .values({
-        url: `http://localhost:${port}/`,
-        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-        events: null,
-        enabled: true,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('integrations')
-      .values({
-        key: 'crm',
-        name: 'CRM',
-        url: `http://localhost:${port}/crm`,
-        events: null,
-        auth_header: null,
-        enabled: true,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    // Written straight to the database: the API refuses these targets, as the test above shows.
+    const make = fixtures(platform);
+    const endpoint = await make.webhookEndpoint({ url: `http://localhost:${port}/` });
+    await make.integration({ key: 'crm', url: `http://localhost:${port}/crm` });
     const worker = platform.createWorker({ pollMs: 50 });
     await worker.start();
     try {
