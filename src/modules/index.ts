@@ -7,6 +7,7 @@ import { healthModule } from './health/module.ts';
 import { idempotencyModule } from './idempotency/module.ts';
 import { integrationsModule } from './integrations/module.ts';
 import { organizationModule } from './organization/module.ts';
+import { studentsModule } from './students/module.ts';
 import { tasksModule } from './tasks/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
 
@@ -22,6 +23,7 @@ export const modules = [
   tasksModule,
   healthModule,
   idempotencyModule,
+  studentsModule,
 ] as const satisfies readonly AcademyModule[];
 
 // Every job that a module (or the platform) declares has a handler in some module: a declared job
