@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { JobName } from '../platform/jobs/names.ts';
 import type { AcademyModule, ModuleContext } from '../platform/module.ts';
 import { createPlatform, type Platform, type PlatformOptions } from '../platform/platform.ts';
+import { certificatesModule } from './certificates/module.ts';
 import { eventsModule } from './events/module.ts';
 import { healthModule } from './health/module.ts';
 import { idempotencyModule } from './idempotency/module.ts';
@@ -24,6 +25,7 @@ export const modules = [
   healthModule,
   idempotencyModule,
   studentsModule,
+  certificatesModule,
 ] as const satisfies readonly AcademyModule[];
 
 // Every job that a module (or the platform) declares has a handler in some module: a declared job
