@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { JobName } from '../platform/jobs/names.ts';
 import type { AcademyModule, ModuleContext } from '../platform/module.ts';
 import { createPlatform, type Platform, type PlatformOptions } from '../platform/platform.ts';
+import { applicationsModule } from './applications/module.ts';
 import { certificatesModule } from './certificates/module.ts';
 import { eventsModule } from './events/module.ts';
 import { healthModule } from './health/module.ts';
@@ -25,6 +26,7 @@ export const modules = [
   healthModule,
   idempotencyModule,
   studentsModule,
+  applicationsModule,
   certificatesModule,
 ] as const satisfies readonly AcademyModule[];
 
