@@ -59,6 +59,16 @@ describe('GET /students', () => {
     assert.ok((await list('search=%20%20')).meta.total >= 3, 'a blank search matches every student');
   });
 
+  test('search folds letter case beyond ASCII on both databases', async () => {
+    const tag = unique('intl').toLowerCase().replace(/-/g, '');
+    await make.student({ name: `Ünal Öztürk ${tag}`, email: `unal.${tag}@example.org` });
+    await make.student({ name: `Émile Zola ${tag}`, email: `emile.${tag}@example.org` });
+    assert.deepEqual(await names(`search=${encodeURIComponent(`ünal öztürk ${tag}`)}`), [`Ünal Öztürk ${tag}`]);
+    assert.deepEqual(await names(`search=${encodeURIComponent(`ÖZTÜRK ${tag.toUpperCase()}`)}`), [`Ünal Öztürk ${tag}`]);
+    assert.deepEqual(await names(`search=${encodeURIComponent(`Émile`)}%20zola%20${tag}`), [`Émile Zola ${tag}`]);
+    assert.deepEqual(await names(`search=${encodeURIComponent('éMILE')}%20zola%20${tag}`), [`Émile Zola ${tag}`]);
+  });
+
   test('status filters on email verification; an unknown status is a 422', async () => {
     const tag = unique('verify').toLowerCase();
     await make.student({ name: `${tag} yes`, email_verified: true });
