@@ -63,7 +63,7 @@ export function createStudentRepository(db: Kysely<DB>) {
       let query = db.selectFrom('users').select(COLUMNS).where(isStudent);
       if (filter.search) {
         const pattern = containsPattern(filter.search);
-        // lower() on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's only for non-ASCII.
+        // lower() on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's folds ASCII only.
         // The ESCAPE clause is spelled out because SQLite has no default escape character.
         query = query.where((eb) =>
           eb.or([
