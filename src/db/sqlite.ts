@@ -54,6 +54,9 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     this.#db.exec('PRAGMA synchronous = NORMAL');
     this.#db.exec('PRAGMA busy_timeout = 5000');
     this.#db.exec('PRAGMA foreign_keys = ON');
+    // SQLite's lower() folds ASCII only, PostgreSQL's all of Unicode: case-insensitive searches
+    // (`lower(name) like …`) must find "Ünal" on both, so lower() is JavaScript's here.
+    this.#db.function('lower', { deterministic: true }, (value) => (value === null ? null : String(value).toLowerCase()));
   }
 
   prepare(sql: string): SqliteStatement {

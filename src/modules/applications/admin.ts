@@ -1,0 +1,71 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { parseData, table } from '../../cli/output.ts';
+import type { Runner } from '../../cli/runner.ts';
+import { readImportFile } from './csv.ts';
+import { applicationServiceFor } from './service.ts';
+
+const COLUMNS = ['id', 'student_id', 'course', 'source', 'created_at'];
+
+const LIST_LIMIT = 1000;
+
+/** `academy admin applications create|list|import`: course applications, which make users students. */
+export function adminApplicationCommands(admin: Command, run: Runner): void {
+  const applications = admin.command('applications').description('Course applications: a user with one is a student');
+
+  applications
+    .command('create')
+    .description('Add a student’s application to a course; repeating it changes nothing')
+    .requiredOption('--data <json>', '{"student_id":12,"course":"python-basics"}')
+    .action((options) =>
+      run(async ({ platform, out, ctx }) => {
+        const { application, created } = await applicationServiceFor(platform).create(ctx, parseData(options.data));
+        const verb = created ? 'created' : 'already existed; nothing changed';
+        out.result(application, `Application ${application.id} (student ${application.student_id}, course ${application.course}) ${verb}.`);
+      }),
+    );
+
+  applications
+    .command('list')
+    .description(`List the latest course applications (up to ${LIST_LIMIT})`)
+    .action(() =>
+      run(async ({ platform, out, ctx }) => {
+        const { items, total } = await applicationServiceFor(platform).list(ctx, LIST_LIMIT);
+        const more = total > items.length ? `\n(${total - items.length} older ones not shown)` : '';
+        out.result(items, table(items as unknown as Record<string, unknown>[], COLUMNS) + more);
+      }),
+    );
+
+  applications
+    .command('import <file>')
+    .description(
+      'Import students and applications from a CSV file with a header line: name,email,course and optionally email_verified. ' +
+        'Every row is checked first; any problem refuses the whole file, listing each by line. Existing users are matched by ' +
+        'email (and left unchanged), existing applications are skipped, so a file can be imported again safely.',
+    )
+    .option('--dry-run', 'check the file and report what the import would do, without writing anything')
+    .action((file: string, options: { dryRun?: boolean }) =>
+      run(async ({ platform, out, ctx }) => {
+        const dryRun = Boolean(options.dryRun);
+        // Progress goes to stderr, so stdout keeps only the result; --json asks for quiet.
+        const progress = (text: string) => {
+          if (!out.json) process.stderr.write(`${text}\n`);
+        };
+        const parsed = await readImportFile(file, ({ rows, percent }) => progress(`Checked ${rows} rows (${percent}% of the file)`));
+        const summary = await applicationServiceFor(platform).import(ctx, parsed, {
+          dryRun,
+          source: path.basename(file),
+          onProgress: ({ written, total }) => {
+            if (total >= 1000) progress(`Imported ${written} of ${total} rows (${Math.floor((written / total) * 100)}%)`);
+          },
+        });
+        const would = dryRun ? 'Dry run, nothing written. The import would create' : 'Imported: created';
+        out.result(
+          summary,
+          `${would} ${summary.students_created} student(s) and ${summary.applications_created} application(s) from ${summary.rows} row(s); ` +
+            `${summary.students_existing} existing user(s) matched by email, ${summary.applications_existing} application(s) already there` +
+            (summary.duplicate_rows ? `, ${summary.duplicate_rows} duplicate row(s) skipped.` : '.'),
+        );
+      }),
+    );
+}

@@ -1,0 +1,45 @@
+import { type Static, Type } from 'typebox';
+import { StringEnum } from '../../http/schemas.ts';
+
+export const APPLICATION_SOURCES = ['admin', 'import'] as const;
+export type ApplicationSource = (typeof APPLICATION_SOURCES)[number];
+
+/**
+ * A course application: what makes a user a student. The API shows applications only through the
+ * student's `courses`; this is the record the administration prints.
+ */
+export const CourseApplication = Type.Object(
+  {
+    id: Type.Integer(),
+    student_id: Type.Integer(),
+    course_id: Type.Integer(),
+    course: Type.String({ description: 'Slug of the course.' }),
+    source: StringEnum(APPLICATION_SOURCES, { description: '`admin` (applications create) or `import` (a CSV import).' }),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'CourseApplication' },
+);
+export type CourseApplication = Static<typeof CourseApplication>;
+
+/** What an import did, or with `--dry-run` would do. */
+export interface ImportSummary {
+  dry_run: boolean;
+  /** Data rows in the file. */
+  rows: number;
+  students_created: number;
+  /** Distinct emails that matched an existing user (left unchanged). */
+  students_existing: number;
+  applications_created: number;
+  /** Rows whose student already had an application to the course. */
+  applications_existing: number;
+  /** Rows that repeat an earlier row's email and course. */
+  duplicate_rows: number;
+}
+
+/** One problem of an import file, by line (1 is the header). */
+export interface RowError {
+  line: number;
+  field: string | null;
+  message: string;
+}

@@ -1,0 +1,15 @@
+import type { AcademyModule } from '../../platform/module.ts';
+import { adminCertificateCommands } from './admin.ts';
+import { certificateRoutes } from './routes.ts';
+import { certificateServiceFor } from './service.ts';
+
+/** Certificates: read by authorised clients, verified publicly by token, issued and revoked by the administration. */
+export const certificatesModule = {
+  name: 'certificates',
+  routes:
+    ({ platform }) =>
+    async (app) => {
+      await app.register(certificateRoutes, { certificates: certificateServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+    },
+  admin: adminCertificateCommands,
+} satisfies AcademyModule;

@@ -1,0 +1,15 @@
+import type { AcademyModule } from '../../platform/module.ts';
+import { adminStudentCommands } from './admin.ts';
+import { studentRoutes } from './routes.ts';
+import { studentServiceFor } from './service.ts';
+
+/** Students: users with a course application who are not staff, read over the API, created by the administration. */
+export const studentsModule = {
+  name: 'students',
+  routes:
+    ({ platform }) =>
+    async (app) => {
+      await app.register(studentRoutes, { students: studentServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+    },
+  admin: adminStudentCommands,
+} satisfies AcademyModule;

@@ -1,0 +1,44 @@
+import { type Static, Type } from 'typebox';
+import { ListQuery } from '../../http/list.ts';
+import { StringEnum } from '../../http/schemas.ts';
+
+const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
+
+export const STUDENT_STATUSES = ['verified', 'unverified'] as const;
+export type StudentStatus = (typeof STUDENT_STATUSES)[number];
+
+/**
+ * A student: a user with at least one course application who is not staff. Students and staff share
+ * one id space (the users table); a staff user's id is a 404 here.
+ */
+export const Student = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String({ description: 'Full name.' }),
+    email: Type.String({ format: 'email', description: 'Stored lowercased; unique across students and staff.' }),
+    email_verified: Type.Boolean({ description: 'Whether the student has confirmed the email address (the `status` filter).' }),
+    courses: Type.Array(Type.String(), {
+      description: 'Slugs of the courses the student has applied to, in alphabetical order (at least one).',
+    }),
+    created_at: Timestamp('When the user was created.'),
+    updated_at: Timestamp('Last change of the student, including a new course application.'),
+  },
+  { $id: 'Student' },
+);
+export type Student = Static<typeof Student>;
+
+export const STUDENT_SORTS = ['id', 'name', 'email', 'created_at', 'updated_at'] as const;
+export type StudentSort = (typeof STUDENT_SORTS)[number];
+
+export const StudentListQuery = ListQuery({
+  sort: STUDENT_SORTS,
+  filters: {
+    search: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'Case-insensitive text that the name or the email contains; blank matches every student.',
+      }),
+    ),
+    status: Type.Optional(StringEnum(STUDENT_STATUSES, { description: 'Email verification: `verified` or `unverified` students only.' })),
+  },
+});

@@ -1,0 +1,83 @@
+import type { Kysely } from 'kysely';
+import type { ListRequest, Page } from '../../db/list.ts';
+import type { DB } from '../../db/schema.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { checkEmail, checkName } from './input.ts';
+import { createStudentRepository, type StudentFilter, type StudentRepository, type StudentRow } from './repository.ts';
+import type { Student, StudentSort } from './schemas.ts';
+
+export function presentStudent(row: StudentRow, courses: readonly string[]): Student {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    email_verified: row.email_verified,
+    courses: [...courses],
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+const CREATE_FIELDS = ['name', 'email', 'email_verified'];
+
+export function createStudentService(deps: { db: Kysely<DB>; students: StudentRepository }) {
+  const { students } = deps;
+
+  async function present(rows: StudentRow[]): Promise<Student[]> {
+    const courses = await students.coursesOf(rows.map((row) => row.id));
+    return rows.map((row) => presentStudent(row, courses.get(row.id) ?? []));
+  }
+
+  return {
+    async list(_ctx: ServiceContext, filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<Student>> {
+      const search = filter.search?.trim().toLowerCase();
+      const page = await students.list({ ...filter, search: search || undefined }, list);
+      return { items: await present(page.items), total: page.total };
+    },
+
+    /** A student by id; staff users and users without an application are the same 404 as a missing id. */
+    async get(_ctx: ServiceContext, id: number): Promise<Student> {
+      const row = await students.findStudent(id);
+      if (!row) throw new NotFoundError();
+      const [student] = await present([row]);
+      return student as Student;
+    },
+
+    /**
+     * Creates the user that becomes a student with a first course application
+     * (`academy admin students create`); until then the API does not list it.
+     */
+    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Student> {
+      const errors: Record<string, string[]> = {};
+      for (const field of Object.keys(data)) {
+        if (!CREATE_FIELDS.includes(field)) errors[field] = [`The ${field} field is not recognised (known: ${CREATE_FIELDS.join(', ')}).`];
+      }
+      const name = checkName(data.name);
+      if (!name.ok) errors.name = [name.message];
+      const email = checkEmail(data.email);
+      if (!email.ok) errors.email = [email.message];
+      const verified = data.email_verified ?? false;
+      if (typeof verified !== 'boolean') errors.email_verified = ['The email_verified field must be true or false.'];
+      if (!name.ok || !email.ok || Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+      const taken = () => ValidationError.field('email', `The email ${email.value} is already taken by another user.`);
+      if ((await students.findUsersByEmail(deps.db, [email.value])).length > 0) throw taken();
+      const now = ctx.clock.now().toISOString();
+      const [user] = await deps.db
+        .transaction()
+        .execute((trx) => students.insertUsers(trx, [{ name: name.value, email: email.value, email_verified: verified as boolean, now }]));
+      // Taken between the check and the insert (the unique index decides).
+      if (!user) throw taken();
+      ctx.logger.info({ userId: user.id }, 'student created');
+      return presentStudent(user, []);
+    },
+  };
+}
+
+export type StudentService = ReturnType<typeof createStudentService>;
+
+export function studentServiceFor(platform: Platform): StudentService {
+  return createStudentService({ db: platform.database.db, students: createStudentRepository(platform.database.db) });
+}
