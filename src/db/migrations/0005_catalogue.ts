@@ -11,7 +11,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const c = columns(dialect);
 
   // Students and staff share the users table (one id space). Emails are stored lowercased.
-  await db.schema.alterTable('users').addColumn('email_verified', c.bool, (col) => col.notNull().defaultTo(false)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('email_verified', c.bool, (col) => col.notNull().defaultTo(false))
+    .execute();
   await db.schema.alterTable('users').addColumn('job_title', 'text').execute();
   await db.schema.createIndex('users_name').on('users').column('name').execute();
   await db.schema.createIndex('users_created_at').on('users').column('created_at').execute();
