@@ -2,11 +2,13 @@ import type { Config } from '../config.ts';
 import type { JobName } from '../platform/jobs/names.ts';
 import type { AcademyModule, ModuleContext } from '../platform/module.ts';
 import { createPlatform, type Platform, type PlatformOptions } from '../platform/platform.ts';
+import { coursesModule } from './courses/module.ts';
 import { eventsModule } from './events/module.ts';
 import { healthModule } from './health/module.ts';
 import { idempotencyModule } from './idempotency/module.ts';
 import { integrationsModule } from './integrations/module.ts';
 import { organizationModule } from './organization/module.ts';
+import { sessionsModule } from './sessions/module.ts';
 import { tasksModule } from './tasks/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
 
@@ -22,6 +24,8 @@ export const modules = [
   tasksModule,
   healthModule,
   idempotencyModule,
+  coursesModule,
+  sessionsModule,
 ] as const satisfies readonly AcademyModule[];
 
 // Every job that a module (or the platform) declares has a handler in some module: a declared job
