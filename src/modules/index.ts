@@ -3,6 +3,7 @@ import type { JobName } from '../platform/jobs/names.ts';
 import type { AcademyModule, ModuleContext } from '../platform/module.ts';
 import { createPlatform, type Platform, type PlatformOptions } from '../platform/platform.ts';
 import { coursesModule } from './courses/module.ts';
+import { enrolmentsModule } from './enrolments/module.ts';
 import { eventsModule } from './events/module.ts';
 import { healthModule } from './health/module.ts';
 import { idempotencyModule } from './idempotency/module.ts';
@@ -26,6 +27,7 @@ export const modules = [
   idempotencyModule,
   coursesModule,
   sessionsModule,
+  enrolmentsModule,
 ] as const satisfies readonly AcademyModule[];
 
 // Every job that a module (or the platform) declares has a handler in some module: a declared job

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import { idArgument } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
-import { NotFoundError } from '../../platform/errors.ts';
 import { createCourseRepository } from '../courses/repository.ts';
 import type { Session } from './schemas.ts';
 import { sessionServiceFor } from './service.ts';
@@ -19,12 +19,6 @@ const COLUMNS = [
   'capacity_status',
   'registration_status',
 ];
-
-/** An id argument: a positive integer, else the same answer as an unknown id. */
-export function idArgument(value: string): number {
-  if (!/^[1-9][0-9]{0,9}$/.test(value)) throw new NotFoundError();
-  return Number(value);
-}
 
 const show = (session: Session, what: string) => `Session ${session.id} ${what}.\n${table([session], COLUMNS)}`;
 
