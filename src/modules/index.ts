@@ -2,13 +2,16 @@ import type { Config } from '../config.ts';
 import type { JobName } from '../platform/jobs/names.ts';
 import type { AcademyModule, ModuleContext } from '../platform/module.ts';
 import { createPlatform, type Platform, type PlatformOptions } from '../platform/platform.ts';
+import { assessmentsModule } from './assessments/module.ts';
 import { coursesModule } from './courses/module.ts';
 import { enrolmentsModule } from './enrolments/module.ts';
 import { eventsModule } from './events/module.ts';
 import { healthModule } from './health/module.ts';
 import { idempotencyModule } from './idempotency/module.ts';
 import { integrationsModule } from './integrations/module.ts';
+import { meetingsModule } from './meetings/module.ts';
 import { organizationModule } from './organization/module.ts';
+import { resourcesModule } from './resources/module.ts';
 import { sessionsModule } from './sessions/module.ts';
 import { tasksModule } from './tasks/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
@@ -27,6 +30,9 @@ export const modules = [
   idempotencyModule,
   coursesModule,
   sessionsModule,
+  assessmentsModule,
+  resourcesModule,
+  meetingsModule,
   enrolmentsModule,
 ] as const satisfies readonly AcademyModule[];
 
