@@ -103,8 +103,8 @@ export function createCourseService(deps: CourseServiceDeps) {
       const languageTag = fields.text('language', { required: true, max: 35 });
       const language = languageTag ? canonicalLanguage(languageTag) : null;
       if (languageTag && !language) fields.add('language', 'The language must be a BCP 47 language tag, e.g. en or de-AT.');
-      if (slug && code) {
-        const taken = await courses.taken(slug, code);
+      if (slug || code) {
+        const taken = await courses.taken(slug ?? '', code ?? '');
         if (taken.slug) fields.add('slug', `A course with the slug "${slug}" exists already.`);
         if (taken.code) fields.add('code', `A course with the code "${code}" exists already.`);
       }
