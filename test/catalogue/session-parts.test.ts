@@ -150,6 +150,47 @@ describe("a session's assessments, learning resources and meetings", () => {
     assert.equal((await get(`${base}/meetings/${earlier.id}`, await app.token(['enrolments:read']))).statusCode, 403);
   });
 
+  test('resources and meetings: pagination and updated_since; every nested endpoint needs courses:read (401, 403)', async () => {
+    const course = await f.course();
+    const session = await f.session({ course_id: course.id });
+    const at = (day: number) => `2027-01-0${day}T00:00:00.000Z`;
+    const r1 = await f.resource({ session_id: session.id, updated_at: at(1) });
+    const r2 = await f.resource({ session_id: session.id, updated_at: at(3) });
+    const m1 = await f.meeting({ session_id: session.id, updated_at: at(1) });
+    const m2 = await f.meeting({ session_id: session.id, updated_at: at(3) });
+    const a1 = await f.assessment({ session_id: session.id });
+    const root = `/api/v1/courses/${course.slug}/sessions/${session.id}`;
+    for (const [part, first, second] of [
+      ['resources', r1.id, r2.id],
+      ['meetings', m1.id, m2.id],
+    ] as const) {
+      assert.deepEqual(await ids(`${root}/${part}?per_page=1`), [first]);
+      const page = (await get(`${root}/${part}?per_page=1&page=2`)).json();
+      assert.deepEqual([page.data[0].id, page.meta.total, page.meta.last_page, page.links.next], [second, 2, 2, null]);
+      assert.deepEqual(await ids(`${root}/${part}?updated_since=2027-01-02T00:00:00Z`), [second]);
+      assert.deepEqual(await ids(`${root}/${part}?sort=id&direction=desc`), [second, first]);
+      assert.equal((await get(`${root}/${part}?direction=up`)).statusCode, 422);
+    }
+    const wrong = await app.token(['enrolments:read', 'tasks:read']);
+    for (const url of [
+      `${root}/assessments`,
+      `${root}/assessments/${a1.id}`,
+      `${root}/resources`,
+      `${root}/resources/${r1.id}`,
+      `${root}/meetings`,
+      `${root}/meetings/${m1.id}`,
+    ]) {
+      assert.equal((await app.http.inject({ method: 'GET', url })).statusCode, 401, url);
+      const forbidden = await get(url, wrong);
+      assert.equal(forbidden.statusCode, 403, url);
+      assert.equal(forbidden.json().code, 'insufficient_scope');
+      assert.equal((await get(url)).statusCode, 200, url);
+      // A malformed slug or id anywhere in the path is the plain 404.
+      assert.equal((await get(url.replace(course.slug, course.slug.toUpperCase()))).statusCode, 404, url);
+      assert.equal((await get(url.replace(`/sessions/${session.id}`, `/sessions/0${session.id}`))).statusCode, 404, url);
+    }
+  });
+
   test("meetings near midnight in the organization's time zone (Pacific/Auckland): effective status and the 422s", async () => {
     const db = app.platform.database.db;
     await db.updateTable('organization').set({ timezone: 'Pacific/Auckland' }).execute();
