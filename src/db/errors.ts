@@ -9,12 +9,3 @@ export function isUniqueViolation(error: unknown, name?: string): boolean {
   if (e.code === '23505') return name === undefined || e.constraint === name;
   return e.code === 'ERR_SQLITE_ERROR' && e.errcode === 2067;
 }
-
-/**
- * `SELECT … FOR UPDATE` where the dialect has it. PostgreSQL locks the rows until the transaction
- * ends; SQLite has no row locks and needs none: its transactions start with BEGIN IMMEDIATE (see
- * sqlite.ts), so writers already run one at a time.
- */
-export function forUpdate<Q extends { forUpdate(): Q }>(query: Q, dialect: 'sqlite' | 'postgres'): Q {
-  return dialect === 'postgres' ? query.forUpdate() : query;
-}

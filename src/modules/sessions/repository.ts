@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
-import { forUpdate } from '../../db/errors.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import { forUpdate } from '../../db/locks.ts';
 import type { DB, TrainingSessionTable } from '../../db/schema.ts';
 import type { SessionSort } from './schemas.ts';
 
