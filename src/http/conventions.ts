@@ -29,7 +29,8 @@ const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
 /**
  * Route-level conventions, applied as routes are declared:
  * - an integer path id must be written canonically (`7`, not `07`, `7.0`, `0x7` or `+7`, which the
- *   validator would otherwise coerce): anything else addresses nothing and is a 404;
+ *   validator would otherwise coerce): anything else addresses nothing and is a 404 (as is any
+ *   other path parameter that fails its schema, e.g. a malformed slug: see src/http/errors.ts);
  * - the OpenAPI document lists the error statuses the route can answer with.
  */
 function registerRouteConventions(app: FastifyInstance): void {
@@ -45,9 +46,8 @@ function registerRouteConventions(app: FastifyInstance): void {
         }
       | undefined;
     if (!schema) return;
-    const ids = Object.entries(schema.params?.properties ?? {})
-      .filter(([, property]) => property.type === 'integer')
-      .map(([name]) => name);
+    const params = Object.entries(schema.params?.properties ?? {});
+    const ids = params.filter(([, property]) => property.type === 'integer').map(([name]) => name);
     if (ids.length) {
       const check = async (request: FastifyRequest) => {
         const params = request.params as Record<string, string>;
@@ -59,7 +59,8 @@ function registerRouteConventions(app: FastifyInstance): void {
     route.schema = {
       ...route.schema,
       response: {
-        ...(ids.length ? { 404: error } : {}),
+        // Any path parameter can address nothing (a missing id, an unknown or malformed slug).
+        ...(params.length ? { 404: error } : {}),
         ...(schema.body ? { 400: error, 415: error } : {}),
         ...(schema.body || schema.querystring ? { 422: error } : {}),
         ...schema.response,

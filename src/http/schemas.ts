@@ -19,6 +19,23 @@ export const ErrorBody = Type.Object(
 export const IdParam = Type.Integer({ minimum: 1, maximum: 2147483647 });
 
 /**
+ * Path parameter of a slug (a course's): lowercase letters and digits in hyphen-separated words. Like
+ * a malformed id, a malformed slug addresses nothing: path parameters that fail validation are a 404
+ * (src/http/errors.ts), the same answer as an unknown slug.
+ */
+export const SlugParam = Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 100 });
+
+/** A calendar date, `YYYY-MM-DD`. */
+export function DateString(description: string) {
+  return Type.String({ format: 'date', description });
+}
+
+/** An RFC 3339 timestamp in UTC. */
+export function Timestamp(description: string) {
+  return Type.String({ format: 'date-time', description });
+}
+
+/**
  * `T` or null. Primitive schemas become a JSON Schema type array (`["string", "null"]`), which the
  * response serializer writes directly; a union (anyOf) would make it validate every value against
  * each branch first. Other schemas fall back to a union.

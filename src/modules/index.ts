@@ -3,12 +3,18 @@ import type { JobName } from '../platform/jobs/names.ts';
 import type { AcademyModule, ModuleContext } from '../platform/module.ts';
 import { createPlatform, type Platform, type PlatformOptions } from '../platform/platform.ts';
 import { applicationsModule } from './applications/module.ts';
+import { assessmentsModule } from './assessments/module.ts';
 import { certificatesModule } from './certificates/module.ts';
+import { coursesModule } from './courses/module.ts';
+import { enrolmentsModule } from './enrolments/module.ts';
 import { eventsModule } from './events/module.ts';
 import { healthModule } from './health/module.ts';
 import { idempotencyModule } from './idempotency/module.ts';
 import { integrationsModule } from './integrations/module.ts';
+import { meetingsModule } from './meetings/module.ts';
 import { organizationModule } from './organization/module.ts';
+import { resourcesModule } from './resources/module.ts';
+import { sessionsModule } from './sessions/module.ts';
 import { studentsModule } from './students/module.ts';
 import { tasksModule } from './tasks/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
@@ -25,6 +31,12 @@ export const modules = [
   tasksModule,
   healthModule,
   idempotencyModule,
+  coursesModule,
+  sessionsModule,
+  assessmentsModule,
+  resourcesModule,
+  meetingsModule,
+  enrolmentsModule,
   studentsModule,
   applicationsModule,
   certificatesModule,

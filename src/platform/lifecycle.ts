@@ -53,6 +53,11 @@ export function defineLifecycle<S extends string, M extends string>(spec: Lifecy
       return (spec.moves[move].from as readonly string[]).includes(state);
     },
 
+    /** The move that leads from `state` to `to`, if the lifecycle has one (a transition asked for by its target state). */
+    moveTo(state: S, to: S): M | undefined {
+      return (Object.keys(spec.moves) as M[]).find((move) => spec.moves[move].to === to && this.allows(move, state));
+    },
+
     /** The moves that may start from `state`, e.g. to show a resource's allowed transitions. */
     movesFrom(state: S): M[] {
       return (Object.keys(spec.moves) as M[]).filter((move) => this.allows(move, state));

@@ -48,7 +48,10 @@ describe('list kit (sort, direction, updated_since)', () => {
       .execute();
     assert.deepEqual(await types('updated_since=2026-06-01T00:00:00Z'), ['jobs.prune_failed']);
     assert.deepEqual(await types('updated_since=2026-06-01T00:00:00.001Z'), []);
-    assert.equal((await types('updated_since=2025-12-31T23:00:00%2B00:00')).length, 3);
+    assert.equal(
+      (await types('updated_since=2025-12-31T23:00:00%2B00:00')).length,
+      (await db.selectFrom('scheduled_tasks').select('id').execute()).length,
+    );
   });
 
   test('an unknown sort key, direction or updated_since is a 422 naming the parameter', async () => {

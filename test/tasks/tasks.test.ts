@@ -36,14 +36,15 @@ describe('scheduled tasks API', () => {
       'health.run_checks',
       'idempotency.prune',
       'jobs.prune_failed',
+      'sessions.advance',
     ]);
-    assert.equal(body.meta.total, 3);
+    assert.equal(body.meta.total, 4);
     const health = body.data.find((t: { task_type: string }) => t.task_type === 'health.run_checks');
     assert.equal(health.cron, '* * * * *');
     assert.equal(health.timezone, 'UTC');
     assert.equal(health.enabled, true);
     assert.equal(typeof health.name, 'string');
-    const page = await get('/api/v1/tasks?per_page=2&page=2');
+    const page = await get('/api/v1/tasks?per_page=3&page=2');
     assert.equal(page.json().data.length, 1);
     assert.equal(page.json().meta.last_page, 2);
   });
@@ -59,8 +60,8 @@ describe('scheduled tasks API', () => {
       for (const [value, expected] of [
         ['false', ['idempotency.prune']],
         ['0', ['idempotency.prune']],
-        ['true', ['health.run_checks', 'jobs.prune_failed']],
-        ['1', ['health.run_checks', 'jobs.prune_failed']],
+        ['true', ['health.run_checks', 'jobs.prune_failed', 'sessions.advance']],
+        ['1', ['health.run_checks', 'jobs.prune_failed', 'sessions.advance']],
       ] as const) {
         const res = await get(`/api/v1/tasks?enabled=${value}`);
         assert.equal(res.statusCode, 200, value);

@@ -6,6 +6,7 @@ import * as m0002 from './0002_background.ts';
 import * as m0003 from './0003_builtin_tasks_and_checks.ts';
 import * as m0004 from './0004_unique_integration_messages.ts';
 import * as m0005 from './0005_catalogue.ts';
+import * as m0006 from './0006_session_advance_task.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -16,6 +17,7 @@ const steps: Record<string, Step> = {
   '0003_builtin_tasks_and_checks': m0003,
   '0004_unique_integration_messages': m0004,
   '0005_catalogue': m0005,
+  '0006_session_advance_task': m0006,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

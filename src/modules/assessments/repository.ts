@@ -1,0 +1,24 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import type { AssessmentTable, DB } from '../../db/schema.ts';
+import type { AssessmentSort } from './schemas.ts';
+
+export type AssessmentRow = Selectable<AssessmentTable>;
+
+export function createAssessmentRepository(db: Kysely<DB>) {
+  return {
+    list: async (sessionId: number | undefined, list: ListRequest<AssessmentSort>): Promise<Page<AssessmentRow>> => {
+      let query = db.selectFrom('assessments').selectAll();
+      if (sessionId !== undefined) query = query.where('session_id', '=', sessionId);
+      return listPage(query, list, { sort: { id: 'id', due_at: 'due_at', title: 'title' } });
+    },
+
+    find: async (sessionId: number, id: number): Promise<AssessmentRow | undefined> =>
+      db.selectFrom('assessments').selectAll().where('id', '=', id).where('session_id', '=', sessionId).executeTakeFirst(),
+
+    insert: async (values: Insertable<AssessmentTable>): Promise<AssessmentRow> =>
+      db.insertInto('assessments').values(values).returningAll().executeTakeFirstOrThrow(),
+  };
+}
+
+export type AssessmentRepository = ReturnType<typeof createAssessmentRepository>;

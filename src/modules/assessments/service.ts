@@ -1,0 +1,81 @@
+import type { ListRequest, Page } from '../../db/list.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { Fields } from '../../platform/fields.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
+import { type AssessmentRepository, type AssessmentRow, createAssessmentRepository } from './repository.ts';
+import { ASSESSMENT_KINDS, type Assessment, type AssessmentKind, type AssessmentSort } from './schemas.ts';
+
+export function presentAssessment(row: AssessmentRow): Assessment {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    title: row.title,
+    kind: row.kind as AssessmentKind,
+    due_at: row.due_at,
+    max_score: row.max_score,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function createAssessmentService(deps: { assessments: AssessmentRepository; sessions: SessionRepository }) {
+  /** The session `id` of the course `slug`; a session of another course is the same 404 as a missing one. */
+  async function session(slug: string, id: number) {
+    const row = await deps.sessions.findInCourse(slug, id);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  return {
+    async list(_ctx: ServiceContext, slug: string, sessionId: number, list: ListRequest<AssessmentSort>): Promise<Page<Assessment>> {
+      await session(slug, sessionId);
+      const { items, total } = await deps.assessments.list(sessionId, list);
+      return { items: items.map(presentAssessment), total };
+    },
+
+    async listAll(_ctx: ServiceContext, sessionId: number | undefined, list: ListRequest<AssessmentSort>): Promise<Page<Assessment>> {
+      const { items, total } = await deps.assessments.list(sessionId, list);
+      return { items: items.map(presentAssessment), total };
+    },
+
+    async get(_ctx: ServiceContext, slug: string, sessionId: number, id: number): Promise<Assessment> {
+      await session(slug, sessionId);
+      const row = await deps.assessments.find(sessionId, id);
+      if (!row) throw new NotFoundError();
+      return presentAssessment(row);
+    },
+
+    /** Adds an assessment to a session (`academy admin assessments create`). */
+    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Assessment> {
+      const fields = new Fields(data, ['session_id', 'title', 'kind', 'due_at', 'max_score']);
+      const sessionId = fields.integer('session_id', { required: true, min: 1 });
+      const title = fields.text('title', { required: true, max: 200 });
+      const kind = fields.oneOf('kind', ASSESSMENT_KINDS) ?? 'assignment';
+      const dueAt = fields.timestamp('due_at');
+      const maxScore = fields.integer('max_score', { min: 1, max: 100_000 });
+      if (typeof sessionId === 'number' && !(await deps.sessions.findById(sessionId)))
+        fields.add('session_id', 'No training session has this id.');
+      fields.check();
+      const now = ctx.clock.now().toISOString();
+      const row = await deps.assessments.insert({
+        session_id: sessionId as number,
+        title: title as string,
+        kind,
+        due_at: dueAt ?? null,
+        max_score: maxScore ?? null,
+        created_at: now,
+        updated_at: now,
+      });
+      return presentAssessment(row);
+    },
+  };
+}
+
+export type AssessmentService = ReturnType<typeof createAssessmentService>;
+
+export function assessmentServiceFor(platform: Platform): AssessmentService {
+  const { db, dialect } = platform.database;
+  return createAssessmentService({ assessments: createAssessmentRepository(db), sessions: createSessionRepository(db, dialect) });
+}

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { parseData, table } from '../../cli/output.ts';
+import type { Runner } from '../../cli/runner.ts';
+import { courseServiceFor } from './service.ts';
+
+const COLUMNS = ['id', 'slug', 'code', 'title', 'price', 'currency', 'language', 'status'];
+
+/** `academy admin courses create|transition|list`: the catalogue's courses and their publication workflow. */
+export function adminCourseCommands(admin: Command, run: Runner): void {
+  const courses = admin.command('courses').description('Courses: create one, move it through the publication workflow, list them');
+
+  courses
+    .command('create')
+    .description('Create a course (in draft)')
+    .requiredOption(
+      '--data <json>',
+      '{"slug":"project-management","title":"Project Management","code":"PM-101","price":"450.00","currency":"EUR","language":"en","description":"…"}',
+    )
+    .action((options) =>
+      run(async ({ platform, out, ctx }) => {
+        const course = await courseServiceFor(platform).create(ctx, parseData(options.data));
+        out.result(course, `Course ${course.slug} created (id ${course.id}, ${course.status}).\n${table([course], COLUMNS)}`);
+      }),
+    );
+
+  courses
+    .command('transition <slug>')
+    .description('Move a course through the publication workflow: draft → review → approved (or back to draft) → published → archived')
+    .requiredOption('--data <json>', '{"to_state":"published"}')
+    .action((slug: string, options) =>
+      run(async ({ platform, out, ctx }) => {
+        const course = await courseServiceFor(platform).transition(ctx, slug, parseData(options.data));
+        out.result(course, `Course ${course.slug} is now ${course.status}.`);
+      }),
+    );
+
+  courses
+    .command('list')
+    .description('List every course')
+    .action(() =>
+      run(async ({ platform, out, ctx }) => {
+        const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
+        const { items } = await courseServiceFor(platform).list(ctx, {}, list);
+        out.result(items, table(items, COLUMNS));
+      }),
+    );
+}

@@ -1,0 +1,44 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import type { CourseTable, DB } from '../../db/schema.ts';
+import type { CourseSort } from './schemas.ts';
+
+export type CourseRow = Selectable<CourseTable>;
+
+export interface CourseFilter {
+  /** true: published only; false: every other state. */
+  active?: boolean | undefined;
+}
+
+export function createCourseRepository(db: Kysely<DB>) {
+  return {
+    list: async (filter: CourseFilter, list: ListRequest<CourseSort>): Promise<Page<CourseRow>> => {
+      let query = db.selectFrom('courses').selectAll();
+      if (filter.active !== undefined) query = query.where('status', filter.active ? '=' : '<>', 'published');
+      return listPage(query, list, {
+        sort: { id: 'id', title: 'title', price: 'price_minor', created_at: 'created_at', updated_at: 'updated_at' },
+      });
+    },
+
+    findBySlug: async (slug: string, executor: Kysely<DB> = db): Promise<CourseRow | undefined> =>
+      executor.selectFrom('courses').selectAll().where('slug', '=', slug).executeTakeFirst(),
+
+    findById: async (id: number, executor: Kysely<DB> = db): Promise<CourseRow | undefined> =>
+      executor.selectFrom('courses').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    /** Which of a slug and a code are taken already (both unique). */
+    taken: async (slug: string, code: string): Promise<{ slug: boolean; code: boolean }> => {
+      const rows = await db
+        .selectFrom('courses')
+        .select(['slug', 'code'])
+        .where((eb) => eb.or([eb('slug', '=', slug), eb('code', '=', code)]))
+        .execute();
+      return { slug: rows.some((r) => r.slug === slug), code: rows.some((r) => r.code === code) };
+    },
+
+    insert: async (trx: Kysely<DB>, values: Insertable<CourseTable>): Promise<CourseRow> =>
+      trx.insertInto('courses').values(values).returningAll().executeTakeFirstOrThrow(),
+  };
+}
+
+export type CourseRepository = ReturnType<typeof createCourseRepository>;

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { booleanFilter, listRequest, sendList } from '../../http/list.ts';
+import { ListOf } from '../../http/pagination.ts';
+import { Ref, Single, SlugParam } from '../../http/schemas.ts';
+import { Course, CourseListQuery } from './schemas.ts';
+import type { CourseService } from './service.ts';
+
+export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService; maxPageSize: number }> = async (
+  app,
+  { courses, maxPageSize },
+) => {
+  app.addSchema(Course);
+
+  app.get('/courses', {
+    config: { access: { scope: 'courses:read' } },
+    schema: {
+      operationId: 'listCourses',
+      tags: ['Courses'],
+      summary: 'List courses (the training catalogue)',
+      description:
+        'Every course in every publication state, ordered by id unless `sort` says otherwise. `active=1|true` keeps the published ' +
+        'courses, `active=0|false` those in every other state. `sort=price` orders by the amount in minor units.',
+      querystring: CourseListQuery,
+      response: { 200: ListOf(Ref(Course)) },
+    },
+    handler: async (request, reply) => {
+      const list = listRequest(request.query, { maxPageSize, defaultSort: 'id' });
+      return sendList(request, reply, list, await courses.list(request.ctx, { active: booleanFilter(request.query.active) }, list));
+    },
+  });
+
+  app.get('/courses/:course', {
+    config: { access: { scope: 'courses:read' } },
+    schema: {
+      operationId: 'getCourse',
+      tags: ['Courses'],
+      summary: 'Get a course by its slug',
+      description: 'An unknown slug and a malformed one are the same 404.',
+      params: Type.Object({ course: SlugParam }),
+      response: { 200: Single(Ref(Course)) },
+    },
+    handler: async (request) => ({ data: await courses.get(request.ctx, request.params.course) }),
+  });
+};

@@ -1,0 +1,85 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { bool } from '../../db/codec.ts';
+import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import type { DB, EnrolmentTable } from '../../db/schema.ts';
+import type { EnrolmentSort, EnrolmentStatus } from './schemas.ts';
+
+/** An enrolment as stored, with the course of its session. */
+export type EnrolmentRow = Selectable<EnrolmentTable> & { course_id: number };
+
+export interface EnrolmentFilter {
+  studentId?: number | undefined;
+  courseId?: number | undefined;
+  sessionId?: number | undefined;
+  status?: EnrolmentStatus | undefined;
+}
+
+export function createEnrolmentRepository(db: Kysely<DB>) {
+  const withCourse = (executor: Kysely<DB>) =>
+    executor
+      .selectFrom('enrolments')
+      .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
+      .selectAll('enrolments')
+      .select('training_sessions.course_id');
+
+  return {
+    list: async (filter: EnrolmentFilter, list: ListRequest<EnrolmentSort>): Promise<Page<EnrolmentRow>> => {
+      let query = withCourse(db);
+      if (filter.studentId !== undefined) query = query.where('enrolments.user_id', '=', filter.studentId);
+      if (filter.courseId !== undefined) query = query.where('training_sessions.course_id', '=', filter.courseId);
+      if (filter.sessionId !== undefined) query = query.where('enrolments.session_id', '=', filter.sessionId);
+      if (filter.status !== undefined) query = query.where('enrolments.status', '=', filter.status);
+      return listPage(query, list, {
+        sort: { id: 'enrolments.id', created_at: 'enrolments.created_at', updated_at: 'enrolments.updated_at' },
+        id: 'enrolments.id',
+        updatedAt: 'enrolments.updated_at',
+      });
+    },
+
+    findById: async (id: number, executor: Kysely<DB> = db): Promise<EnrolmentRow | undefined> =>
+      withCourse(executor).where('enrolments.id', '=', id).executeTakeFirst(),
+
+    /** The student's enrolment in the session that is not cancelled, if any (there is at most one). */
+    live: async (trx: Kysely<DB>, userId: number, sessionId: number): Promise<Selectable<EnrolmentTable> | undefined> =>
+      trx
+        .selectFrom('enrolments')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('session_id', '=', sessionId)
+        .where('status', '<>', 'cancelled')
+        .executeTakeFirst(),
+
+    insert: async (trx: Kysely<DB>, values: Insertable<EnrolmentTable>): Promise<number> =>
+      (await trx.insertInto('enrolments').values(values).returning('id').executeTakeFirstOrThrow()).id,
+
+    update: async (trx: Kysely<DB>, id: number, values: Updateable<EnrolmentTable>): Promise<void> => {
+      await trx.updateTable('enrolments').set(values).where('id', '=', id).execute();
+    },
+
+    /** A session's waitlist, first in line first. */
+    waitlist: async (trx: Kysely<DB>, sessionId: number): Promise<Pick<Selectable<EnrolmentTable>, 'id' | 'waitlist_position'>[]> =>
+      trx
+        .selectFrom('enrolments')
+        .select(['id', 'waitlist_position'])
+        .where('session_id', '=', sessionId)
+        .where('status', '=', 'waitlisted')
+        .orderBy('waitlist_position')
+        .orderBy('id')
+        .execute(),
+
+    /** Whether the user is a student: has a course application and is not staff. */
+    isStudent: async (userId: number, executor: Kysely<DB> = db): Promise<boolean> => {
+      const user = await executor.selectFrom('users').select('is_admin').where('id', '=', userId).executeTakeFirst();
+      if (!user || bool(user.is_admin)) return false;
+      const application = await executor
+        .selectFrom('course_applications')
+        .select('id')
+        .where('user_id', '=', userId)
+        .limit(1)
+        .executeTakeFirst();
+      return application !== undefined;
+    },
+  };
+}
+
+export type EnrolmentRepository = ReturnType<typeof createEnrolmentRepository>;

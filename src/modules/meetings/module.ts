@@ -1,0 +1,15 @@
+import type { AcademyModule } from '../../platform/module.ts';
+import { adminMeetingCommands } from './admin.ts';
+import { meetingRoutes } from './routes.ts';
+import { meetingServiceFor } from './service.ts';
+
+/** Meetings (class days) of training sessions: read under their session over the API, scheduled and cancelled in the administration. */
+export const meetingsModule = {
+  name: 'meetings',
+  routes:
+    ({ platform }) =>
+    async (app) => {
+      await app.register(meetingRoutes, { meetings: meetingServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+    },
+  admin: adminMeetingCommands,
+} satisfies AcademyModule;

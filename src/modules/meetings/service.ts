@@ -1,0 +1,162 @@
+import type { Kysely } from 'kysely';
+import type { ListRequest, Page } from '../../db/list.ts';
+import type { DB } from '../../db/schema.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import { ConflictError, NotFoundError } from '../../platform/errors.ts';
+import { Fields } from '../../platform/fields.ts';
+import { defineLifecycle } from '../../platform/lifecycle.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { endOfDay, startOfDay } from '../../platform/time.ts';
+import { createOrganizationRepository, type OrganizationRepository } from '../organization/repository.ts';
+import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
+import { createMeetingRepository, type MeetingRepository, type MeetingRow } from './repository.ts';
+import type { EffectiveStatus, Meeting, MeetingSort, MeetingStatus } from './schemas.ts';
+
+/** A meeting is Scheduled until an administrator cancels it. */
+export const meetingLifecycle = defineLifecycle<MeetingStatus, 'cancel'>({
+  table: 'meetings',
+  moves: { cancel: { from: ['Scheduled'], to: 'Cancelled' } },
+});
+
+/** When the meeting is over: its `ends_at`, else the end of `held_on` in `timeZone`. */
+export function meetingEnd(row: Pick<MeetingRow, 'held_on' | 'ends_at'>, timeZone: string): Date {
+  return row.ends_at ? new Date(row.ends_at) : endOfDay(row.held_on, timeZone);
+}
+
+export function effectiveStatus(row: Pick<MeetingRow, 'status' | 'held_on' | 'ends_at'>, now: Date, timeZone: string): EffectiveStatus {
+  if (row.status === 'Cancelled') return 'cancelled';
+  return now.getTime() >= meetingEnd(row, timeZone).getTime() ? 'completed' : 'scheduled';
+}
+
+export function presentMeeting(row: MeetingRow, now: Date, timeZone: string): Meeting {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    held_on: row.held_on,
+    starts_at: row.starts_at,
+    ends_at: row.ends_at,
+    location: row.location,
+    status: row.status as MeetingStatus,
+    effective_status: effectiveStatus(row, now, timeZone),
+    cancelled_at: row.cancelled_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export interface MeetingServiceDeps {
+  db: Kysely<DB>;
+  meetings: MeetingRepository;
+  sessions: SessionRepository;
+  organization: OrganizationRepository;
+}
+
+export function createMeetingService(deps: MeetingServiceDeps) {
+  const timezone = async () => (await deps.organization.get()).timezone;
+
+  async function session(slug: string, id: number) {
+    const row = await deps.sessions.findInCourse(slug, id);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  async function page(sessionId: number | undefined, list: ListRequest<MeetingSort>, ctx: ServiceContext): Promise<Page<Meeting>> {
+    const [{ items, total }, zone] = await Promise.all([deps.meetings.list(sessionId, list), timezone()]);
+    const now = ctx.clock.now();
+    return { items: items.map((row) => presentMeeting(row, now, zone)), total };
+  }
+
+  return {
+    async list(ctx: ServiceContext, slug: string, sessionId: number, list: ListRequest<MeetingSort>): Promise<Page<Meeting>> {
+      await session(slug, sessionId);
+      return page(sessionId, list, ctx);
+    },
+
+    async listAll(ctx: ServiceContext, sessionId: number | undefined, list: ListRequest<MeetingSort>): Promise<Page<Meeting>> {
+      return page(sessionId, list, ctx);
+    },
+
+    async get(ctx: ServiceContext, slug: string, sessionId: number, id: number): Promise<Meeting> {
+      await session(slug, sessionId);
+      const row = await deps.meetings.find(id, sessionId);
+      if (!row) throw new NotFoundError();
+      return presentMeeting(row, ctx.clock.now(), await timezone());
+    },
+
+    /**
+     * Adds a class day to a session (`academy admin meetings create`). `starts_at` and `ends_at` must
+     * fall on `held_on` in the organization's time zone, and `ends_at` after `starts_at` (422).
+     */
+    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Meeting> {
+      const fields = new Fields(data, ['session_id', 'held_on', 'starts_at', 'ends_at', 'location']);
+      const sessionId = fields.integer('session_id', { required: true, min: 1 });
+      const heldOn = fields.date('held_on', { required: true });
+      const startsAt = fields.timestamp('starts_at');
+      const endsAt = fields.timestamp('ends_at');
+      const location = fields.text('location', { max: 500 });
+      const zone = await timezone();
+      if (heldOn) {
+        const dayStart = startOfDay(heldOn, zone).getTime();
+        const dayEnd = endOfDay(heldOn, zone).getTime();
+        const onDay = (at: number, isEnd: boolean) => (isEnd ? at > dayStart && at <= dayEnd : at >= dayStart && at < dayEnd);
+        for (const [field, value, isEnd] of [
+          ['starts_at', startsAt, false],
+          ['ends_at', endsAt, true],
+        ] as const) {
+          if (value && !onDay(Date.parse(value), isEnd))
+            fields.add(field, `The ${field} time must be on ${heldOn} in the organization's time zone (${zone}).`);
+        }
+      }
+      if (startsAt && endsAt && !fields.failed('ends_at') && Date.parse(endsAt) <= Date.parse(startsAt)) {
+        fields.add('ends_at', 'The ends_at time must be after starts_at.');
+      }
+      if (typeof sessionId === 'number' && !(await deps.sessions.findById(sessionId)))
+        fields.add('session_id', 'No training session has this id.');
+      fields.check();
+      const now = ctx.clock.now();
+      const row = await deps.meetings.insert({
+        session_id: sessionId as number,
+        held_on: heldOn as string,
+        starts_at: startsAt ?? null,
+        ends_at: endsAt ?? null,
+        location: location ?? null,
+        status: 'Scheduled',
+        cancelled_at: null,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      });
+      return presentMeeting(row, now, zone);
+    },
+
+    /**
+     * Cancels a scheduled meeting (`academy admin meetings cancel`). A cancelled meeting, or one that
+     * has already taken place, is a 409 `invalid_transition`.
+     */
+    async cancel(ctx: ServiceContext, id: number): Promise<Meeting> {
+      const zone = await timezone();
+      const now = ctx.clock.now();
+      await deps.db.transaction().execute(async (trx) => {
+        const row = await deps.meetings.find(id, undefined, trx);
+        if (!row) throw new NotFoundError();
+        if (effectiveStatus(row, now, zone) === 'completed') {
+          throw new ConflictError('invalid_transition', 'The meeting has already taken place; it cannot be cancelled.');
+        }
+        const at = now.toISOString();
+        await meetingLifecycle.apply(trx, id, 'cancel', { set: { cancelled_at: at, updated_at: at } });
+      });
+      return presentMeeting((await deps.meetings.find(id)) as MeetingRow, now, zone);
+    },
+  };
+}
+
+export type MeetingService = ReturnType<typeof createMeetingService>;
+
+export function meetingServiceFor(platform: Platform): MeetingService {
+  const { db, dialect } = platform.database;
+  return createMeetingService({
+    db,
+    meetings: createMeetingRepository(db),
+    sessions: createSessionRepository(db, dialect),
+    organization: createOrganizationRepository(db, platform.changes),
+  });
+}

@@ -1,0 +1,33 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import type { DB, LearningResourceTable } from '../../db/schema.ts';
+import type { ResourceSort, ResourceStatus } from './schemas.ts';
+
+export type ResourceRow = Selectable<LearningResourceTable>;
+
+export function createResourceRepository(db: Kysely<DB>) {
+  return {
+    list: async (
+      filter: { sessionId?: number | undefined; status?: ResourceStatus | undefined },
+      list: ListRequest<ResourceSort>,
+    ): Promise<Page<ResourceRow>> => {
+      let query = db.selectFrom('learning_resources').selectAll();
+      if (filter.sessionId !== undefined) query = query.where('session_id', '=', filter.sessionId);
+      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+      return listPage(query, list, { sort: { id: 'id', title: 'title', published_at: 'published_at' } });
+    },
+
+    /** A resource of a session; only a published one unless `status` is omitted. */
+    find: async (id: number, filter: { sessionId?: number; status?: ResourceStatus } = {}): Promise<ResourceRow | undefined> => {
+      let query = db.selectFrom('learning_resources').selectAll().where('id', '=', id);
+      if (filter.sessionId !== undefined) query = query.where('session_id', '=', filter.sessionId);
+      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+      return query.executeTakeFirst();
+    },
+
+    insert: async (values: Insertable<LearningResourceTable>): Promise<ResourceRow> =>
+      db.insertInto('learning_resources').values(values).returningAll().executeTakeFirstOrThrow(),
+  };
+}
+
+export type ResourceRepository = ReturnType<typeof createResourceRepository>;

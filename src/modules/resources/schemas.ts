@@ -1,0 +1,31 @@
+import { type Static, Type } from 'typebox';
+import { ListQuery } from '../../http/list.ts';
+import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+
+export const RESOURCE_TYPES = ['link', 'file', 'text'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+export const RESOURCE_STATUSES = ['draft', 'published'] as const;
+export type ResourceStatus = (typeof RESOURCE_STATUSES)[number];
+
+export const LearningResource = Type.Object(
+  {
+    id: Type.Integer(),
+    session_id: Type.Integer({ description: 'The training session the material belongs to.' }),
+    title: Type.String(),
+    type: StringEnum(RESOURCE_TYPES, { description: '`link` and `file` point at `url`; `text` carries its content in `body`.' }),
+    url: Nullable(Type.String({ description: 'Where a link or a file is.' })),
+    body: Nullable(Type.String({ description: 'The text of a `text` resource.' })),
+    status: StringEnum(RESOURCE_STATUSES, { description: 'Always `published` through the API: draft resources are not shown.' }),
+    published_at: Nullable(Timestamp('When the resource was published.')),
+    created_at: Timestamp('Creation time.'),
+    updated_at: Timestamp('Last change.'),
+  },
+  { $id: 'LearningResource' },
+);
+export type LearningResource = Static<typeof LearningResource>;
+
+export const RESOURCE_SORTS = ['id', 'title', 'published_at'] as const;
+export type ResourceSort = (typeof RESOURCE_SORTS)[number];
+
+export const ResourceListQuery = ListQuery({ sort: RESOURCE_SORTS });

@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import type { ListRequest, Page } from '../../db/list.ts';
+import type { DB } from '../../db/schema.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { Fields } from '../../platform/fields.ts';
+import { defineLifecycle } from '../../platform/lifecycle.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
+import { createResourceRepository, type ResourceRepository, type ResourceRow } from './repository.ts';
+import {
+  type LearningResource,
+  RESOURCE_STATUSES,
+  RESOURCE_TYPES,
+  type ResourceSort,
+  type ResourceStatus,
+  type ResourceType,
+} from './schemas.ts';
+
+/** A learning resource is drafted, then published (once: a published resource stays published). */
+export const resourceLifecycle = defineLifecycle<ResourceStatus, 'publish'>({
+  table: 'learning_resources',
+  moves: { publish: { from: ['draft'], to: 'published' } },
+});
+
+const URL_PATTERN = /^https?:\/\/\S+$/;
+
+export function presentResource(row: ResourceRow): LearningResource {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    title: row.title,
+    type: row.type as ResourceType,
+    url: row.url,
+    body: row.body,
+    status: row.status as ResourceStatus,
+    published_at: row.published_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function createResourceService(deps: { db: Kysely<DB>; resources: ResourceRepository; sessions: SessionRepository }) {
+  async function session(slug: string, id: number) {
+    const row = await deps.sessions.findInCourse(slug, id);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  return {
+    /** The published resources of a session (drafts are never shown through the API). */
+    async list(_ctx: ServiceContext, slug: string, sessionId: number, list: ListRequest<ResourceSort>): Promise<Page<LearningResource>> {
+      await session(slug, sessionId);
+      const { items, total } = await deps.resources.list({ sessionId, status: 'published' }, list);
+      return { items: items.map(presentResource), total };
+    },
+
+    /** Every resource, drafts included (the administration). */
+    async listAll(_ctx: ServiceContext, sessionId: number | undefined, list: ListRequest<ResourceSort>): Promise<Page<LearningResource>> {
+      const { items, total } = await deps.resources.list({ sessionId }, list);
+      return { items: items.map(presentResource), total };
+    },
+
+    /** A published resource of the session; a draft is the same 404 as a missing id. */
+    async get(_ctx: ServiceContext, slug: string, sessionId: number, id: number): Promise<LearningResource> {
+      await session(slug, sessionId);
+      const row = await deps.resources.find(id, { sessionId, status: 'published' });
+      if (!row) throw new NotFoundError();
+      return presentResource(row);
+    },
+
+    /** Adds a resource to a session (`academy admin resources create`), in draft unless `status` says published. */
+    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<LearningResource> {
+      const fields = new Fields(data, ['session_id', 'title', 'type', 'url', 'body', 'status']);
+      const sessionId = fields.integer('session_id', { required: true, min: 1 });
+      const title = fields.text('title', { required: true, max: 200 });
+      const type = fields.oneOf('type', RESOURCE_TYPES, { required: true });
+      const url = fields.text('url', { max: 2000, pattern: URL_PATTERN, hint: 'The url must be an http or https URL.' });
+      const body = fields.text('body', { max: 100_000 });
+      const status = fields.oneOf('status', RESOURCE_STATUSES) ?? 'draft';
+      if ((type === 'link' || type === 'file') && !url && !fields.failed('url')) fields.add('url', `A ${type} resource needs a url.`);
+      if (type === 'text' && !body && !fields.failed('body')) fields.add('body', 'A text resource needs a body.');
+      if (typeof sessionId === 'number' && !(await deps.sessions.findById(sessionId)))
+        fields.add('session_id', 'No training session has this id.');
+      fields.check();
+      const now = ctx.clock.now().toISOString();
+      const row = await deps.resources.insert({
+        session_id: sessionId as number,
+        title: title as string,
+        type: type as ResourceType,
+        url: url ?? null,
+        body: body ?? null,
+        status,
+        published_at: status === 'published' ? now : null,
+        created_at: now,
+        updated_at: now,
+      });
+      return presentResource(row);
+    },
+
+    /** Publishes a draft resource (`academy admin resources publish`); a published one is a 409 `invalid_transition`. */
+    async publish(ctx: ServiceContext, id: number): Promise<LearningResource> {
+      const now = ctx.clock.now().toISOString();
+      await deps.db
+        .transaction()
+        .execute((trx) => resourceLifecycle.apply(trx, id, 'publish', { set: { published_at: now, updated_at: now } }));
+      return presentResource((await deps.resources.find(id)) as ResourceRow);
+    },
+  };
+}
+
+export type ResourceService = ReturnType<typeof createResourceService>;
+
+export function resourceServiceFor(platform: Platform): ResourceService {
+  const { db, dialect } = platform.database;
+  return createResourceService({ db, resources: createResourceRepository(db), sessions: createSessionRepository(db, dialect) });
+}

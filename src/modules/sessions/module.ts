@@ -1,0 +1,25 @@
+import { systemContext } from '../../platform/context.ts';
+import type { AcademyModule } from '../../platform/module.ts';
+import { adminSessionCommands } from './admin.ts';
+import { sessionRoutes } from './routes.ts';
+import { sessionServiceFor } from './service.ts';
+
+/**
+ * Training sessions (a course's intakes): read under their course over the API, managed in the
+ * administration, and moved along their workflow by the `sessions.advance` task from their dates.
+ */
+export const sessionsModule = {
+  name: 'sessions',
+  routes:
+    ({ platform }) =>
+    async (app) => {
+      await app.register(sessionRoutes, { sessions: sessionServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+    },
+  tasks: {
+    'sessions.advance': async ({ platform, now, logger }) => {
+      const clock = { now: () => new Date(now) };
+      return sessionServiceFor(platform).advance(systemContext({ clock, logger }));
+    },
+  },
+  admin: adminSessionCommands,
+} satisfies AcademyModule;

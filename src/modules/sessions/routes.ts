@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { listRequest, sendList } from '../../http/list.ts';
+import { ListOf } from '../../http/pagination.ts';
+import { IdParam, Ref, Single, SlugParam } from '../../http/schemas.ts';
+import { Session, SessionListQuery } from './schemas.ts';
+import type { SessionService } from './service.ts';
+
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService; maxPageSize: number }> = async (
+  app,
+  { sessions, maxPageSize },
+) => {
+  app.addSchema(Session);
+
+  app.get('/courses/:course/sessions', {
+    config: { access: { scope: 'courses:read' } },
+    schema: {
+      operationId: 'listCourseSessions',
+      tags: ['Sessions'],
+      summary: "List a course's training sessions (intakes)",
+      description: 'Ordered by id unless `sort` says otherwise. An unknown or malformed course slug is a 404.',
+      params: Type.Object({ course: SlugParam }),
+      querystring: SessionListQuery,
+      response: { 200: ListOf(Ref(Session)) },
+    },
+    handler: async (request, reply) => {
+      const list = listRequest(request.query, { maxPageSize, defaultSort: 'id' });
+      return sendList(request, reply, list, await sessions.list(request.ctx, request.params.course, list));
+    },
+  });
+
+  app.get('/courses/:course/sessions/:session', {
+    config: { access: { scope: 'courses:read' } },
+    schema: {
+      operationId: 'getCourseSession',
+      tags: ['Sessions'],
+      summary: 'Get a training session of a course',
+      description: 'A session of another course is the same 404 as a missing one.',
+      params: Type.Object({ course: SlugParam, session: IdParam }),
+      response: { 200: Single(Ref(Session)) },
+    },
+    handler: async (request) => ({ data: await sessions.get(request.ctx, request.params.course, request.params.session) }),
+  });
+};

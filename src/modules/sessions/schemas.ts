@@ -1,0 +1,66 @@
+import { type Static, Type } from 'typebox';
+import { ListQuery } from '../../http/list.ts';
+import { DateString, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+
+/** The training-session (intake) workflow's states (see lifecycle.ts). */
+export const SESSION_STATES = ['draft', 'scheduled', 'open_for_registration', 'in_progress', 'completed', 'cancelled'] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+export const REGISTRATION_STATUSES = ['not_open', 'open', 'closed'] as const;
+export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
+
+export const CAPACITY_STATUSES = ['available', 'full', 'waitlist'] as const;
+export type CapacityStatus = (typeof CAPACITY_STATUSES)[number];
+
+export const Session = Type.Object(
+  {
+    id: Type.Integer(),
+    course_id: Type.Integer(),
+    course: Type.String({ description: 'The slug of the course this session delivers.' }),
+    name: Type.String({ description: 'The intake’s name, e.g. "January 2027 (Berlin)".' }),
+    workflow_state: StringEnum(SESSION_STATES, {
+      description:
+        'draft → scheduled → open_for_registration → in_progress → completed; `cancelled` from any state but those two, only by an ' +
+        'administrator. The moves after `scheduled` are also made automatically from the registration opening time and the start ' +
+        'and end dates (in the organization’s time zone).',
+    }),
+    max_participants: Type.Integer({ minimum: 0, description: 'Seats: the most confirmed enrolments the session takes.' }),
+    waitlist_enabled: Type.Boolean({ description: 'Whether enrolments beyond the seats join a waitlist (else they are refused).' }),
+    registration_opens_at: Nullable(Timestamp('When registration opens; null: as soon as the session is open for registration.')),
+    registration_closes_at: Nullable(Timestamp('When registration closes; null: open until the session starts (`in_progress`).')),
+    registration_status: StringEnum(REGISTRATION_STATUSES, {
+      description:
+        '`open` only while `workflow_state` is `open_for_registration` and now is inside the registration window ' +
+        '(`registration_opens_at` ≤ now < `registration_closes_at`, an absent bound being no bound); `not_open` before the window, ' +
+        'and in `draft` and `scheduled`; `closed` after the window and in `in_progress`, `completed` and `cancelled`.',
+    }),
+    registration_open: Type.Boolean({ description: 'Whether `registration_status` is `open`.' }),
+    starts_on: DateString('First day of the session.'),
+    ends_on: DateString('Last day of the session.'),
+    instructor_name: Nullable(Type.String({ description: 'Who teaches the session.' })),
+    confirmed_count: Type.Integer({ minimum: 0, description: 'Confirmed enrolments.' }),
+    waitlisted_count: Type.Integer({ minimum: 0, description: 'Enrolments on the waitlist.' }),
+    available_seats: Type.Integer({ minimum: 0, description: '`max_participants` − `confirmed_count`, never below 0.' }),
+    capacity_status: StringEnum(CAPACITY_STATUSES, {
+      description: '`available` while seats remain; otherwise `waitlist` when the waitlist is enabled, else `full`.',
+    }),
+    completion_rate: Nullable(
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        description:
+          'Percentage (one decimal) of confirmed enrolments with a recorded completion (any outcome); null while there are no ' +
+          'confirmed enrolments.',
+      }),
+    ),
+    created_at: Timestamp('Creation time.'),
+    updated_at: Timestamp('Last change, including a change of its enrolment counts.'),
+  },
+  { $id: 'Session' },
+);
+export type Session = Static<typeof Session>;
+
+export const SESSION_SORTS = ['id', 'starts_on', 'updated_at'] as const;
+export type SessionSort = (typeof SESSION_SORTS)[number];
+
+export const SessionListQuery = ListQuery({ sort: SESSION_SORTS });

@@ -1,0 +1,303 @@
+import type { Kysely } from 'kysely';
+import type { ListRequest, Page } from '../../db/list.ts';
+import type { DB } from '../../db/schema.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import { ConflictError, NotFoundError } from '../../platform/errors.ts';
+import { Fields } from '../../platform/fields.ts';
+import type { EventSink } from '../../platform/lifecycle.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { localDate } from '../../platform/time.ts';
+import { type CourseRepository, createCourseRepository } from '../courses/repository.ts';
+import { createEnrolmentRepository } from '../enrolments/repository.ts';
+import { createWaitlist, type Waitlist } from '../enrolments/waitlist.ts';
+import { createOrganizationRepository, type OrganizationRepository } from '../organization/repository.ts';
+import { SESSION_EVENTS, type SessionMove, sessionLifecycle } from './lifecycle.ts';
+import { presentSession } from './present.ts';
+import { createSessionRepository, type SessionRepository, type SessionRow } from './repository.ts';
+import { SESSION_STATES, type Session, type SessionSort, type SessionState } from './schemas.ts';
+
+const EDITABLE = [
+  'name',
+  'max_participants',
+  'waitlist_enabled',
+  'registration_opens_at',
+  'registration_closes_at',
+  'starts_on',
+  'ends_on',
+  'instructor_name',
+  'workflow_state',
+] as const;
+/** The states a session may be created in: before it runs. */
+const INITIAL_STATES = ['draft', 'scheduled', 'open_for_registration'] as const;
+const MAX_SEATS = 100_000;
+
+export interface SessionServiceDeps {
+  db: Kysely<DB>;
+  sessions: SessionRepository;
+  courses: CourseRepository;
+  organization: OrganizationRepository;
+  waitlist: Waitlist;
+  outbox: EventSink;
+}
+
+/** What a session's workflow events carry. */
+function sessionPayload(row: SessionRow, state: SessionState, at: string) {
+  return {
+    session_id: row.id,
+    course_id: row.course_id,
+    course: row.course_slug,
+    name: row.name,
+    workflow_state: state,
+    starts_on: row.starts_on,
+    ends_on: row.ends_on,
+    at,
+  };
+}
+
+export function createSessionService(deps: SessionServiceDeps) {
+  const { sessions } = deps;
+
+  /**
+   * Applies a workflow move inside `trx`, with its event: `apply` answers a move the state does not
+   * allow with a 409; `tryApply` (the automatic moves) returns false instead.
+   */
+  async function move(trx: Kysely<DB>, row: SessionRow, name: SessionMove, now: string, strict = true): Promise<boolean> {
+    const to = sessionLifecycle.moves[name].to;
+    const type = SESSION_EVENTS[name];
+    const options = {
+      set: { updated_at: now },
+      ...(type ? { event: { sink: deps.outbox, type, payload: sessionPayload(row, to, now) } } : {}),
+    };
+    if (!strict) return sessionLifecycle.tryApply(trx, row.id, name, options);
+    await sessionLifecycle.apply(trx, row.id, name, options);
+    return true;
+  }
+
+  async function moveTo(trx: Kysely<DB>, row: SessionRow, to: SessionState, now: string): Promise<void> {
+    const from = row.workflow_state as SessionState;
+    const name = sessionLifecycle.moveTo(from, to);
+    if (!name) throw new ConflictError('invalid_transition', `A session cannot move from ${from} to ${to}.`);
+    await move(trx, row, name, now);
+  }
+
+  /** Checks the date and time fields together, with the stored values standing in for absent ones. */
+  function checkDates(
+    fields: Fields,
+    merged: Pick<SessionRow, 'starts_on' | 'ends_on' | 'registration_opens_at' | 'registration_closes_at'>,
+  ) {
+    if (!fields.failed('ends_on') && !fields.failed('starts_on') && merged.ends_on < merged.starts_on) {
+      fields.add('ends_on', 'The ends_on date must be on or after starts_on.');
+    }
+    const { registration_opens_at: opens, registration_closes_at: closes } = merged;
+    if (opens && closes && !fields.failed('registration_closes_at') && Date.parse(closes) <= Date.parse(opens)) {
+      fields.add('registration_closes_at', 'The registration_closes_at time must be after registration_opens_at.');
+    }
+  }
+
+  async function find(id: number, executor?: Kysely<DB>): Promise<SessionRow> {
+    const row = await sessions.findById(id, executor);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  return {
+    /** The sessions of the course with `slug` (a 404 for an unknown course). */
+    async list(ctx: ServiceContext, slug: string, list: ListRequest<SessionSort>): Promise<Page<Session>> {
+      const course = await deps.courses.findBySlug(slug);
+      if (!course) throw new NotFoundError();
+      return this.listAll(ctx, { courseId: course.id }, list);
+    },
+
+    async listAll(ctx: ServiceContext, filter: { courseId?: number }, list: ListRequest<SessionSort>): Promise<Page<Session>> {
+      const { items, total } = await sessions.list(filter, list);
+      const now = ctx.clock.now();
+      return { items: items.map((row) => presentSession(row, now)), total };
+    },
+
+    /**
+     * The session `id` of the course with `slug`, as stored: the parent of the nested resources.
+     * A session of another course is the same 404 as a missing one.
+     */
+    async resolve(_ctx: ServiceContext, slug: string, id: number): Promise<SessionRow> {
+      const row = await sessions.findInCourse(slug, id);
+      if (!row) throw new NotFoundError();
+      return row;
+    },
+
+    async get(ctx: ServiceContext, slug: string, id: number): Promise<Session> {
+      return presentSession(await this.resolve(ctx, slug, id), ctx.clock.now());
+    },
+
+    async getById(ctx: ServiceContext, id: number): Promise<Session> {
+      return presentSession(await find(id), ctx.clock.now());
+    },
+
+    /** Creates a session of a course (`academy admin sessions create`), in `draft` unless told otherwise. */
+    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Session> {
+      const fields = new Fields(data, ['course', ...EDITABLE]);
+      const slug = fields.text('course', { required: true, max: 100 });
+      const course = slug ? await deps.courses.findBySlug(slug) : undefined;
+      if (slug && !course) fields.add('course', `No course has the slug "${slug}".`);
+      const name = fields.text('name', { required: true, max: 200 });
+      const max = fields.integer('max_participants', { required: true, min: 0, max: MAX_SEATS });
+      const waitlist = fields.boolean('waitlist_enabled');
+      const opens = fields.timestamp('registration_opens_at');
+      const closes = fields.timestamp('registration_closes_at');
+      const startsOn = fields.date('starts_on', { required: true });
+      const endsOn = fields.date('ends_on', { required: true });
+      const instructor = fields.text('instructor_name', { max: 200 });
+      const state = fields.oneOf('workflow_state', INITIAL_STATES) ?? 'draft';
+      checkDates(fields, {
+        starts_on: startsOn ?? '',
+        ends_on: endsOn ?? '',
+        registration_opens_at: opens ?? null,
+        registration_closes_at: closes ?? null,
+      });
+      fields.check();
+
+      const now = ctx.clock.now().toISOString();
+      const id = await deps.db.transaction().execute(async (trx) => {
+        const created = await sessions.insert(trx, {
+          course_id: course?.id as number,
+          name: name as string,
+          max_participants: max as number,
+          waitlist_enabled: waitlist ?? true,
+          registration_opens_at: opens ?? null,
+          registration_closes_at: closes ?? null,
+          starts_on: startsOn as string,
+          ends_on: endsOn as string,
+          instructor_name: instructor ?? null,
+          workflow_state: state,
+          created_at: now,
+          updated_at: now,
+        });
+        // Created open: registration opens now, which is the event's meaning.
+        if (state === 'open_for_registration') {
+          const row = (await sessions.findById(created, trx)) as SessionRow;
+          await deps.outbox.emit(trx, 'course_intake.registration_opened', sessionPayload(row, state, now));
+        }
+        return created;
+      });
+      return presentSession(await find(id), ctx.clock.now());
+    },
+
+    /**
+     * Changes a session (`academy admin sessions update`): any field but its course. A larger
+     * `max_participants` gives the new seats to the waitlist at once; fewer seats than confirmed
+     * enrolments is refused. A `workflow_state` is a workflow move, as `transition` makes it.
+     */
+    async update(ctx: ServiceContext, id: number, data: Record<string, unknown>): Promise<Session> {
+      const fields = new Fields(data, EDITABLE);
+      const name = fields.text('name', { required: fields.has('name'), max: 200 });
+      const max = fields.integer('max_participants', { required: fields.has('max_participants'), min: 0, max: MAX_SEATS });
+      const waitlist = fields.boolean('waitlist_enabled', { required: fields.has('waitlist_enabled') });
+      const opens = fields.timestamp('registration_opens_at');
+      const closes = fields.timestamp('registration_closes_at');
+      const startsOn = fields.date('starts_on', { required: fields.has('starts_on') });
+      const endsOn = fields.date('ends_on', { required: fields.has('ends_on') });
+      const instructor = fields.text('instructor_name', { max: 200 });
+      const state = fields.oneOf('workflow_state', SESSION_STATES, { required: fields.has('workflow_state') });
+      fields.check();
+
+      const now = ctx.clock.now().toISOString();
+      await deps.db.transaction().execute(async (trx) => {
+        const row = await sessions.lock(trx, id);
+        if (!row) throw new NotFoundError();
+        const merged = {
+          starts_on: startsOn ?? row.starts_on,
+          ends_on: endsOn ?? row.ends_on,
+          registration_opens_at: opens === undefined ? row.registration_opens_at : opens,
+          registration_closes_at: closes === undefined ? row.registration_closes_at : closes,
+        };
+        const checks = new Fields({}, []);
+        checkDates(checks, merged);
+        if (typeof max === 'number' && max < row.confirmed_count) {
+          checks.add('max_participants', `The session has ${row.confirmed_count} confirmed enrolments; max_participants cannot be lower.`);
+        }
+        checks.check();
+
+        const changes = {
+          ...(name ? { name } : {}),
+          ...(typeof max === 'number' ? { max_participants: max } : {}),
+          ...(typeof waitlist === 'boolean' ? { waitlist_enabled: waitlist } : {}),
+          ...(instructor !== undefined ? { instructor_name: instructor } : {}),
+          ...merged,
+          updated_at: now,
+        };
+        await sessions.update(trx, id, changes);
+        if (state && state !== row.workflow_state) await moveTo(trx, row, state, now);
+        if (typeof max === 'number' && max > row.max_participants) {
+          const counts = {
+            confirmed_count: row.confirmed_count,
+            waitlisted_count: row.waitlisted_count,
+            completed_count: row.completed_count,
+          };
+          await deps.waitlist.fillSeats(trx, { ...row, max_participants: max }, counts, now);
+        }
+      });
+      return presentSession(await find(id), ctx.clock.now());
+    },
+
+    /**
+     * Moves a session through its workflow to `to_state` (`academy admin sessions transition`); the
+     * only way to cancel one. An unknown state is a 422; one the workflow does not allow from the
+     * current state a 409 `invalid_transition`.
+     */
+    async transition(ctx: ServiceContext, id: number, data: Record<string, unknown>): Promise<Session> {
+      const fields = new Fields(data, ['to_state']);
+      const to = fields.oneOf('to_state', SESSION_STATES, { required: true });
+      fields.check();
+      await deps.db.transaction().execute(async (trx) => {
+        const row = await sessions.lock(trx, id);
+        if (!row) throw new NotFoundError();
+        await moveTo(trx, row, to as SessionState, ctx.clock.now().toISOString());
+      });
+      return presentSession(await find(id), ctx.clock.now());
+    },
+
+    /**
+     * The automatic moves (task `sessions.advance`), by the clock and the organization's time zone:
+     * scheduled → open_for_registration once `registration_opens_at` has passed; open_for_registration
+     * → in_progress on `starts_on`; in_progress → completed after `ends_on`. A session behind by
+     * several steps (the task did not run for a while) takes them all in one pass, in order. Each
+     * move is its own transaction and conditional, so concurrent runs never move a session twice.
+     */
+    async advance(ctx: ServiceContext): Promise<{ opened: number; started: number; completed: number }> {
+      const nowDate = ctx.clock.now();
+      const now = nowDate.toISOString();
+      const { timezone } = await deps.organization.get();
+      const today = localDate(nowDate, timezone);
+      const step = async (ids: number[], name: SessionMove) => {
+        let moved = 0;
+        for (const sessionId of ids) {
+          const won = await deps.db.transaction().execute(async (trx) => {
+            const row = await sessions.lock(trx, sessionId);
+            return row ? move(trx, row, name, now, false) : false;
+          });
+          if (won) moved += 1;
+        }
+        return moved;
+      };
+      const opened = await step(await sessions.dueToOpen(now), 'open_registration');
+      const started = await step(await sessions.dueToStart(today), 'start');
+      const completed = await step(await sessions.dueToComplete(today), 'complete');
+      if (opened + started + completed > 0) ctx.logger.info({ opened, started, completed, today, timezone }, 'sessions advanced');
+      return { opened, started, completed };
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
+
+export function sessionServiceFor(platform: Platform): SessionService {
+  const { db, dialect } = platform.database;
+  const sessions = createSessionRepository(db, dialect);
+  return createSessionService({
+    db,
+    sessions,
+    courses: createCourseRepository(db),
+    organization: createOrganizationRepository(db, platform.changes),
+    waitlist: createWaitlist({ enrolments: createEnrolmentRepository(db), sessions, outbox: platform.outbox }),
+    outbox: platform.outbox,
+  });
+}

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import type { Platform } from '../../src/platform/platform.ts';
+import { fixtures } from '../support/fixtures.ts';
+import { createTestPlatform } from '../support/platform.ts';
+import { runAcademy } from '../support/process.ts';
+
+describe('academy admin: courses, sessions, meetings, assessments, resources, enrolments', () => {
+  let platform: Platform;
+  let env: Record<string, string>;
+  const admin = async (...args: string[]) => {
+    const result = await runAcademy(['--json', 'admin', ...args], env);
+    assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  };
+  const data = (value: unknown) => ['--data', JSON.stringify(value)];
+
+  before(async () => {
+    platform = await createTestPlatform();
+    env = { DATABASE_URL: platform.database.url, ACADEMY_DATA_DIR: platform.config.dataDir };
+  });
+
+  test('a course from creation to publication, a session with its parts, and enrolments with a waitlist', async () => {
+    const course = await admin(
+      'courses',
+      'create',
+      ...data({
+        slug: 'cpr',
+        title: 'CPR',
+        code: 'CPR-1',
+        price: '99.5',
+        currency: 'EUR',
+        language: 'en-gb',
+        description: 'Basic life support',
+      }),
+    );
+    assert.deepEqual([course.slug, course.status, course.price, course.language], ['cpr', 'draft', '99.50', 'en-GB']);
+    for (const state of ['review', 'approved', 'published'])
+      assert.equal((await admin('courses', 'transition', 'cpr', ...data({ to_state: state }))).status, state);
+
+    const session = await admin(
+      'sessions',
+      'create',
+      ...data({
+        course: 'cpr',
+        name: 'March',
+        max_participants: 1,
+        starts_on: '2027-03-01',
+        ends_on: '2027-03-02',
+        workflow_state: 'scheduled',
+      }),
+    );
+    assert.deepEqual([session.course, session.workflow_state, session.capacity_status], ['cpr', 'scheduled', 'available']);
+    assert.equal(
+      (await admin('sessions', 'transition', String(session.id), ...data({ to_state: 'open_for_registration' }))).registration_status,
+      'open',
+    );
+
+    const meeting = await admin(
+      'meetings',
+      'create',
+      ...data({
+        session_id: session.id,
+        held_on: '2027-03-01',
+        starts_at: '2027-03-01T09:00:00Z',
+        ends_at: '2027-03-01T12:00:00Z',
+        location: 'Hall',
+      }),
+    );
+    assert.deepEqual([meeting.status, meeting.effective_status], ['Scheduled', 'scheduled']);
+    assert.equal((await admin('meetings', 'cancel', String(meeting.id))).effective_status, 'cancelled');
+    const assessment = await admin(
+      'assessments',
+      'create',
+      ...data({ session_id: session.id, title: 'Practical', kind: 'practical', max_score: 10 }),
+    );
+    assert.equal(assessment.kind, 'practical');
+    const resource = await admin('resources', 'create', ...data({ session_id: session.id, title: 'Guide', type: 'text', body: '30:2' }));
+    assert.equal(resource.status, 'draft');
+    assert.equal((await admin('resources', 'publish', String(resource.id))).status, 'published');
+
+    const f = fixtures(platform);
+    const [ann, ben] = [await f.student({}, { courseId: course.id }), await f.student({}, { courseId: course.id })];
+    const first = await admin('enrolments', 'create', ...data({ student_id: ann.id, session_id: session.id }));
+    const second = await admin('enrolments', 'create', ...data({ student_id: ben.id, session_id: session.id }));
+    assert.deepEqual([first.status, second.status, second.waitlist_position], ['confirmed', 'waitlisted', 1]);
+    const cancelled = await admin('enrolments', 'cancel', String(first.id), ...data({ reason: 'Ill' }));
+    assert.deepEqual([cancelled.status, cancelled.cancellation_reason], ['cancelled', 'Ill']);
+    const completed = await admin(
+      'enrolments',
+      'complete',
+      String(second.id),
+      ...data({ completion_outcome: 'passed', completion_notes: 'Good' }),
+    );
+    assert.deepEqual([completed.status, completed.completion_outcome], ['confirmed', 'passed'], 'promoted, then completed');
+    const bigger = await admin('sessions', 'update', String(session.id), ...data({ max_participants: 5, instructor_name: 'Dr Quinn' }));
+    assert.deepEqual(
+      [bigger.max_participants, bigger.available_seats, bigger.completion_rate, bigger.instructor_name],
+      [5, 4, 100, 'Dr Quinn'],
+    );
+
+    // Every resource has a list; --json prints what the API shows.
+    assert.deepEqual(
+      (await admin('courses', 'list')).map((c: { slug: string }) => c.slug),
+      ['cpr'],
+    );
+    assert.equal((await admin('sessions', 'list', '--course', 'cpr'))[0].id, session.id);
+    assert.equal((await admin('meetings', 'list', '--session', String(session.id))).length, 1);
+    assert.equal((await admin('assessments', 'list')).length, 1);
+    assert.equal((await admin('resources', 'list')).length, 1);
+    assert.deepEqual(
+      (await admin('enrolments', 'list', '--session', String(session.id))).map((e: { status: string }) => e.status),
+      ['cancelled', 'confirmed'],
+    );
+
+    const text = await runAcademy(['admin', 'enrolments', 'list'], env);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^id\s+student_id\s+session_id\s+course_id\s+status/);
+    assert.match(text.stdout, /cancelled/);
+  });
+
+  test('bad data is a non-zero exit with the field errors on stderr; unknown fields are refused', async () => {
+    const bad = await runAcademy(
+      ['--json', 'admin', 'courses', 'create', '--data', JSON.stringify({ slug: 'X Y', price: 'ten', colour: 'red' })],
+      env,
+    );
+    assert.notEqual(bad.code, 0);
+    assert.equal(bad.stdout, '');
+    assert.match(bad.stderr, /The input is invalid/);
+    for (const field of ['slug', 'title', 'code', 'price', 'currency', 'language', 'colour'])
+      assert.match(bad.stderr, new RegExp(`^  ${field}: `, 'm'), field);
+
+    const moved = await runAcademy(['admin', 'sessions', 'transition', '999999', '--data', '{"to_state":"cancelled"}'], env);
+    assert.notEqual(moved.code, 0);
+    assert.match(moved.stderr, /Nothing has that id/);
+    const json = await runAcademy(['admin', 'enrolments', 'create', '--data', '{not json'], env);
+    assert.notEqual(json.code, 0);
+    assert.match(json.stderr, /--data must be a JSON object/);
+    const conflict = await runAcademy(['admin', 'courses', 'transition', 'cpr', '--data', '{"to_state":"draft"}'], env);
+    assert.notEqual(conflict.code, 0);
+    assert.match(conflict.stderr, /cannot move from published to draft/);
+  });
+});
