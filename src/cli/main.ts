@@ -47,7 +47,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     .exitOverride();
 
   const run: Runner = async (fn, options = {}) => {
-    const out = createOutput(Boolean(program.opts().json), io.stdout);
+    const out = createOutput(Boolean(program.opts().json), io.stdout, io.stderr);
     let platform: Platform | null = null;
     try {
       const config = loadConfig(io.env);

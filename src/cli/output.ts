@@ -3,9 +3,13 @@ export interface Output {
   json: boolean;
   result(value: unknown, text?: string): void;
   info(text: string): void;
+  /** Progress of long work, on stderr so that it never mixes with the result; nothing with --json. */
+  progress(text: string): void;
 }
 
-export function createOutput(json: boolean, stdout: { write(text: string): unknown } = process.stdout): Output {
+type Sink = { write(text: string): unknown };
+
+export function createOutput(json: boolean, stdout: Sink = process.stdout, stderr: Sink = process.stderr): Output {
   return {
     json,
     result(value, text) {
@@ -14,6 +18,9 @@ export function createOutput(json: boolean, stdout: { write(text: string): unkno
     },
     info(text) {
       if (!json) stdout.write(`${text}\n`);
+    },
+    progress(text) {
+      if (!json) stderr.write(`${text}\n`);
     },
   };
 }

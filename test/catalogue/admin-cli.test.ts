@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Platform } from '../../src/platform/platform.ts';
+import { runCli } from '../support/cli.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { runAcademy } from '../support/process.ts';
@@ -9,7 +10,7 @@ describe('academy admin: courses, sessions, meetings, assessments, resources, en
   let platform: Platform;
   let env: Record<string, string>;
   const admin = async (...args: string[]) => {
-    const result = await runAcademy(['--json', 'admin', ...args], env);
+    const result = await runCli(['--json', 'admin', ...args], env);
     assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
     return JSON.parse(result.stdout);
   };
@@ -120,7 +121,7 @@ describe('academy admin: courses, sessions, meetings, assessments, resources, en
   });
 
   test('bad data is a non-zero exit with the field errors on stderr; unknown fields are refused', async () => {
-    const bad = await runAcademy(
+    const bad = await runCli(
       ['--json', 'admin', 'courses', 'create', '--data', JSON.stringify({ slug: 'X Y', price: 'ten', colour: 'red' })],
       env,
     );
@@ -130,13 +131,13 @@ describe('academy admin: courses, sessions, meetings, assessments, resources, en
     for (const field of ['slug', 'title', 'code', 'price', 'currency', 'language', 'colour'])
       assert.match(bad.stderr, new RegExp(`^  ${field}: `, 'm'), field);
 
-    const moved = await runAcademy(['admin', 'sessions', 'transition', '999999', '--data', '{"to_state":"cancelled"}'], env);
+    const moved = await runCli(['admin', 'sessions', 'transition', '999999', '--data', '{"to_state":"cancelled"}'], env);
     assert.notEqual(moved.code, 0);
     assert.match(moved.stderr, /Nothing has that id/);
-    const json = await runAcademy(['admin', 'enrolments', 'create', '--data', '{not json'], env);
+    const json = await runCli(['admin', 'enrolments', 'create', '--data', '{not json'], env);
     assert.notEqual(json.code, 0);
     assert.match(json.stderr, /--data must be a JSON object/);
-    const conflict = await runAcademy(['admin', 'courses', 'transition', 'cpr', '--data', '{"to_state":"draft"}'], env);
+    const conflict = await runCli(['admin', 'courses', 'transition', 'cpr', '--data', '{"to_state":"draft"}'], env);
     assert.notEqual(conflict.code, 0);
     assert.match(conflict.stderr, /cannot move from published to draft/);
   });

@@ -5,18 +5,20 @@ import { before, describe, test } from 'node:test';
 import { studentServiceFor } from '../../src/modules/students/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import { runCli } from '../support/cli.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { runAcademy } from '../support/process.ts';
 
-// The real `academy admin students|applications` commands, against a database the test also reads.
+// The `academy admin students|applications` commands (in-process, and once as a real process),
+// against a database the test also reads.
 describe('academy admin students and applications', () => {
   let platform: Platform;
   let make: Fixtures;
   let files = 0;
 
-  const academy = (args: string[], timeoutMs?: number) =>
-    runAcademy(args, { DATABASE_URL: platform.config.databaseUrl, ACADEMY_DATA_DIR: platform.config.dataDir }, timeoutMs);
+  const academy = (args: string[]) =>
+    runCli(args, { DATABASE_URL: platform.config.databaseUrl, ACADEMY_DATA_DIR: platform.config.dataDir });
   const csv = (text: string) => {
     const file = path.join(platform.config.dataDir, `import-${++files}.csv`);
     writeFileSync(file, text);
@@ -35,6 +37,15 @@ describe('academy admin students and applications', () => {
   before(async () => {
     platform = await createTestPlatform();
     make = fixtures(platform);
+  });
+
+  test('the real process lists the students as JSON', async () => {
+    const listed = await runAcademy(['--json', 'admin', 'students', 'list'], {
+      DATABASE_URL: platform.config.databaseUrl,
+      ACADEMY_DATA_DIR: platform.config.dataDir,
+    });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.ok(Array.isArray(JSON.parse(listed.stdout)));
   });
 
   describe('students create and applications create', () => {
@@ -281,7 +292,7 @@ describe('academy admin students and applications', () => {
       const file = csv(`${rows.join('\n')}\n`);
 
       const started = Date.now();
-      const result = await academy(['admin', 'applications', 'import', file], 120_000);
+      const result = await academy(['admin', 'applications', 'import', file]);
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /^Imported: created 5000 student\(s\) and 5000 application\(s\) from 5000 row\(s\)/);
       const progress = result.stderr.trim().split('\n');
@@ -313,7 +324,7 @@ describe('academy admin students and applications', () => {
         .executeTakeFirstOrThrow();
       assert.equal(Number(verified.n), 1667);
 
-      const quiet = await academy(['--json', 'admin', 'applications', 'import', file], 120_000);
+      const quiet = await academy(['--json', 'admin', 'applications', 'import', file]);
       assert.equal(quiet.code, 0, quiet.stderr);
       assert.equal(quiet.stderr, '');
       assert.equal(JSON.parse(quiet.stdout).applications_existing, 5000);

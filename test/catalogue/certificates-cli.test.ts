@@ -1,19 +1,29 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Platform } from '../../src/platform/platform.ts';
+import { runCli } from '../support/cli.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { runAcademy } from '../support/process.ts';
 
-describe('academy admin certificates (the real command)', () => {
+describe('academy admin certificates', () => {
   let platform: Platform;
   let make: Fixtures;
   const academy = (args: string[]) =>
-    runAcademy(args, { DATABASE_URL: platform.config.databaseUrl, ACADEMY_DATA_DIR: platform.config.dataDir });
+    runCli(args, { DATABASE_URL: platform.config.databaseUrl, ACADEMY_DATA_DIR: platform.config.dataDir });
 
   before(async () => {
     platform = await createTestPlatform();
     make = fixtures(platform);
+  });
+
+  test('the real process refuses an enrolment that does not exist, on stderr with exit code 1', async () => {
+    const refused = await runAcademy(['admin', 'certificates', 'issue', '--data', '{"enrolment_id":999999}'], {
+      DATABASE_URL: platform.config.databaseUrl,
+      ACADEMY_DATA_DIR: platform.config.dataDir,
+    });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /enrolment_id/);
   });
 
   test('issue prints the certificate and its verification path; revoke and list show the change', async () => {

@@ -49,7 +49,7 @@ export function adminApplicationCommands(admin: Command, run: Runner): void {
         const dryRun = Boolean(options.dryRun);
         // Progress goes to stderr, so stdout keeps only the result; --json asks for quiet.
         const progress = (text: string) => {
-          if (!out.json) process.stderr.write(`${text}\n`);
+          out.progress(text);
         };
         const parsed = await readImportFile(file, ({ rows, percent }) => progress(`Checked ${rows} rows (${percent}% of the file)`));
         const summary = await applicationServiceFor(platform).import(ctx, parsed, {
