@@ -23,6 +23,24 @@ export interface TaskContext {
 /** The work of one scheduled task type. What it returns is logged with the run as its summary. */
 export type TaskFunction = (ctx: TaskContext) => Promise<Record<string, unknown>>;
 
+/** One search hit: what it is, a title to show, and its API path. */
+export interface SearchHit {
+  id: number | string;
+  type: string;
+  title: string;
+  path: string;
+  [detail: string]: unknown;
+}
+
+/**
+ * A group of `GET /search` (e.g. `courses`): case-insensitive over the group's own fields, at most
+ * `limit` hits and the total. A blank `q` is answered by the search module without calling it.
+ */
+export interface SearchGroup {
+  name: string;
+  search(platform: Platform, query: { q: string; limit: number }): Promise<{ total: number; items: SearchHit[] }>;
+}
+
 /**
  * A module's manifest: everything it contributes to the processes. `src/modules/index.ts` lists the
  * modules; the HTTP app, the worker, the scheduler and the `academy` command loop over that list, so
@@ -40,4 +58,6 @@ export interface AcademyModule {
   admin?(admin: Command, run: Runner): void;
   /** Top-level `academy …` commands. */
   commands?(program: Command, run: Runner): void;
+  /** Its groups of `GET /search`. */
+  search?: readonly SearchGroup[];
 }
