@@ -91,9 +91,13 @@ export function serveCommands(program: Command, run: Runner): void {
         if (!options.demo) throw new Error('Say which data set to load: academy seed --demo');
         const demo = await seedDemo(platform);
         if (demo.refused) throw new Error('This database already holds data of its own; demo data is only loaded into an empty database.');
+        const loaded = demo.catalogue
+          ? ` ${demo.catalogue.courses} courses, ${demo.catalogue.sessions} sessions, ${demo.catalogue.students} students, ` +
+            `${demo.catalogue.enrolments} enrolments, ${demo.catalogue.certificates} certificates.`
+          : '';
         out.result(
-          { seeded: demo.seeded, token: demo.token ?? null },
-          demo.seeded ? `Demo data loaded.${demo.token ? ` Demo token: ${demo.token}` : ''}` : 'Demo data was already loaded.',
+          { seeded: demo.seeded, token: demo.token ?? null, ...(demo.catalogue ? { catalogue: demo.catalogue } : {}) },
+          demo.seeded ? `Demo data loaded:${loaded}${demo.token ? ` Demo token: ${demo.token}` : ''}` : 'Demo data was already loaded.',
         );
       }),
     );
