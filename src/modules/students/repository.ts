@@ -1,5 +1,6 @@
-import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import { bool } from '../../db/codec.ts';
+import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
@@ -57,20 +58,38 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function createStudentRepository(db: Kysely<DB>) {
+/** An FTS5 query for the exact text: one phrase, its quotes doubled. */
+function phrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The user's name or email contains `text` (lowercased), case-insensitively beyond ASCII on both
+ * databases, through the users_lookup index of migration 0011 where it can: on PostgreSQL `LIKE` on
+ * the indexed expression (name and email joined by U+001F, which only text containing it could match
+ * across); on SQLite the FTS5 trigram table, for text of at least three characters (a trigram).
+ * Shorter text, and text with U+001F, is matched by reading every user, with `lower()` on both sides
+ * (SQLite's lower() is JavaScript's here, see sqlite.ts) and the escape character spelled out (SQLite
+ * has no default one).
+ */
+function nameOrEmailContains(dialect: Dialect, text: string): RawBuilder<SqlBool> {
+  const pattern = containsPattern(text);
+  if (dialect === 'postgres' && !text.includes('\u001f')) {
+    return sql<SqlBool>`lower(coalesce(users.name, '') || chr(31) || coalesce(users.email, '')) like ${pattern} escape '\\'`;
+  }
+  if (dialect === 'sqlite' && [...text].length >= 3) {
+    return sql<SqlBool>`users.id in (select rowid from users_lookup where users_lookup match ${phrase(text)})`;
+  }
+  return sql<SqlBool>`(lower(users.name) like ${pattern} escape '\\' or lower(users.email) like ${pattern} escape '\\')`;
+}
+
+export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
   return {
     list: async (filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<StudentRow>> => {
       let query = db.selectFrom('users').select(COLUMNS).where(isStudent);
       if (filter.search) {
-        const pattern = containsPattern(filter.search);
-        // lower() on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's folds ASCII only.
-        // The ESCAPE clause is spelled out because SQLite has no default escape character.
-        query = query.where((eb) =>
-          eb.or([
-            sql<SqlBool>`lower(${eb.ref('users.name')}) like ${pattern} escape '\\'`,
-            sql<SqlBool>`lower(${eb.ref('users.email')}) like ${pattern} escape '\\'`,
-          ]),
-        );
+        const search = filter.search;
+        query = query.where(() => nameOrEmailContains(dialect, search));
       }
       if (filter.status !== undefined) query = query.where('users.email_verified', '=', filter.status === 'verified');
       const page = await listPage(query, list, {
