@@ -3,6 +3,7 @@ import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import { forUpdate } from '../../db/locks.ts';
+import { prepare } from '../../db/prepared.ts';
 import type { DB, TrainingSessionTable } from '../../db/schema.ts';
 import type { SessionSort } from './schemas.ts';
 
@@ -27,6 +28,8 @@ export function createSessionRepository(db: Kysely<DB>, dialect: Dialect) {
       .selectAll('training_sessions')
       .select('courses.slug as course_slug');
 
+  const inCourse = prepare(db, withCourse(db).where('training_sessions.id', '=', 0).where('courses.slug', '=', ''));
+
   const sort = {
     id: 'training_sessions.id',
     starts_on: 'training_sessions.starts_on',
@@ -42,9 +45,12 @@ export function createSessionRepository(db: Kysely<DB>, dialect: Dialect) {
       return { items: page.items.map(decode), total: page.total };
     },
 
-    /** A session by id, only when it belongs to the course with `slug`. */
+    /**
+     * A session by id, only when it belongs to the course with `slug`. On the path of every nested
+     * read (the session, its assessments, resources and meetings), so compiled once.
+     */
     findInCourse: async (slug: string, id: number): Promise<SessionRow | undefined> => {
-      const row = await withCourse(db).where('training_sessions.id', '=', id).where('courses.slug', '=', slug).executeTakeFirst();
+      const [row] = await inCourse(id, slug);
       return row && decode(row);
     },
 
