@@ -18,8 +18,8 @@ import { sessionServiceFor } from '../src/modules/sessions/service.ts';
 import { studentServiceFor } from '../src/modules/students/service.ts';
 import { operatorContext, type ServiceContext } from '../src/platform/context.ts';
 import type { Platform } from '../src/platform/platform.ts';
-import { type BenchDialect, dataset, postgresReachable } from './datasets.ts';
-import { durationOf, type LoadTool, measure, row, startServer, stop } from './http.ts';
+import { type BenchDialect, type Dataset, dataset, postgresReachable } from './datasets.ts';
+import { durationOf, type LoadTool, measure, record, replay, row, startServer, stop } from './http.ts';
 import type { LoadResult } from './load.ts';
 import { type BenchRow, formatTable } from './report.ts';
 import { wrkAvailable } from './wrk.ts';
@@ -131,9 +131,9 @@ function verdict(target: Target, result: LoadResult, baselineRps: number): strin
   return checks.join('; ');
 }
 
-async function benchDialect(dialect: BenchDialect, scale: number, loadTools: LoadTool[], baselines: Map<LoadTool, number>) {
+async function benchDialect(data: Dataset, loadTools: LoadTool[], baselines: Map<LoadTool, number>) {
   const rows: BenchRow[] = [];
-  const data = await dataset(dialect, scale, log);
+  const { dialect } = data;
   const label = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   const runs = Number(process.env.BENCH_SQL_RUNS ?? 500);
 
@@ -158,9 +158,8 @@ async function benchDialect(dialect: BenchDialect, scale: number, loadTools: Loa
     const headers = { authorization: `Bearer ${server.ready.token}` };
     for (const target of targets) {
       const url = `${server.ready.base}${target.path}`;
-      const sample = await fetch(url, { headers });
-      if (sample.status !== 200) throw new Error(`${target.name} answered ${sample.status}: ${await sample.text()}`);
-      const total = ((await sample.json()) as { meta?: { total: number } }).meta?.total;
+      const sample = await record(url, headers);
+      const total = (JSON.parse(sample.body) as { meta?: { total: number } }).meta?.total;
       for (const tool of loadTools) {
         log(`${label}: ${target.name}: ${tool}, ${durationOf(tool)} s`);
         const result = await measure({ url, headers }, durationOf(tool), tool);
@@ -168,6 +167,14 @@ async function benchDialect(dialect: BenchDialect, scale: number, loadTools: Loa
         const line = row(`${target.name} (${label}, ${tool})`, result, baseline, 'catalogue');
         line.note = `${line.note}, ${tool} ${durationOf(tool)} s${total === undefined ? '' : `; total ${total}`}; ${verdict(target, result, baseline)}`;
         rows.push(line);
+        // What the same bytes cost from a server that does no work: the ceiling of this response.
+        if (target.ratioTarget && dialect === 'sqlite') {
+          log(`${label}: ${target.name}: a copy of the response, ${tool}, ${durationOf(tool)} s`);
+          const copy = await replay(sample, durationOf(tool), tool);
+          const ceiling = row(`  fastify sending a copy of it (no work, ${tool})`, copy, baseline, 'catalogue');
+          ceiling.note = `${ceiling.note}, ${tool} ${durationOf(tool)} s; Academy reaches ${((100 * result.rps) / copy.rps).toFixed(0)}% of this`;
+          rows.push(ceiling);
+        }
       }
       const cost = costs.get(target) as Awaited<ReturnType<typeof sqlCost>>;
       rows.push({
@@ -187,7 +194,7 @@ async function benchDialect(dialect: BenchDialect, scale: number, loadTools: Loa
   rows.push({
     suite: 'catalogue',
     target: `data set (${label})`,
-    note: `seed --scale ${scale}: ${data.summary.students} students, ${data.summary.enrolments} enrolments, ${data.summary.certificates} certificates; ${built}`,
+    note: `seed --scale ${data.summary.scale}: ${data.summary.students} students, ${data.summary.enrolments} enrolments, ${data.summary.certificates} certificates; ${built}`,
   });
   return rows;
 }
@@ -204,7 +211,8 @@ export async function catalogueBench(): Promise<BenchRow[]> {
     else rows.push({ suite: 'catalogue', target: 'postgres', note: 'skipped: PostgreSQL not reachable (BENCH_POSTGRES_URL)' });
   }
   // The data sets first, so that building one does not fall between a baseline and its measurements.
-  for (const dialect of dialects) await dataset(dialect, scale, log);
+  const datasets: Dataset[] = [];
+  for (const dialect of dialects) datasets.push(await dataset(dialect, scale, log));
 
   const baselines = new Map<LoadTool, number>();
   const hello = await startServer<{ url: string }>('hello.ts');
@@ -220,7 +228,7 @@ export async function catalogueBench(): Promise<BenchRow[]> {
   } finally {
     await stop(hello.child);
   }
-  for (const dialect of dialects) rows.push(...(await benchDialect(dialect, scale, loadTools, baselines)));
+  for (const data of datasets) rows.push(...(await benchDialect(data, loadTools, baselines)));
   return rows;
 }
 

@@ -84,6 +84,43 @@ export function durationOf(tool: LoadTool): number {
   return seconds;
 }
 
+export interface Recorded {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** One response of `url`: its body and the headers that a copy of it should carry too. */
+export async function record(url: string, headers: Record<string, string>): Promise<Recorded> {
+  const sample = await fetch(url, { headers });
+  if (sample.status !== 200) throw new Error(`${url} answered ${sample.status}: ${await sample.text()}`);
+  const kept = [
+    'content-type',
+    'x-request-id',
+    'ratelimit-policy',
+    'ratelimit',
+    'x-ratelimit-limit',
+    'x-ratelimit-remaining',
+    'etag',
+    'link',
+  ];
+  return {
+    body: await sample.text(),
+    headers: Object.fromEntries(kept.flatMap((name) => (sample.headers.has(name) ? [[name, sample.headers.get(name) as string]] : []))),
+  };
+}
+
+/** Load on a bare Fastify server that sends a copy of `recorded`: the cost of those bytes alone. */
+export async function replay(recorded: Recorded, durationSeconds: number, tool: LoadTool = 'autocannon'): Promise<LoadResult> {
+  const child = fork(script('replay.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const ready = new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
+    child.send(recorded);
+    return await measure({ url: (await ready).url }, durationSeconds, tool);
+  } finally {
+    await stop(child);
+  }
+}
+
 export async function httpBench(): Promise<BenchRow[]> {
   const durationSeconds = durationOf('autocannon');
 
@@ -98,29 +135,16 @@ export async function httpBench(): Promise<BenchRow[]> {
   // Academy runs with the V8 flags its `academy` command and `npm start` use (docs/decisions/0006).
   const academy = await startServer<{ url: string; token: string }>('app-server.ts', ['--single-threaded-gc']);
   let organization: LoadResult;
-  let recorded: { body: string; headers: Record<string, string> };
+  let recorded: Recorded;
   try {
     const auth = { authorization: `Bearer ${academy.ready.token}` };
-    const sample = await fetch(academy.ready.url, { headers: auth });
-    const kept = ['content-type', 'x-request-id', 'ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'etag'];
-    recorded = {
-      body: await sample.text(),
-      headers: Object.fromEntries(kept.flatMap((name) => (sample.headers.has(name) ? [[name, sample.headers.get(name) as string]] : []))),
-    };
+    recorded = await record(academy.ready.url, auth);
     organization = await measure({ url: academy.ready.url, headers: auth }, durationSeconds);
   } finally {
     await stop(academy.child);
   }
 
-  const replay = fork(script('replay.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  let copy: LoadResult;
-  try {
-    const ready = new Promise<{ url: string }>((resolve) => replay.once('message', (m) => resolve(m as { url: string })));
-    replay.send(recorded);
-    copy = await measure({ url: (await ready).url }, durationSeconds);
-  } finally {
-    await stop(replay);
-  }
+  const copy = await replay(recorded, durationSeconds);
 
   const ceiling = row('fastify sending a copy of that response (no work)', copy, baseline.rps);
   ceiling.note = `${ceiling.note}; Academy reaches ${((100 * organization.rps) / copy.rps).toFixed(0)}% of this`;
