@@ -165,6 +165,29 @@ export interface CertificateTable {
   updated_at: Timestamp;
 }
 
+export interface WorkflowInstanceTable {
+  id: Generated<number>;
+  /** The key of its definition in code (src/modules/workflows/definitions.ts). */
+  workflow: string;
+  state: string;
+  subject_type: string | null;
+  subject_id: number | null;
+  assignee_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkflowDecisionTable {
+  id: Generated<number>;
+  instance_id: number;
+  from_state: string;
+  to_state: string;
+  /** The user who decided (a transition needs a token acting for a user). */
+  decided_by: number;
+  comment: string | null;
+  decided_at: Timestamp;
+}
+
 export interface ApiTokenTable {
   id: Generated<number>;
   name: string;
@@ -344,4 +367,6 @@ export interface DB {
   meetings: MeetingTable;
   enrolments: EnrolmentTable;
   certificates: CertificateTable;
+  workflow_instances: WorkflowInstanceTable;
+  workflow_decisions: WorkflowDecisionTable;
 }

@@ -18,6 +18,7 @@ import { sessionsModule } from './sessions/module.ts';
 import { studentsModule } from './students/module.ts';
 import { tasksModule } from './tasks/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
+import { workflowsModule } from './workflows/module.ts';
 
 /**
  * Every module of the application, in the order their routes, commands and seeds are registered.
@@ -40,6 +41,7 @@ export const modules = [
   studentsModule,
   applicationsModule,
   certificatesModule,
+  workflowsModule,
 ] as const satisfies readonly AcademyModule[];
 
 // Every job that a module (or the platform) declares has a handler in some module: a declared job
