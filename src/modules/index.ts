@@ -14,6 +14,7 @@ import { integrationsModule } from './integrations/module.ts';
 import { meetingsModule } from './meetings/module.ts';
 import { organizationModule } from './organization/module.ts';
 import { resourcesModule } from './resources/module.ts';
+import { searchModule } from './search/module.ts';
 import { sessionsModule } from './sessions/module.ts';
 import { studentsModule } from './students/module.ts';
 import { tasksModule } from './tasks/module.ts';
@@ -42,6 +43,7 @@ export const modules = [
   applicationsModule,
   certificatesModule,
   workflowsModule,
+  searchModule,
 ] as const satisfies readonly AcademyModule[];
 
 // Every job that a module (or the platform) declares has a handler in some module: a declared job

@@ -8,6 +8,7 @@ import * as m0004 from './0004_unique_integration_messages.ts';
 import * as m0005 from './0005_catalogue.ts';
 import * as m0006 from './0006_session_advance_task.ts';
 import * as m0010 from './0010_workflows.ts';
+import * as m0012 from './0012_search.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -20,6 +21,7 @@ const steps: Record<string, Step> = {
   '0005_catalogue': m0005,
   '0006_session_advance_task': m0006,
   '0010_workflows': m0010,
+  '0012_search': m0012,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,7 +1,9 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import { bool } from '../../db/codec.ts';
+import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
+import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
 
 /** The user columns a student shows, decoded (`email_verified` a boolean on both databases). */
@@ -160,3 +162,18 @@ export function createStudentRepository(db: Kysely<DB>) {
 }
 
 export type StudentRepository = ReturnType<typeof createStudentRepository>;
+
+/** Students whose name or email contains `text` (GET /search), by name. */
+export function searchStudents(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  text: string,
+  limit: number,
+): Promise<SearchRows<{ id: number; name: string; email: string }>> {
+  const query = db
+    .selectFrom('users')
+    .select(['users.id', 'users.name', 'users.email'])
+    .where(isStudent)
+    .where(textMatch(dialect, 'users', text));
+  return searchRows(query, { limit, order: 'users.name', id: 'users.id' });
+}
