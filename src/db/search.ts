@@ -1,11 +1,12 @@
-import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from './database.ts';
+import type { DB } from './schema.ts';
 
 /**
  * The text columns that `GET /search` looks in, per table (ADR 0009). Each is indexed for substring
  * search: on SQLite by an FTS5 trigram table `<table>_search` kept current by triggers, on PostgreSQL
  * by a pg_trgm GIN index on `lower(column)`. A migration creates those indexes; a column added here
- * needs one that adds it to them.
+ * needs a migration that adds it to them.
  */
 export const SEARCH_COLUMNS = {
   users: ['name', 'email'],
@@ -34,30 +35,43 @@ function phrase(text: string): string {
 }
 
 /**
+ * The lowercased text of a row's search columns as PostgreSQL indexes it (migration 0012): one
+ * column as it is, several joined by U+001F, a control character that search text never contains.
+ */
+function postgresText(alias: string, columns: readonly string[]) {
+  if (columns.length === 1) return sql`lower(${sql.ref(`${alias}.${columns[0]}`)})`;
+  return sql`lower(${sql.join(
+    columns.map((column) => sql`coalesce(${sql.ref(`${alias}.${column}`)}, '')`),
+    sql` || chr(31) || `,
+  )})`;
+}
+
+/** Search text as it is matched: without control characters (which no indexed text is searched for) and trimmed. */
+export function searchText(text: string): string {
+  return text.replace(/\p{Cc}/gu, ' ').trim();
+}
+
+/**
  * A condition on the rows of `table` (as `alias`): one of its search columns contains `text`,
- * case-insensitively (letter case is folded beyond ASCII on both databases). This is the one place
- * where the dialects differ: PostgreSQL matches `lower(column) LIKE '%text%'`, which its trigram
- * indexes serve; SQLite looks the text up in the table's FTS5 trigram index, or scans for text of
- * fewer than three characters, which no trigram index can answer.
+ * case-insensitively (letter case is folded beyond ASCII on both databases). `text` is what
+ * `searchText` returns, never blank. This is the one place where the dialects differ: PostgreSQL
+ * matches `LIKE '%text%'` on the indexed expression, which its trigram index serves; SQLite looks the
+ * text up in the table's FTS5 trigram index. Text of fewer than three characters has no trigram: it
+ * is a scan, with SQLite's own LIKE where ASCII case folding is all it needs.
  */
 export function textMatch(dialect: Dialect, table: SearchTable, text: string, alias: string = table): RawBuilder<SqlBool> {
   const needle = text.toLowerCase();
-  const columns = SEARCH_COLUMNS[table].map((column) => sql.ref(`${alias}.${column}`));
-  if (dialect === 'postgres') {
-    const pattern = containsPattern(needle);
-    return sql<SqlBool>`(${sql.join(
-      columns.map((column) => sql`lower(${column}) like ${pattern} escape '\\'`),
-      sql` or `,
-    )})`;
-  }
+  const names = SEARCH_COLUMNS[table];
+  if (dialect === 'postgres') return sql<SqlBool>`${postgresText(alias, names)} like ${containsPattern(needle)} escape '\\'`;
   if ([...needle].length >= TRIGRAM) {
     const index = sql.table(`${table}_search`);
     return sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from ${index} where ${index} match ${phrase(needle)})`;
   }
-  return sql<SqlBool>`(${sql.join(
-    columns.map((column) => sql`instr(lower(${column}), ${needle}) > 0`),
-    sql` or `,
-  )})`;
+  const columns = names.map((column) => sql.ref(`${alias}.${column}`));
+  const match = /^[\x20-\x7e]*$/.test(needle)
+    ? (column: (typeof columns)[number]) => sql`${column} like ${containsPattern(needle)} escape '\\'`
+    : (column: (typeof columns)[number]) => sql`instr(lower(${column}), ${needle}) > 0`;
+  return sql<SqlBool>`(${sql.join(columns.map(match), sql` or `)})`;
 }
 
 /** One group's answer: at most `limit` rows and how many matched in all. */
@@ -67,19 +81,28 @@ export interface SearchRows<O> {
 }
 
 /**
- * Runs a group's filtered query once: the first `limit` rows in `order` (ties broken by `id`) and
- * the total number of matches, counted by a window over the same scan instead of a second query.
+ * Runs a group's filtered query (which selects `id` and the `order` column): the first `limit`
+ * matches in `order`, ties broken by id, and the number of matches. The matches are a materialized
+ * common table expression, read twice: a planner that saw the ORDER BY … LIMIT with the match would
+ * be tempted to walk an index in that order and test every row, instead of looking the text up.
  */
-export async function searchRows<O>(
-  query: SelectQueryBuilder<any, any, O>,
-  options: { limit: number; order: string; id: string },
+export async function searchRows<O extends { id: number }>(
+  db: Kysely<DB>,
+  query: SelectQueryBuilder<DB, any, O>,
+  options: { limit: number; order: keyof O & string },
 ): Promise<SearchRows<O>> {
-  const rows = (await query
-    .select(sql<number>`count(*) over ()`.as('search_total'))
-    .orderBy(sql.ref(options.order))
-    .orderBy(sql.ref(options.id))
+  const rows = (await (db as Kysely<any>)
+    .with(
+      (cte) => cte('search_hits').materialized(),
+      () => query,
+    )
+    .selectFrom('search_hits')
+    .selectAll()
+    .select((eb) => eb.selectFrom('search_hits').select(eb.fn.countAll().as('n')).as('search_total'))
+    .orderBy(options.order)
+    .orderBy('id')
     .limit(options.limit)
     .execute()) as (O & { search_total: number | string })[];
   const total = Number(rows[0]?.search_total ?? 0);
-  return { total, rows: rows.map(({ search_total: _, ...row }) => row as O) };
+  return { total, rows: rows.map(({ search_total: _, ...row }) => row as unknown as O) };
 }

@@ -43,7 +43,7 @@ describe('GET /search', () => {
 
   test('a blank or absent q returns every group with total 0 and no items', async () => {
     await make.student({ name: 'Anybody' });
-    for (const url of ['/search', '/search?q=', '/search?q=%20%20%09', '/search?limit=3']) {
+    for (const url of ['/search', '/search?q=', '/search?q=%20%20%09', '/search?q=%1F%0A', '/search?limit=3']) {
       const res = await get(url);
       assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
       const data: Results = res.json().data;

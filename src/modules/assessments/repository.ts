@@ -38,5 +38,5 @@ export function searchAssessments(
     .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
     .select(['assessments.id', 'assessments.title', 'assessments.kind', 'assessments.session_id', 'courses.slug as course'])
     .where(textMatch(dialect, 'assessments', text));
-  return searchRows(query, { limit, order: 'assessments.title', id: 'assessments.id' });
+  return searchRows(db, query, { limit, order: 'title' });
 }

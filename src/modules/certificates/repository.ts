@@ -157,32 +157,27 @@ export function searchCertificates(
   text: string,
   limit: number,
 ): Promise<SearchRows<{ id: number; certificate_number: string; status: string; holder_name: string; course: string }>> {
-  const byNumber = db
-    .selectFrom('certificates')
-    .select('certificates.id')
-    .where(textMatch(dialect, 'certificates', text));
-  const byHolder = db
-    .selectFrom('certificates')
-    .select('certificates.id')
-    .where(
-      'certificates.user_id',
-      'in',
-      db
-        .selectFrom('users')
-        .select('users.id')
-        .where(textMatch(dialect, 'users', text)),
-    );
-  const query = db
-    .selectFrom('certificates')
-    .innerJoin('users', 'users.id', 'certificates.user_id')
-    .innerJoin('courses', 'courses.id', 'certificates.course_id')
-    .select([
-      'certificates.id',
-      'certificates.certificate_number',
-      'certificates.status',
-      'users.name as holder_name',
-      'courses.slug as course',
-    ])
-    .where('certificates.id', 'in', byNumber.union(byHolder));
-  return searchRows(query, { limit, order: 'certificates.certificate_number', id: 'certificates.id' });
+  const certificates = () =>
+    db
+      .selectFrom('certificates')
+      .innerJoin('users', 'users.id', 'certificates.user_id')
+      .innerJoin('courses', 'courses.id', 'certificates.course_id')
+      .select([
+        'certificates.id',
+        'certificates.certificate_number',
+        'certificates.status',
+        'users.name as holder_name',
+        'courses.slug as course',
+      ]);
+  const byNumber = certificates().where(textMatch(dialect, 'certificates', text));
+  const byHolder = certificates().where(
+    'certificates.user_id',
+    'in',
+    db
+      .selectFrom('users')
+      .select('users.id')
+      .where(textMatch(dialect, 'users', text)),
+  );
+  const query = byNumber.union(byHolder);
+  return searchRows(db, query, { limit, order: 'certificate_number' });
 }

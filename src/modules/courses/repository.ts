@@ -56,5 +56,5 @@ export function searchCourses(
     .selectFrom('courses')
     .select(['courses.id', 'courses.slug', 'courses.code', 'courses.title', 'courses.status'])
     .where(textMatch(dialect, 'courses', text));
-  return searchRows(query, { limit, order: 'courses.title', id: 'courses.id' });
+  return searchRows(db, query, { limit, order: 'title' });
 }

@@ -88,8 +88,8 @@ export type EnrolmentRepository = ReturnType<typeof createEnrolmentRepository>;
 
 /**
  * Enrolments whose student's name or email, or whose course's title, code or slug, contains `text`
- * (GET /search), by id. Each side is looked up through its own index and the two are united,
- * so neither turns into a scan of every enrolment.
+ * (GET /search), by id. Each side is looked up through its own index and the two sets of rows are
+ * united, so that neither turns into a scan of every enrolment.
  */
 export function searchEnrolments(
   db: Kysely<DB>,
@@ -107,43 +107,37 @@ export function searchEnrolments(
     course_title: string;
   }>
 > {
-  const byStudent = db
-    .selectFrom('enrolments')
-    .select('enrolments.id')
-    .where(
-      'enrolments.user_id',
-      'in',
-      db
-        .selectFrom('users')
-        .select('users.id')
-        .where(textMatch(dialect, 'users', text)),
-    );
-  const byCourse = db
-    .selectFrom('enrolments')
-    .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
-    .select('enrolments.id')
-    .where(
-      'training_sessions.course_id',
-      'in',
-      db
-        .selectFrom('courses')
-        .select('courses.id')
-        .where(textMatch(dialect, 'courses', text)),
-    );
-  const query = db
-    .selectFrom('enrolments')
-    .innerJoin('users', 'users.id', 'enrolments.user_id')
-    .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
-    .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
-    .select([
-      'enrolments.id',
-      'enrolments.status',
-      'enrolments.user_id',
-      'users.name as student_name',
-      'enrolments.session_id',
-      'courses.slug as course',
-      'courses.title as course_title',
-    ])
-    .where('enrolments.id', 'in', byStudent.union(byCourse));
-  return searchRows(query, { limit, order: 'enrolments.id', id: 'enrolments.id' });
+  const enrolments = () =>
+    db
+      .selectFrom('enrolments')
+      .innerJoin('users', 'users.id', 'enrolments.user_id')
+      .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
+      .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
+      .select([
+        'enrolments.id',
+        'enrolments.status',
+        'enrolments.user_id',
+        'users.name as student_name',
+        'enrolments.session_id',
+        'courses.slug as course',
+        'courses.title as course_title',
+      ]);
+  const byStudent = enrolments().where(
+    'enrolments.user_id',
+    'in',
+    db
+      .selectFrom('users')
+      .select('users.id')
+      .where(textMatch(dialect, 'users', text)),
+  );
+  const byCourse = enrolments().where(
+    'training_sessions.course_id',
+    'in',
+    db
+      .selectFrom('courses')
+      .select('courses.id')
+      .where(textMatch(dialect, 'courses', text)),
+  );
+  const query = byStudent.union(byCourse);
+  return searchRows(db, query, { limit, order: 'id' });
 }

@@ -41,5 +41,5 @@ export function searchMeetings(
     .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
     .select(['meetings.id', 'meetings.location', 'meetings.held_on', 'meetings.status', 'meetings.session_id', 'courses.slug as course'])
     .where(textMatch(dialect, 'meetings', text));
-  return searchRows(query, { limit, order: 'meetings.held_on', id: 'meetings.id' });
+  return searchRows(db, query, { limit, order: 'held_on' });
 }

@@ -54,5 +54,5 @@ export function searchResources(
     ])
     .where('learning_resources.status', '=', 'published')
     .where(textMatch(dialect, 'learning_resources', text));
-  return searchRows(query, { limit, order: 'learning_resources.title', id: 'learning_resources.id' });
+  return searchRows(db, query, { limit, order: 'title' });
 }

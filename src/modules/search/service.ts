@@ -1,3 +1,4 @@
+import { searchText } from '../../db/search.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { AcademyModule, SearchGroup } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -17,12 +18,12 @@ export function searchGroupsOf(modules: readonly AcademyModule[]): SearchGroup[]
 
 export function createSearchService(platform: Platform, groups: readonly SearchGroup[]) {
   return {
-    /** Every group's matches of `q` (trimmed); a blank `q` matches nothing and asks no group. */
+    /** Every group's matches of `q` (trimmed, control characters ignored); a blank `q` matches nothing and asks no group. */
     async search(
       _ctx: ServiceContext,
       query: { q?: string | undefined; limit?: number | undefined },
     ): Promise<Record<string, SearchGroupResult>> {
-      const q = (query.q ?? '').trim();
+      const q = searchText(query.q ?? '');
       const limit = query.limit ?? SEARCH_DEFAULT_LIMIT;
       const results = await Promise.all(
         groups.map(async (group) => [group.name, q === '' ? { total: 0, items: [] } : await group.search(platform, { q, limit })] as const),

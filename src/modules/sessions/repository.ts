@@ -132,5 +132,5 @@ export function searchSessions(
       'courses.slug as course',
     ])
     .where(textMatch(dialect, 'training_sessions', text));
-  return searchRows(query, { limit, order: 'training_sessions.name', id: 'training_sessions.id' });
+  return searchRows(db, query, { limit, order: 'name' });
 }

@@ -175,5 +175,5 @@ export function searchStudents(
     .select(['users.id', 'users.name', 'users.email'])
     .where(isStudent)
     .where(textMatch(dialect, 'users', text));
-  return searchRows(query, { limit, order: 'users.name', id: 'users.id' });
+  return searchRows(db, query, { limit, order: 'name' });
 }

@@ -171,5 +171,5 @@ export function searchWorkflows(
       'workflow_instances.subject_id',
     ])
     .where(textMatch(dialect, 'workflow_instances', text));
-  return searchRows(query, { limit, order: 'workflow_instances.id', id: 'workflow_instances.id' });
+  return searchRows(db, query, { limit, order: 'id' });
 }
