@@ -71,7 +71,11 @@ describe('/users: staff users', () => {
       'suspended_at',
       'updated_at',
     ]);
-    const stored = await app.platform.database.db.selectFrom('users').select('is_admin').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const stored = await app.platform.database.db
+      .selectFrom('users')
+      .select('is_admin')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     assert.equal(Boolean(stored.is_admin), true);
     const notifications = await app.platform.database.db.selectFrom('notifications').selectAll().where('user_id', '=', user.id).execute();
     assert.deepEqual(notifications, [], 'creation sends nothing');
