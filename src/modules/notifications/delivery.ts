@@ -6,7 +6,7 @@ import { type JobContext, type JobDefinitions, PermanentJobError } from '../../p
 import type { Mailer } from '../../platform/mail.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createInvitationRepository, type InvitationRepository, invitationLink, newInvitationToken } from '../users/invitations.ts';
-import { createNotificationRepository, type NotificationRepository } from './repository.ts';
+import { createNotificationRepository, type NotificationRepository, type NotificationRow } from './repository.ts';
 import { type MailContext, renderMail } from './templates.ts';
 
 /** 30 s, 2 min, 8 min, 32 min, about 2 h (×4 each time), with ±20 % jitter. */
@@ -21,6 +21,7 @@ function describe(error: unknown): string {
 
 /** An SMTP 5xx answer (e.g. 550 no such mailbox) will not change on a retry. */
 function permanent(error: unknown): boolean {
+  if (error instanceof PermanentJobError) return true;
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
   return typeof code === 'number' && code >= 500 && code < 600;
 }
@@ -48,6 +49,19 @@ export function createNotificationDelivery(deps: NotificationDeliveryDeps) {
     const started = clock.now();
     if (!(await notifications.startAttempt(notification.id, ctx.attempt, started.toISOString()))) return;
 
+    try {
+      const messageId = await attempt(notification, started);
+      await notifications.markSent(notification.id, messageId, clock.now().toISOString());
+    } catch (error) {
+      const reason = describe(error);
+      await notifications.recordFailure(notification.id, reason, clock.now().toISOString());
+      if (permanent(error)) throw new PermanentJobError(reason);
+      throw error;
+    }
+  }
+
+  /** Writes the email (with a new acceptance link for an invitation) and hands it to the mail port. */
+  async function attempt(notification: NotificationRow, started: Date): Promise<string> {
     const sender = await notifications.sender();
     const name = notification.user_id === null ? undefined : await notifications.userName(notification.user_id);
     const context: MailContext = {
@@ -69,18 +83,8 @@ export function createNotificationDelivery(deps: NotificationDeliveryDeps) {
       context.invitation = { link: invitationLink(deps.config.inviteUrl, token), expiresAt };
     }
     const mail = renderMail(notification.type, context);
-
-    let messageId: string;
-    try {
-      messageId = (await deps.mail.send({ to: notification.recipient, subject: notification.subject, text: mail.text, html: mail.html }))
-        .messageId;
-    } catch (error) {
-      const reason = describe(error);
-      await notifications.recordFailure(notification.id, reason, clock.now().toISOString());
-      if (permanent(error)) throw new PermanentJobError(reason);
-      throw new Error(reason);
-    }
-    await notifications.markSent(notification.id, messageId, clock.now().toISOString());
+    const sent = await deps.mail.send({ to: notification.recipient, subject: notification.subject, text: mail.text, html: mail.html });
+    return sent.messageId;
   }
 
   return {

@@ -124,8 +124,10 @@ function formatLocale(locale: string): string {
   }
 }
 
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
 }
 
 /** Names and subjects are one line in headers and text: control characters are dropped. */
@@ -149,8 +151,11 @@ export function renderMail(type: NotificationType, context: MailContext): Render
     invitation && texts.expiry
       ? texts.expiry(
           new Intl.DateTimeFormat(formatLocale(context.locale), {
-            dateStyle: 'long',
-            timeStyle: 'short',
+            year: 'numeric',
+            month: 'long',
+            day: 'numeric',
+            hour: '2-digit',
+            minute: '2-digit',
             timeZone: context.organization.timezone,
             timeZoneName: 'short',
           }).format(invitation.expiresAt),
