@@ -244,3 +244,55 @@ describe('identity emails while the SMTP server is down', () => {
     );
   });
 });
+
+describe('the acceptance page that invitation links open by default', () => {
+  let smtp: SmtpServer;
+  let app: TestApp;
+  let api: ReturnType<typeof helpers>;
+
+  before(async () => {
+    smtp = await startSmtpServer();
+    let token: string;
+    ({ app, token } = await startApp({
+      SMTP_URL: smtp.url,
+      ACADEMY_INVITE_URL: '',
+      ACADEMY_PUBLIC_URL: 'https://academy.example.org/base',
+    }));
+    api = helpers(app, token);
+  });
+
+  test('opening the link shows whom it is for and uses nothing up; pressing the button activates the user, once', async () => {
+    const id = await api.invite('Margaret Hamilton', 'margaret@example.org');
+    const mail = await eventually(() => smtp.messages.find((m) => m.to.includes('margaret@example.org')), { what: 'the invitation' });
+    const link = new URL(mail.mail.text?.match(/https:\/\/\S+/)?.[0] ?? '');
+    assert.equal(`${link.origin}${link.pathname}`, 'https://academy.example.org/base/invitations/accept');
+    const token = link.searchParams.get('token') ?? '';
+    const path = `/invitations/accept?token=${encodeURIComponent(token)}`;
+
+    for (let view = 0; view < 2; view++) {
+      const shown = await app.http.inject({ method: 'GET', url: path });
+      assert.equal(shown.statusCode, 200, shown.body);
+      assert.match(String(shown.headers['content-type']), /^text\/html/);
+      assert.equal(shown.headers['cache-control'], 'no-store');
+      assert.equal(shown.headers['referrer-policy'], 'no-referrer');
+      assert.match(shown.body, /Margaret Hamilton \(margaret@example\.org\)/);
+      assert.match(shown.body, /<form method="post"/);
+    }
+    assert.equal((await api.call('GET', `/users/${id}`)).body.data.status, 'invited', 'opening the link accepts nothing');
+
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const accepted = await app.http.inject({ method: 'POST', url: '/invitations/accept', headers: form, payload: `token=${token}` });
+    assert.equal(accepted.statusCode, 200, accepted.body);
+    assert.match(accepted.body, /is active/);
+    assert.equal((await api.call('GET', `/users/${id}`)).body.data.status, 'active');
+    await api.notificationWhen(id, 'activation', (n) => n.status === 'queued' || n.status === 'sent', 'the activation notice');
+
+    const again = await app.http.inject({ method: 'POST', url: '/invitations/accept', headers: form, payload: `token=${token}` });
+    assert.equal(again.statusCode, 404);
+    assert.match(again.body, /does not work any more/);
+    assert.equal((await app.http.inject({ method: 'GET', url: path })).statusCode, 404);
+    assert.equal((await app.http.inject({ method: 'GET', url: '/invitations/accept' })).statusCode, 404);
+    const document = await app.http.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    assert.ok(!document.body.includes('/invitations/accept'), 'the page is not part of the API');
+  });
+});

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../platform/html.ts';
 import type { NotificationType } from './schemas.ts';
 
 /**
@@ -122,12 +123,6 @@ function formatLocale(locale: string): string {
   } catch {
     return 'en';
   }
-}
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
 }
 
 /** Names and subjects are one line in headers and text: control characters are dropped. */

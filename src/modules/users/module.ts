@@ -1,5 +1,7 @@
 import type { AcademyModule } from '../../platform/module.ts';
+import { createOrganizationRepository } from '../organization/repository.ts';
 import { adminUserCommands } from './admin.ts';
+import { invitationPages } from './pages.ts';
 import { createStaffRepository } from './repository.ts';
 import { userRoutes } from './routes.ts';
 import { userServiceFor } from './service.ts';
@@ -12,6 +14,10 @@ export const usersModule = {
     async (app) => {
       await app.register(userRoutes, { users: userServiceFor(platform), maxPageSize: platform.config.maxPageSize });
     },
+  pages: ({ platform }) => {
+    const organization = createOrganizationRepository(platform.database.db, platform.changes);
+    return invitationPages({ users: userServiceFor(platform), organizationName: async () => (await organization.get()).name });
+  },
   admin: adminUserCommands,
   search: [
     {

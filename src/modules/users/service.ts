@@ -186,6 +186,21 @@ export function createUserService(deps: UserServiceDeps) {
     archive: transition('archive'),
 
     /**
+     * The user an invitation link is for, without using it up (the page a link opens: mail scanners
+     * open links too). The same 404 as `acceptInvitation` for every link that would not work.
+     */
+    async invitation(ctx: ServiceContext, token: string): Promise<User> {
+      if (!INVITATION_TOKEN.test(token)) throw new NotFoundError();
+      const invitation = await deps.invitations.findByHash(deps.db, hashInvitationToken(token));
+      if (!invitation || invitation.used_at !== null || Date.parse(invitation.expires_at) <= ctx.clock.now().getTime()) {
+        throw new NotFoundError();
+      }
+      const user = await find(invitation.user_id);
+      if (user.status !== 'invited') throw new NotFoundError();
+      return presentUser(user);
+    },
+
+    /**
      * Accepts an invitation by the token of its link: invited → active, once. A malformed, unknown,
      * used, replaced or expired token, and an invitation of a user who is no longer `invited`, are the
      * same 404, so the answer tells nothing about which tokens exist.
