@@ -12,11 +12,13 @@ import { healthModule } from './health/module.ts';
 import { idempotencyModule } from './idempotency/module.ts';
 import { integrationsModule } from './integrations/module.ts';
 import { meetingsModule } from './meetings/module.ts';
+import { notificationsModule } from './notifications/module.ts';
 import { organizationModule } from './organization/module.ts';
 import { resourcesModule } from './resources/module.ts';
 import { sessionsModule } from './sessions/module.ts';
 import { studentsModule } from './students/module.ts';
 import { tasksModule } from './tasks/module.ts';
+import { usersModule } from './users/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
 
 /**
@@ -40,6 +42,8 @@ export const modules = [
   studentsModule,
   applicationsModule,
   certificatesModule,
+  usersModule,
+  notificationsModule,
 ] as const satisfies readonly AcademyModule[];
 
 // Every job that a module (or the platform) declares has a handler in some module: a declared job

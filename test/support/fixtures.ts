@@ -59,6 +59,11 @@ export function fixtures(platform: Platform) {
       });
     },
 
+    /** A staff user (`is_admin`), `active` unless `status` says otherwise. */
+    async staff(overrides: Overrides<UserTable> = {}) {
+      return self.user({ is_admin: true, status: 'active', ...overrides });
+    },
+
     /** A token's secret (to send) and id, with the given scopes. */
     async token(scopes: string[] = ['*'], options: { userId?: number; expiresInDays?: number | null } = {}) {
       let userEmail: string | undefined;
