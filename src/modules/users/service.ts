@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import type { ChangeFeed } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
 import { Fields } from '../../platform/fields.ts';
@@ -43,6 +44,8 @@ export interface UserServiceDeps {
   staff: StaffRepository;
   invitations: InvitationRepository;
   notifications: NotificationService;
+  /** Tells every process's token cache that a user's status changed. */
+  changes: ChangeFeed;
 }
 
 export function createUserService(deps: UserServiceDeps) {
@@ -101,6 +104,8 @@ export function createUserService(deps: UserServiceDeps) {
         // An activated or archived user has no use for an open invitation link.
         if (name === 'activate' || name === 'archive') await deps.invitations.closeFor(trx, user.id, now);
         await deps.notifications.notify(trx, ctx, MOVE_NOTIFICATIONS[name], { id: user.id, email: user.email });
+        // Tokens acting for the user are cached by every process: they must see the new status.
+        await deps.changes.announce(trx);
       },
     });
     ctx.logger.info({ userId: user.id, move: name }, 'user lifecycle move');
@@ -253,5 +258,6 @@ export function userServiceFor(platform: Platform): UserService {
     staff: createStaffRepository(db),
     invitations: createInvitationRepository(db),
     notifications: notificationServiceFor(platform),
+    changes: platform.changes,
   });
 }
