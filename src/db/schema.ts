@@ -35,6 +35,43 @@ export interface UserTable {
   permissions: Json;
   email_verified: Generated<Bool>;
   job_title: string | null;
+  /** Staff lifecycle (draft, invited, active, suspended, archived): when each state was last entered. */
+  invited_at: Generated<Timestamp | null>;
+  activated_at: Generated<Timestamp | null>;
+  suspended_at: Generated<Timestamp | null>;
+  archived_at: Generated<Timestamp | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotificationTable {
+  id: Generated<number>;
+  /** invitation, activation, suspension, reactivation, archival. */
+  type: string;
+  /** queued, sent, failed. */
+  status: string;
+  user_id: number | null;
+  recipient: string;
+  subject: string;
+  locale: string;
+  attempts: Generated<number>;
+  max_attempts: number;
+  last_error: string | null;
+  message_id: string | null;
+  sent_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UserInvitationTable {
+  id: Generated<number>;
+  user_id: number;
+  notification_id: number;
+  /** SHA-256 (hex) of the acceptance token; the token itself is never stored. */
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -347,6 +384,8 @@ export interface RuntimeStateTable {
 export interface DB {
   organization: OrganizationTable;
   users: UserTable;
+  notifications: NotificationTable;
+  user_invitations: UserInvitationTable;
   api_tokens: ApiTokenTable;
   idempotency_keys: IdempotencyKeyTable;
   jobs: JobTable;

@@ -54,6 +54,11 @@ export interface AcademyModule {
   name: string;
   /** Routes under `/api/v1`. */
   routes?(ctx: ModuleContext): FastifyPluginAsync;
+  /**
+   * Routes outside the API, at the server's root: pages a person opens from an email (accepting an
+   * invitation). They declare their access like API routes and stay out of the OpenAPI document.
+   */
+  pages?(ctx: ModuleContext): FastifyPluginAsync;
   /** Handlers of the jobs the module declares (see src/platform/jobs/names.ts). */
   jobs?(ctx: ModuleContext): JobDefinitions;
   /** Scheduled task types by `task_type`; a migration inserts each task's row (name, cron). */

@@ -60,6 +60,11 @@ export function fixtures(platform: Platform) {
       });
     },
 
+    /** A staff user (`is_admin`), `active` unless `status` says otherwise. */
+    async staff(overrides: Overrides<UserTable> = {}) {
+      return self.user({ is_admin: true, status: 'active', ...overrides });
+    },
+
     /** A token's secret (to send) and id, with the given scopes. */
     async token(scopes: string[] = ['*'], options: { userId?: number; expiresInDays?: number | null } = {}) {
       let userEmail: string | undefined;
@@ -345,11 +350,6 @@ export function fixtures(platform: Platform) {
         updated_at: now(),
         ...overrides,
       });
-    },
-
-    /** A staff user (`is_admin`), active unless overridden, holding `permissions`. */
-    async staff(permissions: string[] = [], overrides: Overrides<UserTable> = {}) {
-      return self.user({ is_admin: true, permissions: JSON.stringify(permissions), ...overrides });
     },
 
     /** A workflow instance (a `course_approval` in `pending` about a new course unless overridden). */

@@ -18,7 +18,7 @@ describe('academy admin workflows', () => {
   test('create opens an instance in its initial state; list shows it; bad data is refused per field', async () => {
     const make = fixtures(platform);
     const course = await make.course({ status: 'review' });
-    const reviewer = await make.staff(['courses.approve']);
+    const reviewer = await make.staff({ permissions: JSON.stringify(['courses.approve']) });
     const created = await admin(
       'create',
       '--data',
@@ -35,7 +35,7 @@ describe('academy admin workflows', () => {
     const document = JSON.parse((await admin('create', '--data', JSON.stringify({ workflow: 'document_approval', subject_id: 5 }))).stdout);
     assert.deepEqual([document.subject_type, document.subject_id, document.assignee], ['document', 5, null]);
 
-    const suspended = await make.staff([], { status: 'suspended' });
+    const suspended = await make.staff({ status: 'suspended' });
     const bad = await admin('create', '--data', JSON.stringify({ workflow: 'payroll', subject_type: 'course', assignee_id: suspended.id }));
     assert.notEqual(bad.code, 0);
     for (const field of ['workflow', 'subject_id', 'assignee_id']) assert.match(bad.stderr, new RegExp(field), bad.stderr);

@@ -44,7 +44,7 @@ describe('workflows', () => {
     return res.json().data;
   };
   const tokenFor = async (permissions: string[], overrides: Record<string, unknown> = {}) => {
-    const user = await make.staff(permissions, overrides);
+    const user = await make.staff({ permissions: JSON.stringify(permissions), ...overrides });
     return { secret: (await make.token(['workflows:read', 'workflows:write'], { userId: user.id })).secret, user };
   };
 
@@ -79,21 +79,27 @@ describe('workflows', () => {
   test('a token without a user, or a user without the permission, is refused with 403 and nothing changes', async () => {
     const row = await make.workflow();
     const staffWithout = await tokenFor(['documents.approve']);
+    const invited = await tokenFor(['courses.approve'], { status: 'invited' });
     const suspended = await tokenFor(['courses.approve'], { status: 'suspended' });
     const noUser = await app.token(['workflows:write']);
+    const actions = [
+      ['transition', { to_state: 'approved' }],
+      ['assign', { user_id: approver.user.id }],
+    ] as const;
     for (const [who, token] of [
       ['no user', noUser],
       ['without the permission', staffWithout.secret],
-      ['suspended', suspended.secret],
+      ['not active', invited.secret],
     ] as const) {
-      for (const [action, body] of [
-        ['transition', { to_state: 'approved' }],
-        ['assign', { user_id: approver.user.id }],
-      ] as const) {
+      for (const [action, body] of actions) {
         const res = await request('POST', `/workflows/${row.id}/${action}`, token, body);
         assert.equal(res.statusCode, 403, `${who} ${action}: ${res.body}`);
         assert.equal(res.json().code, 'permission_denied');
       }
+    }
+    // A suspended user's tokens are refused before any route (ADR 0010).
+    for (const [action, body] of actions) {
+      assert.equal((await request('POST', `/workflows/${row.id}/${action}`, suspended.secret, body)).statusCode, 401);
     }
     const after = await get(row.id);
     assert.equal(after.state, 'pending');
@@ -179,7 +185,7 @@ describe('workflows', () => {
 
   test('assign: only an active staff user; the assignee shows with its name', async () => {
     const row = await make.workflow();
-    const suspended = await make.staff([], { status: 'suspended' });
+    const suspended = await make.staff({ status: 'suspended' });
     const student = await make.student();
     for (const userId of [suspended.id, student.id, 999999]) {
       const res = await request('POST', `/workflows/${row.id}/assign`, approver.secret, { user_id: userId });
@@ -188,7 +194,7 @@ describe('workflows', () => {
     }
     assert.equal((await get(row.id)).assignee, null);
 
-    const reviewer = await make.staff([]);
+    const reviewer = await make.staff();
     const res = await request('POST', `/workflows/${row.id}/assign`, approver.secret, { user_id: reviewer.id });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json().data.assignee, { id: reviewer.id, name: reviewer.name });
