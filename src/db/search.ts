@@ -17,6 +17,7 @@ export const SEARCH_COLUMNS = {
   meetings: ['location'],
   certificates: ['certificate_number'],
   workflow_instances: ['workflow', 'subject_type'],
+  notifications: ['recipient', 'subject'],
 } as const;
 
 export type SearchTable = keyof typeof SEARCH_COLUMNS;
@@ -82,15 +83,16 @@ export interface SearchRows<O> {
 
 /**
  * Runs a group's filtered query (which selects `id` and the `order` column): the first `limit`
- * matches in `order`, ties broken by id, and the number of matches. The matches are a materialized
+ * matches in `order` (ascending unless `direction` says otherwise), ties broken by id in the same direction, and the number of matches. The matches are a materialized
  * common table expression, read twice: a planner that saw the ORDER BY … LIMIT with the match would
  * be tempted to walk an index in that order and test every row, instead of looking the text up.
  */
 export async function searchRows<O extends { id: number }>(
   db: Kysely<DB>,
   query: SelectQueryBuilder<DB, any, O>,
-  options: { limit: number; order: keyof O & string },
+  options: { limit: number; order: keyof O & string; direction?: 'asc' | 'desc' },
 ): Promise<SearchRows<O>> {
+  const direction = options.direction ?? 'asc';
   const rows = (await (db as Kysely<any>)
     .with(
       (cte) => cte('search_hits').materialized(),
@@ -99,8 +101,8 @@ export async function searchRows<O extends { id: number }>(
     .selectFrom('search_hits')
     .selectAll()
     .select((eb) => eb.selectFrom('search_hits').select(eb.fn.countAll().as('n')).as('search_total'))
-    .orderBy(options.order)
-    .orderBy('id')
+    .orderBy(options.order, direction)
+    .orderBy('id', direction)
     .limit(options.limit)
     .execute()) as (O & { search_total: number | string })[];
   const total = Number(rows[0]?.search_total ?? 0);

@@ -12,6 +12,7 @@ const INDEXED: Record<string, readonly string[]> = {
   meetings: ['location'],
   certificates: ['certificate_number'],
   workflow_instances: ['workflow', 'subject_type'],
+  notifications: ['recipient', 'subject'],
 };
 
 /**

@@ -19,7 +19,7 @@ export const notificationsModule = {
     {
       name: 'notifications',
       async search(platform, { q, limit }) {
-        const { items, total } = await createNotificationRepository(platform.database.db).search(q.trim(), limit);
+        const { items, total } = await createNotificationRepository(platform.database.db).search(platform.database.dialect, q, limit);
         return {
           total,
           items: items.map((n) => ({

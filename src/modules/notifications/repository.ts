@@ -1,7 +1,8 @@
-import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, NotificationTable } from '../../db/schema.ts';
-import { containsPattern } from '../students/repository.ts';
+import { searchRows, textMatch } from '../../db/search.ts';
 import type { NotificationSort, NotificationStatus, NotificationType } from './schemas.ts';
 
 export interface NotificationRow extends Omit<Selectable<NotificationTable>, 'type' | 'status'> {
@@ -120,21 +121,13 @@ export function createNotificationRepository(db: Kysely<DB>) {
       (await db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst())?.name,
 
     /** Case-insensitive over the recipient and the subject (search group `notifications`). */
-    search: async (text: string, limit: number): Promise<Page<NotificationRow>> => {
-      const pattern = containsPattern(text.toLowerCase());
+    search: async (dialect: Dialect, text: string, limit: number): Promise<Page<NotificationRow>> => {
       const query = db
         .selectFrom('notifications')
-        .where((eb) =>
-          eb.or([
-            sql<SqlBool>`lower(${eb.ref('recipient')}) like ${pattern} escape '\\'`,
-            sql<SqlBool>`lower(${eb.ref('subject')}) like ${pattern} escape '\\'`,
-          ]),
-        );
-      const [items, count] = await Promise.all([
-        query.selectAll().orderBy('id', 'desc').limit(limit).execute(),
-        query.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow() as Promise<{ total: number | string }>,
-      ]);
-      return { items: items.map(decode), total: Number(count.total) };
+        .selectAll()
+        .where(textMatch(dialect, 'notifications', text));
+      const { rows, total } = await searchRows(db, query, { limit, order: 'id', direction: 'desc' });
+      return { items: rows.map(decode), total };
     },
   };
 }

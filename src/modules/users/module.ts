@@ -23,7 +23,7 @@ export const usersModule = {
     {
       name: 'users',
       async search(platform, { q, limit }) {
-        const { items, total } = await createStaffRepository(platform.database.db).search(q.trim(), limit);
+        const { items, total } = await createStaffRepository(platform.database.db).search(platform.database.dialect, q, limit);
         return {
           total,
           items: items.map((user) => ({

@@ -1,9 +1,10 @@
-import { type Kysely, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import { json } from '../../db/codec.ts';
+import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
+import { searchRows, textMatch } from '../../db/search.ts';
 import type { Permission } from '../../platform/permissions.ts';
-import { containsPattern } from '../students/repository.ts';
 import type { UserSort, UserState } from './schemas.ts';
 
 /** A staff user as stored, decoded (`permissions` an array on both databases). */
@@ -126,22 +127,14 @@ export function createStaffRepository(db: Kysely<DB>) {
     },
 
     /** Case-insensitive over the name and the email (search group `users`). */
-    search: async (text: string, limit: number): Promise<Page<StaffRow>> => {
-      const pattern = containsPattern(text.toLowerCase());
+    search: async (dialect: Dialect, text: string, limit: number): Promise<Page<StaffRow>> => {
       const query = db
         .selectFrom('users')
+        .select(COLUMNS)
         .where('is_admin', '=', true)
-        .where((eb) =>
-          eb.or([
-            sql<SqlBool>`lower(${eb.ref('name')}) like ${pattern} escape '\\'`,
-            sql<SqlBool>`lower(${eb.ref('email')}) like ${pattern} escape '\\'`,
-          ]),
-        );
-      const [items, count] = await Promise.all([
-        query.select(COLUMNS).orderBy('name').orderBy('id').limit(limit).execute(),
-        query.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow() as Promise<{ total: number | string }>,
-      ]);
-      return { items: items.map(decode), total: Number(count.total) };
+        .where(textMatch(dialect, 'users', text));
+      const { rows, total } = await searchRows(db, query, { limit, order: 'name' });
+      return { items: rows.map(decode), total };
     },
   };
 }
