@@ -1,3 +1,5 @@
+import type { Permission } from '../../platform/permissions.ts';
+
 /**
  * The workflow definitions. They live in code: each has its states, the moves allowed from each
  * state (empty for a final state), the state a new instance starts in, the kind of subject it
@@ -11,7 +13,8 @@ export interface WorkflowDefinition {
   initial: string;
   /** Each state with the states reachable from it. */
   moves: Readonly<Record<string, readonly string[]>>;
-  approvalPolicy: { required_permission: string };
+  /** A permission staff users are granted by the administration (src/platform/permissions.ts). */
+  approvalPolicy: { required_permission: Permission };
 }
 
 export const WORKFLOWS = {
