@@ -1,6 +1,8 @@
-// The Academy application as `academy serve --no-worker` runs it, over a fresh SQLite database in a
-// temporary directory with the demo data. The per-token rate limit is raised through its
-// configuration variable so that the benchmark measures served requests, not 429s.
+// The Academy application as `academy serve --no-worker` runs it. By default over a fresh SQLite
+// database in a temporary directory with the demo data; with BENCH_DATABASE_URL (and
+// BENCH_DATA_DIR) over that database as it is (a large data set of the catalogue suite), with a
+// token of its own that is revoked when the benchmark stops it. The per-token rate limit is raised
+// through its configuration variable so that the benchmark measures served requests, not 429s.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,22 +13,25 @@ import { migrate } from '../src/db/migrate.ts';
 import { seedDemo } from '../src/modules/demo/seed.ts';
 import { assemble } from '../src/modules/index.ts';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'academy-bench-'));
+const given = process.env.BENCH_DATABASE_URL;
+const dataDir = given ? (process.env.BENCH_DATA_DIR as string) : mkdtempSync(path.join(tmpdir(), 'academy-bench-'));
 const config = loadConfig({
-  DATABASE_URL: `sqlite:${path.join(dataDir, 'academy.db')}`,
+  DATABASE_URL: given ?? `sqlite:${path.join(dataDir, 'academy.db')}`,
   ACADEMY_DATA_DIR: dataDir,
   ACADEMY_RATE_LIMIT_PER_MINUTE: '100000000',
   LOG_LEVEL: 'silent',
 });
 const platform = assemble(config, { logger: pino({ level: 'silent' }) });
 await migrate(platform.database);
-const demo = await seedDemo(platform);
+const issued = given ? await platform.tokens.create({ name: 'bench', scopes: ['*'], expiresInDays: 1 }) : null;
+const token = issued?.token ?? (await seedDemo(platform)).token;
 const app = await buildApp(platform, { logRequests: false });
 const url = await app.http.listen({ port: 0, host: '127.0.0.1' });
-process.send?.({ url: `${url}/api/v1/organization`, token: demo.token });
+process.send?.({ url: `${url}/api/v1/organization`, base: url, token });
 process.on('disconnect', async () => {
   await app.http.close();
+  if (issued) await platform.tokens.revoke(issued.record.id);
   await platform.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!given) rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 });

@@ -4,8 +4,9 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { LoadJob, LoadResult } from './load.ts';
 import type { BenchRow } from './report.ts';
+import { runWrk } from './wrk.ts';
 
-const CONNECTIONS = 32;
+export const CONNECTIONS = 32;
 const WARMUP_SECONDS = 3;
 
 function script(name: string): string {
@@ -13,8 +14,12 @@ function script(name: string): string {
 }
 
 /** Starts a server script and waits for the first message it sends (its URL, and for Academy a token). */
-async function startServer<T>(name: string, execArgv: string[] = []): Promise<{ child: ChildProcess; ready: T }> {
-  const child = fork(script(name), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+export async function startServer<T>(
+  name: string,
+  execArgv: string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; ready: T }> {
+  const child = fork(script(name), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv, env: { ...process.env, ...env } });
   const ready = await new Promise<T>((resolve, reject) => {
     child.once('message', (message) => resolve(message as T));
     child.once('exit', (code) => reject(new Error(`${name} exited (code ${code}) before it was ready`)));
@@ -22,7 +27,7 @@ async function startServer<T>(name: string, execArgv: string[] = []): Promise<{ 
   return { child, ready };
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
@@ -41,16 +46,27 @@ function load(job: LoadJob): Promise<LoadResult> {
   });
 }
 
-async function measure(job: Omit<LoadJob, 'connections' | 'durationSeconds'>, durationSeconds: number): Promise<LoadResult> {
-  // The warm-up lets V8 optimise the hot paths and fills connection pools and caches.
-  await load({ ...job, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
-  return load({ ...job, connections: CONNECTIONS, durationSeconds });
+export type LoadTool = 'autocannon' | 'wrk';
+
+/**
+ * Load of CONNECTIONS connections on one URL for `durationSeconds`, after a short warm-up that lets V8
+ * optimise the hot paths and fills connection pools and caches: by autocannon (in a process of its
+ * own) or by wrk.
+ */
+export async function measure(
+  job: Omit<LoadJob, 'connections' | 'durationSeconds'>,
+  durationSeconds: number,
+  tool: LoadTool = 'autocannon',
+): Promise<LoadResult> {
+  const run = tool === 'wrk' ? runWrk : load;
+  await run({ ...job, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
+  return run({ ...job, connections: CONNECTIONS, durationSeconds });
 }
 
-function row(target: string, result: LoadResult, baselineRps?: number): BenchRow {
+export function row(target: string, result: LoadResult, baselineRps?: number, suite = 'http'): BenchRow {
   const failures = result.non2xx + result.errors + result.timeouts;
   return {
-    suite: 'http',
+    suite,
     target,
     rps: result.rps,
     p50Ms: result.p50Ms,
@@ -60,9 +76,16 @@ function row(target: string, result: LoadResult, baselineRps?: number): BenchRow
   };
 }
 
+/** Seconds of measured load per target: BENCH_DURATION for autocannon (10), BENCH_WRK_DURATION for wrk (30). */
+export function durationOf(tool: LoadTool): number {
+  const [name, fallback] = tool === 'wrk' ? ['BENCH_WRK_DURATION', 30] : ['BENCH_DURATION', 10];
+  const seconds = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(seconds) || seconds < 1) throw new Error(`${name} must be a number of seconds ≥ 1`);
+  return seconds;
+}
+
 export async function httpBench(): Promise<BenchRow[]> {
-  const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
-  if (!Number.isFinite(durationSeconds) || durationSeconds < 1) throw new Error('BENCH_DURATION must be a number of seconds ≥ 1');
+  const durationSeconds = durationOf('autocannon');
 
   const hello = await startServer<{ url: string }>('hello.ts');
   let baseline: LoadResult;

@@ -1,13 +1,23 @@
 // npm run bench: runs every suite on this machine, prints one table and writes .bench/results.json.
-//   BENCH_DURATION=10   seconds of measured load per target (after a short warm-up)
+//   BENCH_SUITES=http,queue,catalogue   the suites to run (all by default)
+//   BENCH_DURATION=10       seconds of measured autocannon load per target (after a short warm-up)
+//   BENCH_WRK_DURATION=30   seconds of measured wrk load per target (catalogue suite)
+//   BENCH_TOOL=both         the catalogue suite's load generator: autocannon, wrk or both
+//   BENCH_SCALE=1           the catalogue suite's data set (academy seed --scale N), kept in .bench/
+//   BENCH_DATABASES=sqlite,postgres   BENCH_SQL_RUNS=500   BENCH_REBUILD=1 (build the data sets again)
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { catalogueBench } from './catalogue.ts';
 import { httpBench } from './http.ts';
 import { queueBench } from './queue.ts';
 import { type BenchRow, formatTable, type Suite, writeResults } from './report.ts';
 
 /** Each suite starts and stops what it measures; add new ones here. */
-const suites: Suite[] = [httpBench, queueBench];
+const all: Record<string, Suite> = { http: httpBench, queue: queueBench, catalogue: catalogueBench };
+const chosen = (process.env.BENCH_SUITES ?? Object.keys(all).join(',')).split(',').map((name) => name.trim());
+const unknown = chosen.filter((name) => !(name in all));
+if (unknown.length) throw new Error(`BENCH_SUITES names unknown suites: ${unknown.join(', ')} (known: ${Object.keys(all).join(', ')})`);
+const suites = chosen.map((name) => all[name] as Suite);
 
 const resultsFile = fileURLToPath(new URL('../.bench/results.json', import.meta.url));
 
@@ -22,5 +32,8 @@ writeResults(resultsFile, rows, {
   cpu: os.cpus()[0]?.model ?? 'unknown',
   loadAverage: os.loadavg(),
   durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
+  wrkDurationSeconds: Number(process.env.BENCH_WRK_DURATION ?? 30),
+  suites: chosen,
+  scale: Number(process.env.BENCH_SCALE ?? 1),
 });
 console.log(`Results written to .bench/results.json`);

@@ -3,8 +3,11 @@ import { buildApp } from '../app.ts';
 import { migrate } from '../db/migrate.ts';
 import { createMetricsServer } from '../http/metrics.ts';
 import { closeWithin } from '../http/server.ts';
+import { MAX_SCALE, PER_SCALE, seedScale } from '../modules/demo/scale.ts';
 import { seedDemo } from '../modules/demo/seed.ts';
 import { schedulerFor } from '../modules/tasks/scheduler.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { Output } from './output.ts';
 import type { Runner } from './runner.ts';
 import { untilSignal } from './worker.ts';
 
@@ -84,17 +87,52 @@ export function serveCommands(program: Command, run: Runner): void {
 
   program
     .command('seed')
-    .description('Fill an empty database with demo data')
-    .option('--demo', 'load the demo data set (required)')
-    .action((options) =>
+    .description('Fill an empty database: the demo academy (--demo), or a large data set for benchmarks (--scale N)')
+    .option('--demo', 'load the demo academy, the organization and a demo token')
+    .option(
+      '--scale <n>',
+      `load about N × ${PER_SCALE.students} students and N × ${PER_SCALE.enrolments} enrolments (N from 0.001 to ${MAX_SCALE})`,
+    )
+    .action((options: { demo?: boolean; scale?: string }) =>
       run(async ({ platform, out }) => {
-        if (!options.demo) throw new Error('Say which data set to load: academy seed --demo');
+        if (options.demo && options.scale !== undefined) throw new Error('Load one data set at a time: --demo or --scale N.');
+        if (options.scale !== undefined) return seedScaleCommand(platform, out, options.scale);
+        if (!options.demo) throw new Error('Say which data set to load: academy seed --demo, or academy seed --scale N');
         const demo = await seedDemo(platform);
         if (demo.refused) throw new Error('This database already holds data of its own; demo data is only loaded into an empty database.');
+        const loaded = demo.catalogue
+          ? ` ${demo.catalogue.courses} courses, ${demo.catalogue.sessions} sessions, ${demo.catalogue.students} students, ` +
+            `${demo.catalogue.enrolments} enrolments, ${demo.catalogue.certificates} certificates.`
+          : '';
         out.result(
-          { seeded: demo.seeded, token: demo.token ?? null },
-          demo.seeded ? `Demo data loaded.${demo.token ? ` Demo token: ${demo.token}` : ''}` : 'Demo data was already loaded.',
+          { seeded: demo.seeded, token: demo.token ?? null, ...(demo.catalogue ? { catalogue: demo.catalogue } : {}) },
+          demo.seeded ? `Demo data loaded:${loaded}${demo.token ? ` Demo token: ${demo.token}` : ''}` : 'Demo data was already loaded.',
         );
       }),
     );
+}
+
+async function seedScaleCommand(platform: Platform, out: Output, text: string): Promise<void> {
+  const scale = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(scale >= 0.001 && scale <= MAX_SCALE)) {
+    throw new Error(`--scale must be a number from 0.001 to ${MAX_SCALE}, e.g. --scale 1 (about ${PER_SCALE.students} students).`);
+  }
+  const started = performance.now();
+  let shown = -1;
+  const summary = await seedScale(platform, scale, {
+    onProgress: ({ percent, table, written, total }) => {
+      // A line every 5%, so that a log file gets a readable bar too.
+      if (percent < shown + 5 && percent < 100) return;
+      shown = percent;
+      const bar = '#'.repeat(Math.floor(percent / 5)).padEnd(20, '.');
+      const seconds = ((performance.now() - started) / 1000).toFixed(0);
+      out.progress(`[${bar}] ${String(percent).padStart(3)}%  ${table} ${written}/${total}  ${seconds} s`);
+    },
+  });
+  out.result(
+    summary,
+    `Loaded scale ${scale} in ${summary.seconds} s: ${summary.students} students, ${summary.courses} courses, ${summary.sessions} sessions, ` +
+      `${summary.applications} applications, ${summary.enrolments} enrolments (${summary.confirmed} confirmed, ${summary.waitlisted} waitlisted, ` +
+      `${summary.cancelled} cancelled), ${summary.certificates} certificates (${summary.revoked} revoked).`,
+  );
 }

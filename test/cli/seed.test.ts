@@ -42,6 +42,21 @@ describe('academy seed --demo', () => {
     );
   });
 
+  test('refuses a database that already has a catalogue, even without a token', async () => {
+    const env = await environment();
+    const course = { slug: 'own-course', title: 'Our own course', code: 'OWN-1', price: '10.00', currency: 'EUR', language: 'en' };
+    const created = await runCli(['admin', 'courses', 'create', '--data', JSON.stringify(course)], env);
+    assert.equal(created.code, 0, created.stderr);
+    const refused = await runCli(['seed', '--demo'], env);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /already holds data/);
+    const courses = JSON.parse((await runCli(['--json', 'admin', 'courses', 'list'], env)).stdout) as { slug: string }[];
+    assert.deepEqual(
+      courses.map((c) => c.slug),
+      ['own-course'],
+    );
+  });
+
   test('serve --demo prints the saved demo token on later starts, and says so when it was revoked', async () => {
     const env = await environment();
     const first = await startServer(['--demo', '--no-worker'], env);

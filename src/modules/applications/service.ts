@@ -246,7 +246,7 @@ export function applicationServiceFor(platform: Platform): ApplicationService {
   return createApplicationService({
     db,
     applications: createApplicationRepository(db),
-    students: createStudentRepository(db),
+    students: createStudentRepository(db, platform.database.dialect),
     outbox: platform.outbox,
   });
 }

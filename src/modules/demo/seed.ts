@@ -1,14 +1,19 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { operatorContext } from '../../platform/context.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
 import { createRuntimeStateRepository } from '../runtime/repository.ts';
+import { type DemoCatalogueSummary, seedDemoCatalogue } from './catalogue.ts';
+import { createDemoRepository } from './repository.ts';
 
 export interface DemoOutcome {
   seeded: boolean;
   /** The database already held data of its own: nothing was loaded. */
   refused?: boolean;
   token?: string;
+  /** What was loaded (only when `seeded`). */
+  catalogue?: DemoCatalogueSummary;
   savedToken?: string;
   /** The saved demo token no longer works (revoked, rotated or expired). */
   savedTokenInvalid?: boolean;
@@ -18,9 +23,10 @@ export interface DemoOutcome {
 const MARKER = 'demo_seeded_at';
 
 /**
- * Loads the demo data set into an empty database, once; later calls change nothing. A database that
- * already holds data of its own (a token, a changed organization) is never touched: demo data there
- * would overwrite real settings and add an all-scopes token.
+ * Loads the demo data set (the organization, the academy of catalogue.ts and an all-scopes token)
+ * into an empty database, once; later calls change nothing. A database that already holds data of its
+ * own (a token, a changed organization, users or courses) is never touched: demo data there would
+ * overwrite real settings, mix invented people with real ones and add an all-scopes token.
  */
 export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
   const state = createRuntimeStateRepository(platform.database.db);
@@ -56,16 +62,20 @@ export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
     address_country: 'GB',
     updated_at: now,
   });
+  // The services log each student and certificate they create; hundreds of such lines say nothing here.
+  const ctx = operatorContext({ clock: platform.clock, logger: platform.logger.child({}, { level: 'warn' }) });
+  const catalogue = await seedDemoCatalogue(platform, ctx);
   const issued = await platform.tokens.create({ name: 'demo', scopes: ['*'] });
   await state.set(MARKER, now, now);
   await mkdir(platform.config.dataDir, { recursive: true });
   await writeFile(tokenFile, `${issued.token}\n`, { mode: 0o600 });
   await chmod(tokenFile, 0o600);
-  return { seeded: true, token: issued.token, tokenFile };
+  return { seeded: true, token: issued.token, catalogue, tokenFile };
 }
 
 async function isEmpty(platform: Platform): Promise<boolean> {
   const organization = await createOrganizationRepository(platform.database.db, platform.changes).get();
   const tokens = await platform.tokens.list();
-  return tokens.length === 0 && organization.updated_at === organization.created_at;
+  const untouched = tokens.length === 0 && organization.updated_at === organization.created_at;
+  return untouched && !(await createDemoRepository(platform.database.db).holdsPeopleOrCatalogue());
 }

@@ -1,4 +1,13 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely';
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
@@ -16,7 +25,25 @@ export interface EnrolmentFilter {
   status?: EnrolmentStatus | undefined;
 }
 
+/** The session counter that holds the number of enrolments in each status that has one. */
+const COUNTERS = { confirmed: 'confirmed_count', waitlisted: 'waitlisted_count' } as const;
+
+const sessionsOf = (eb: ExpressionBuilder<DB, 'enrolments'>, courseId: number) =>
+  eb.selectFrom('training_sessions').select('training_sessions.id').where('training_sessions.course_id', '=', courseId);
+
 export function createEnrolmentRepository(db: Kysely<DB>) {
+  /**
+   * How many enrolments are confirmed (or waitlisted) in every session, a course's sessions or one
+   * session: the sum of the counters that every enrolment change keeps on its session in the same
+   * transaction. Adding up 5,000 counters is a hundred times cheaper than counting 500,000 rows.
+   */
+  const counterTotal = async (column: (typeof COUNTERS)[keyof typeof COUNTERS], courseId?: number, sessionId?: number) => {
+    let query = db.selectFrom('training_sessions').select(sql<number | string | null>`sum(${sql.ref(column)})`.as('total'));
+    if (courseId !== undefined) query = query.where('course_id', '=', courseId);
+    if (sessionId !== undefined) query = query.where('id', '=', sessionId);
+    return Number((await query.executeTakeFirst())?.total ?? 0);
+  };
+
   const withCourse = (executor: Kysely<DB>) =>
     executor
       .selectFrom('enrolments')
@@ -26,16 +53,29 @@ export function createEnrolmentRepository(db: Kysely<DB>) {
 
   return {
     list: async (filter: EnrolmentFilter, list: ListRequest<EnrolmentSort>): Promise<Page<EnrolmentRow>> => {
-      let query = withCourse(db);
-      if (filter.studentId !== undefined) query = query.where('enrolments.user_id', '=', filter.studentId);
-      if (filter.courseId !== undefined) query = query.where('training_sessions.course_id', '=', filter.courseId);
-      if (filter.sessionId !== undefined) query = query.where('enrolments.session_id', '=', filter.sessionId);
-      if (filter.status !== undefined) query = query.where('enrolments.status', '=', filter.status);
-      return listPage(query, list, {
-        sort: { id: 'enrolments.id', created_at: 'enrolments.created_at', updated_at: 'enrolments.updated_at' },
-        id: 'enrolments.id',
-        updatedAt: 'enrolments.updated_at',
-      });
+      // On the enrolments' own columns, so that the total is counted without the join.
+      const filters = (eb: ExpressionBuilder<DB, 'enrolments'>) => {
+        const conditions: Expression<SqlBool>[] = [];
+        if (filter.studentId !== undefined) conditions.push(eb('enrolments.user_id', '=', filter.studentId));
+        if (filter.courseId !== undefined) conditions.push(eb('enrolments.session_id', 'in', sessionsOf(eb, filter.courseId)));
+        if (filter.sessionId !== undefined) conditions.push(eb('enrolments.session_id', '=', filter.sessionId));
+        if (filter.status !== undefined) conditions.push(eb('enrolments.status', '=', filter.status));
+        return eb.and(conditions);
+      };
+      const counter = filter.status === 'confirmed' || filter.status === 'waitlisted' ? COUNTERS[filter.status] : undefined;
+      const fromCounters = counter !== undefined && filter.studentId === undefined && list.updatedSince === undefined;
+      return listPage(
+        withCourse(db).where(filters),
+        list,
+        {
+          sort: { id: 'enrolments.id', created_at: 'enrolments.created_at', updated_at: 'enrolments.updated_at' },
+          id: 'enrolments.id',
+          updatedAt: 'enrolments.updated_at',
+        },
+        {
+          count: fromCounters ? () => counterTotal(counter, filter.courseId, filter.sessionId) : db.selectFrom('enrolments').where(filters),
+        },
+      );
     },
 
     findById: async (id: number, executor: Kysely<DB> = db): Promise<EnrolmentRow | undefined> =>

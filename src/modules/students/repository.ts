@@ -3,7 +3,7 @@ import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
-import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
+import { type SearchRows, searchRows, searchText, textMatch } from '../../db/search.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
 
 /** The user columns a student shows, decoded (`email_verified` a boolean on both databases). */
@@ -54,26 +54,13 @@ function isStudent(eb: ExpressionBuilder<DB, 'users'>): Expression<SqlBool> {
   ]);
 }
 
-/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-export function createStudentRepository(db: Kysely<DB>) {
+export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
   return {
     list: async (filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<StudentRow>> => {
       let query = db.selectFrom('users').select(COLUMNS).where(isStudent);
-      if (filter.search) {
-        const pattern = containsPattern(filter.search);
-        // lower() on both sides: PostgreSQL's LIKE is case-sensitive, SQLite's folds ASCII only.
-        // The ESCAPE clause is spelled out because SQLite has no default escape character.
-        query = query.where((eb) =>
-          eb.or([
-            sql<SqlBool>`lower(${eb.ref('users.name')}) like ${pattern} escape '\\'`,
-            sql<SqlBool>`lower(${eb.ref('users.email')}) like ${pattern} escape '\\'`,
-          ]),
-        );
-      }
+      // The same indexed match as the users group of GET /search (src/db/search.ts, ADR 0009).
+      const search = filter.search === undefined ? '' : searchText(filter.search);
+      if (search) query = query.where(textMatch(dialect, 'users', search));
       if (filter.status !== undefined) query = query.where('users.email_verified', '=', filter.status === 'verified');
       const page = await listPage(query, list, {
         sort: { id: 'users.id', name: 'users.name', email: 'users.email', created_at: 'users.created_at', updated_at: 'users.updated_at' },

@@ -79,5 +79,8 @@ export function createStudentService(deps: { db: Kysely<DB>; students: StudentRe
 export type StudentService = ReturnType<typeof createStudentService>;
 
 export function studentServiceFor(platform: Platform): StudentService {
-  return createStudentService({ db: platform.database.db, students: createStudentRepository(platform.database.db) });
+  return createStudentService({
+    db: platform.database.db,
+    students: createStudentRepository(platform.database.db, platform.database.dialect),
+  });
 }

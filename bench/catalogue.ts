@@ -1,0 +1,229 @@
+// The catalogue on a large data set (`academy seed --scale N`, N = BENCH_SCALE, 1 by default: 100,000
+// students, 500,000 enrolments), on SQLite and on PostgreSQL (when reachable):
+//   GET /courses, GET /students?search=…, GET /enrolments?status=waitlisted,
+//   GET /certificates?student_id=…, GET /courses/{course}/sessions/{session}
+// Each under HTTP load of 32 connections (autocannon and/or wrk, BENCH_TOOL), with its ratio to a bare
+// Fastify hello-world measured by the same tool in the same run, and beside it the cost of its SQL
+// alone: the same service call run BENCH_SQL_RUNS times in a loop in this process (no HTTP, no load).
+// Standalone: npx node bench/catalogue.ts
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { listRequest } from '../src/http/list.ts';
+import { certificateServiceFor } from '../src/modules/certificates/service.ts';
+import { courseServiceFor } from '../src/modules/courses/service.ts';
+import { enrolmentServiceFor } from '../src/modules/enrolments/service.ts';
+import { assemble } from '../src/modules/index.ts';
+import { sessionServiceFor } from '../src/modules/sessions/service.ts';
+import { studentServiceFor } from '../src/modules/students/service.ts';
+import { operatorContext, type ServiceContext } from '../src/platform/context.ts';
+import type { Platform } from '../src/platform/platform.ts';
+import { type BenchDialect, dataset, postgresReachable } from './datasets.ts';
+import { durationOf, type LoadTool, measure, row, startServer, stop } from './http.ts';
+import type { LoadResult } from './load.ts';
+import { type BenchRow, formatTable } from './report.ts';
+import { wrkAvailable } from './wrk.ts';
+
+/** A surname about one student in sixty has: a search with a page of results and a total to count. */
+const SEARCH = 'okafor';
+const P99_TARGET_MS = 25;
+/** GET /courses and the session read should reach this share of the hello-world rate. */
+const RATIO_TARGET = 0.35;
+
+interface Target {
+  name: string;
+  path: string;
+  ratioTarget?: boolean;
+  call(ctx: ServiceContext): Promise<unknown>;
+}
+
+function log(text: string): void {
+  process.stderr.write(`[bench] ${text}\n`);
+}
+
+/** The requests to measure, with ids and slugs read from the data set. */
+async function targetsOf(platform: Platform): Promise<Target[]> {
+  const { db } = platform.database;
+  const { total } = await db
+    .selectFrom('certificates')
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .executeTakeFirstOrThrow();
+  // A student holding a certificate from the middle of the table.
+  const holder = await db
+    .selectFrom('certificates')
+    .select('user_id')
+    .orderBy('id')
+    .offset(Math.floor(Number(total) / 2))
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  // A full session with people on its waitlist.
+  const session = await db
+    .selectFrom('training_sessions')
+    .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
+    .select(['training_sessions.id', 'courses.slug'])
+    .where('training_sessions.waitlisted_count', '>', 0)
+    .orderBy('training_sessions.id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const list = listRequest({}, { maxPageSize: platform.config.maxPageSize, defaultSort: 'id' as const });
+  const courses = courseServiceFor(platform);
+  const students = studentServiceFor(platform);
+  const enrolments = enrolmentServiceFor(platform);
+  const certificates = certificateServiceFor(platform);
+  const sessions = sessionServiceFor(platform);
+  return [
+    { name: 'GET /courses', path: '/api/v1/courses', ratioTarget: true, call: (ctx) => courses.list(ctx, {}, list) },
+    {
+      name: `GET /students?search=${SEARCH}`,
+      path: `/api/v1/students?search=${SEARCH}`,
+      call: (ctx) => students.list(ctx, { search: SEARCH }, list),
+    },
+    {
+      name: 'GET /enrolments?status=waitlisted',
+      path: '/api/v1/enrolments?status=waitlisted',
+      call: (ctx) => enrolments.list(ctx, { status: 'waitlisted' }, list),
+    },
+    {
+      name: 'GET /certificates?student_id=…',
+      path: `/api/v1/certificates?student_id=${holder.user_id}`,
+      call: (ctx) => certificates.list(ctx, { studentId: holder.user_id }, list),
+    },
+    {
+      name: 'GET /courses/{course}/sessions/{session}',
+      path: `/api/v1/courses/${session.slug}/sessions/${session.id}`,
+      ratioTarget: true,
+      call: (ctx) => sessions.get(ctx, session.slug, session.id),
+    },
+  ];
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+/** The service call alone, `runs` times one after another (after a warm-up): mean, p50 and p99 in ms. */
+async function sqlCost(ctx: ServiceContext, target: Target, runs: number) {
+  for (let i = 0; i < Math.min(50, runs); i++) await target.call(ctx);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await target.call(ctx);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((sum, t) => sum + t, 0) / times.length;
+  return { mean, p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+async function tools(): Promise<LoadTool[]> {
+  const asked = process.env.BENCH_TOOL ?? 'both';
+  if (!['autocannon', 'wrk', 'both'].includes(asked)) throw new Error('BENCH_TOOL must be autocannon, wrk or both');
+  const wrk = await wrkAvailable();
+  if (asked === 'wrk' && !wrk) throw new Error('BENCH_TOOL=wrk, but wrk is not installed (apt-get install wrk, or BENCH_WRK=/path/to/wrk)');
+  if (asked === 'both' && !wrk) log('wrk is not installed: autocannon only (apt-get install wrk for the C load generator)');
+  return asked === 'both' ? (wrk ? ['autocannon', 'wrk'] : ['autocannon']) : [asked as LoadTool];
+}
+
+function verdict(target: Target, result: LoadResult, baselineRps: number): string {
+  const checks = [`p99 < ${P99_TARGET_MS} ms ${result.p99Ms < P99_TARGET_MS ? 'met' : 'MISSED'}`];
+  if (target.ratioTarget)
+    checks.push(`≥ ${RATIO_TARGET * 100}% of baseline ${result.rps >= RATIO_TARGET * baselineRps ? 'met' : 'MISSED'}`);
+  return checks.join('; ');
+}
+
+async function benchDialect(dialect: BenchDialect, scale: number, loadTools: LoadTool[], baselines: Map<LoadTool, number>) {
+  const rows: BenchRow[] = [];
+  const data = await dataset(dialect, scale, log);
+  const label = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  const runs = Number(process.env.BENCH_SQL_RUNS ?? 500);
+
+  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir }), { logger: pino({ level: 'warn' }) });
+  const targets = await targetsOf(platform);
+  const costs = new Map<Target, Awaited<ReturnType<typeof sqlCost>>>();
+  try {
+    const ctx = operatorContext(platform);
+    for (const target of targets) {
+      log(`${label}: ${target.name}: SQL alone, ${runs} runs`);
+      costs.set(target, await sqlCost(ctx, target, runs));
+    }
+  } finally {
+    await platform.close();
+  }
+
+  const server = await startServer<{ base: string; token: string }>('app-server.ts', ['--single-threaded-gc'], {
+    BENCH_DATABASE_URL: data.url,
+    BENCH_DATA_DIR: data.dataDir,
+  });
+  try {
+    const headers = { authorization: `Bearer ${server.ready.token}` };
+    for (const target of targets) {
+      const url = `${server.ready.base}${target.path}`;
+      const sample = await fetch(url, { headers });
+      if (sample.status !== 200) throw new Error(`${target.name} answered ${sample.status}: ${await sample.text()}`);
+      const total = ((await sample.json()) as { meta?: { total: number } }).meta?.total;
+      for (const tool of loadTools) {
+        log(`${label}: ${target.name}: ${tool}, ${durationOf(tool)} s`);
+        const result = await measure({ url, headers }, durationOf(tool), tool);
+        const baseline = baselines.get(tool) as number;
+        const line = row(`${target.name} (${label}, ${tool})`, result, baseline, 'catalogue');
+        line.note = `${line.note}, ${tool} ${durationOf(tool)} s${total === undefined ? '' : `; total ${total}`}; ${verdict(target, result, baseline)}`;
+        rows.push(line);
+      }
+      const cost = costs.get(target) as Awaited<ReturnType<typeof sqlCost>>;
+      rows.push({
+        suite: 'catalogue',
+        target: `  its SQL alone (${label}, in-process)`,
+        rps: 1000 / cost.mean,
+        p50Ms: cost.p50,
+        p99Ms: cost.p99,
+        meanMs: cost.mean,
+        note: `the service call ${runs} times in a loop: mean ${cost.mean.toFixed(2)} ms (requests/s = 1000 / mean)`,
+      });
+    }
+  } finally {
+    await stop(server.child);
+  }
+  const built = data.builtInSeconds === null ? 'reused' : `built in ${data.builtInSeconds} s`;
+  rows.push({
+    suite: 'catalogue',
+    target: `data set (${label})`,
+    note: `seed --scale ${scale}: ${data.summary.students} students, ${data.summary.enrolments} enrolments, ${data.summary.certificates} certificates; ${built}`,
+  });
+  return rows;
+}
+
+export async function catalogueBench(): Promise<BenchRow[]> {
+  const scale = Number(process.env.BENCH_SCALE ?? 1);
+  const loadTools = await tools();
+  const asked = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+  const rows: BenchRow[] = [];
+  const dialects: BenchDialect[] = [];
+  if (asked.includes('sqlite')) dialects.push('sqlite');
+  if (asked.includes('postgres')) {
+    if (await postgresReachable()) dialects.push('postgres');
+    else rows.push({ suite: 'catalogue', target: 'postgres', note: 'skipped: PostgreSQL not reachable (BENCH_POSTGRES_URL)' });
+  }
+  // The data sets first, so that building one does not fall between a baseline and its measurements.
+  for (const dialect of dialects) await dataset(dialect, scale, log);
+
+  const baselines = new Map<LoadTool, number>();
+  const hello = await startServer<{ url: string }>('hello.ts');
+  try {
+    for (const tool of loadTools) {
+      log(`hello world: ${tool}, ${durationOf(tool)} s`);
+      const result = await measure({ url: hello.ready.url }, durationOf(tool), tool);
+      baselines.set(tool, result.rps);
+      const line = row(`fastify hello world (baseline, ${tool})`, result, undefined, 'catalogue');
+      line.note = `${line.note}, ${tool} ${durationOf(tool)} s`;
+      rows.push(line);
+    }
+  } finally {
+    await stop(hello.child);
+  }
+  for (const dialect of dialects) rows.push(...(await benchDialect(dialect, scale, loadTools, baselines)));
+  return rows;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(formatTable(await catalogueBench()));
+}

@@ -1,0 +1,65 @@
+// wrk, the C load generator (https://github.com/wg/wrk): far lighter than autocannon, so on a small
+// machine it leaves more of the CPU to the server it measures. Runs `wrk --latency` and reads its
+// report: requests per second, the 50th and 99th latency percentiles, and the failures.
+import { execFile } from 'node:child_process';
+import type { LoadJob, LoadResult } from './load.ts';
+
+/** Where the wrk binary is (BENCH_WRK, else `wrk` on the PATH). */
+export const WRK = process.env.BENCH_WRK ?? 'wrk';
+
+/** Whether wrk can be run here. */
+export function wrkAvailable(): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile(WRK, ['--version'], (error, stdout, stderr) => resolve(!error || /wrk \S+/.test(`${stdout}${stderr}`)));
+  });
+}
+
+/** A wrk duration such as `812.34us`, `1.20ms` or `2.01s`, in milliseconds. */
+function milliseconds(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  if (!match) throw new Error(`wrk reported a latency this benchmark cannot read: ${text}`);
+  const value = Number(match[1]);
+  return { us: value / 1000, ms: value, s: value * 1000, m: value * 60_000 }[match[2] as 'us' | 'ms' | 's' | 'm'];
+}
+
+export function parseWrk(report: string): LoadResult {
+  const number = (pattern: RegExp) => {
+    const match = pattern.exec(report);
+    return match ? Number(match[1]) : 0;
+  };
+  const percentile = (p: number) => {
+    const match = new RegExp(`^\\s*${p}%\\s+(\\S+)`, 'm').exec(report);
+    if (!match) throw new Error(`wrk printed no ${p}th percentile (was --latency given?):\n${report}`);
+    return milliseconds(match[1] as string);
+  };
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(report);
+  return {
+    rps: number(/Requests\/sec:\s+([\d.]+)/),
+    p50Ms: percentile(50),
+    p99Ms: percentile(99),
+    total: number(/(\d+) requests in/),
+    non2xx: number(/Non-2xx or 3xx responses: (\d+)/),
+    errors: errors ? Number(errors[1]) + Number(errors[2]) + Number(errors[3]) : 0,
+    timeouts: errors ? Number(errors[4]) : 0,
+  };
+}
+
+/** One wrk run of `job` (one thread by default: BENCH_WRK_THREADS). */
+export function runWrk(job: LoadJob): Promise<LoadResult> {
+  const threads = Number(process.env.BENCH_WRK_THREADS ?? 1);
+  const args = [`-t${threads}`, `-c${job.connections}`, `-d${job.durationSeconds}s`, '--latency', '--timeout', '10s'];
+  for (const [name, value] of Object.entries(job.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  args.push(job.url);
+  return new Promise((resolve, reject) => {
+    execFile(WRK, args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`wrk failed: ${stderr || error.message}`));
+      else {
+        try {
+          resolve(parseWrk(stdout));
+        } catch (failure) {
+          reject(failure);
+        }
+      }
+    });
+  });
+}

@@ -1,0 +1,797 @@
+import { randomBytes } from 'node:crypto';
+import type { Insertable, Kysely } from 'kysely';
+import { openDatabase } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { certificateNumber } from '../certificates/service.ts';
+import type { CourseState } from '../courses/schemas.ts';
+import type { SessionState } from '../sessions/schemas.ts';
+import { type BulkRepository, type BulkTable, createBulkRepository } from './bulk.ts';
+import { createRandom, type Random } from './random.ts';
+import { createDemoRepository } from './repository.ts';
+
+/**
+ * `academy seed --scale N`: a large academy for benchmarks, written with multi-row inserts in large
+ * transactions rather than through the services (which would take hours for a million rows), but
+ * holding to the same rules: session counters equal the enrolments they count, waitlists are
+ * contiguous from 1 and only exist in full sessions with a waitlist, a student has at most one live
+ * enrolment per session and an application to every course they enrol in, certificates belong to
+ * confirmed enrolments completed as passed, and every state agrees with its dates (relative to the
+ * day of seeding, like the demo). A generator with a fixed seed makes the data the same on every run
+ * (except the certificates' verification tokens, which stay random: they are secrets). No domain
+ * events are written: there is no history to announce.
+ */
+
+/** Bumped whenever the data a given N produces changes (the benchmark cache compares it). */
+export const SCALE_SEED_VERSION = 1;
+
+/** What N = 1 produces (about; enrolments and certificates follow from the capacities drawn). */
+export const PER_SCALE = { students: 100_000, courses: 200, sessions: 5_000, enrolments: 500_000, certificates: 50_000 } as const;
+export const MAX_SCALE = 10;
+
+const SEED = 0x5ca1e;
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+/** Rows per transaction. */
+const TRANSACTION_ROWS = 50_000;
+/** Share of passed enrolments that have been issued their certificate (about 50,000 for N = 1). */
+const CERTIFICATE_RATE = 0.25;
+const REVOKED_RATE = 0.01;
+const CANCELLED_RATE = 0.04;
+
+const SUBJECTS: [string, string][] = [
+  ['Project Management', 'PM'],
+  ['Python Programming', 'PY'],
+  ['Data Analysis', 'DA'],
+  ['Leadership', 'LD'],
+  ['First Aid at Work', 'FA'],
+  ['Agile and Scrum', 'AG'],
+  ['Cloud Computing', 'CC'],
+  ['Cyber Security', 'CS'],
+  ['Negotiation', 'NG'],
+  ['Data Protection', 'DP'],
+  ['Business Writing', 'BW'],
+  ['Public Speaking', 'PS'],
+  ['Excel', 'XL'],
+  ['Machine Learning', 'ML'],
+  ['Web Development', 'WD'],
+  ['SQL and Databases', 'SQ'],
+  ['Customer Service', 'CU'],
+  ['Health and Safety', 'HS'],
+  ['Fire Warden', 'FW'],
+  ['Mental Health First Aid', 'MH'],
+  ['Sales Techniques', 'SA'],
+  ['Digital Marketing', 'DM'],
+  ['Accounting Basics', 'AC'],
+  ['Payroll', 'PR'],
+  ['Procurement', 'PC'],
+  ['Supply Chain', 'SC'],
+  ['Lean Six Sigma', 'LS'],
+  ['ITIL Service Management', 'IT'],
+  ['Linux Administration', 'LX'],
+  ['Network Fundamentals', 'NF'],
+  ['UX Design', 'UX'],
+  ['Time Management', 'TM'],
+  ['Coaching and Mentoring', 'CM'],
+  ['Conflict Resolution', 'CR'],
+  ['Change Management', 'CH'],
+  ['Business German', 'DE'],
+  ['Business French', 'FR'],
+  ['Spanish for Work', 'ES'],
+  ['Forklift Operation', 'FO'],
+  ['Food Hygiene', 'FH'],
+];
+const LEVELS = ['Fundamentals', 'Intermediate', 'Advanced', 'Masterclass', 'Bootcamp', 'Refresher'];
+const LANGUAGES = ['en', 'en', 'en', 'en', 'en-GB', 'en-GB', 'de', 'fr', 'es', 'nl'];
+const FIRST_NAMES = [
+  'Amelia',
+  'Oliver',
+  'Isla',
+  'Noah',
+  'Ava',
+  'Leo',
+  'Mia',
+  'Arthur',
+  'Freya',
+  'Oscar',
+  'Zoë',
+  'Ravi',
+  'Chloé',
+  'Mateo',
+  'Aoife',
+  'Kwame',
+  'Sofia',
+  'Jakub',
+  'Mei',
+  'Ibrahim',
+  'Hannah',
+  'Luca',
+  'Nia',
+  'Emre',
+  'Grace',
+  'Tomasz',
+  'Inès',
+  'Yusuf',
+  'Elena',
+  'Finn',
+  'Amara',
+  'Dmitri',
+  'Priya',
+  'Samuel',
+  'Helen',
+  'Daniel',
+  'Aisha',
+  'Jürgen',
+  'Margaret',
+  'Tom',
+  'Lena',
+  'Omar',
+  'Chiara',
+  'Kenji',
+  'Fatima',
+  'Lars',
+  'Ana',
+  'Wei',
+  'Olga',
+  'Diego',
+  'Sara',
+  'Henrik',
+  'Maya',
+  'Joseph',
+  'Ngozi',
+  'Pablo',
+  'Eva',
+  'Arjun',
+  'Ruth',
+  'Ivan',
+];
+const LAST_NAMES = [
+  'Smith',
+  'Patel',
+  'Jones',
+  'Müller',
+  'Nowak',
+  'Okoye',
+  'Brown',
+  'García',
+  'Chen',
+  'Kaur',
+  'Murphy',
+  'Yılmaz',
+  'Evans',
+  'Rossi',
+  'Ahmed',
+  'Dubois',
+  'Taylor',
+  'Kowalski',
+  'Nguyen',
+  'Walsh',
+  'Silva',
+  'Ibrahim',
+  'Johansson',
+  "O'Brien",
+  'Osei',
+  'Reyes',
+  'Ward',
+  'Okafor',
+  'Lindqvist',
+  'Hoffmann',
+  'Rahman',
+  'Natarajan',
+  'Becker',
+  'Fischer',
+  'Novák',
+  'Kim',
+  'Sato',
+  'Haddad',
+  'Costa',
+  'Moreau',
+  'Jansen',
+  'Popescu',
+  'Horvat',
+  'Andersen',
+  'Virtanen',
+  'Papadopoulos',
+  'Kaya',
+  'Mensah',
+  'Abebe',
+  'Mwangi',
+  'Tanaka',
+  'Lopez',
+  'Wilson',
+  'Clarke',
+  'Hughes',
+  'Byrne',
+  'Schmidt',
+  'Bianchi',
+  'Svensson',
+  'Kovács',
+];
+const INSTRUCTORS = [
+  'Margaret Osei',
+  'Daniel Reyes',
+  'Priya Natarajan',
+  'Tom Becker',
+  'Helen Ward',
+  'Samuel Okafor',
+  'Grace Lindqvist',
+  'Jürgen Hoffmann',
+  'Aisha Rahman',
+  'Carlos Mendes',
+  'Ingrid Berg',
+  'Kofi Boateng',
+  'Leila Haddad',
+  'Martin Novák',
+  'Yuki Tanaka',
+  'Ruth Abebe',
+];
+
+/** Enrolments per seat, drawn between these bounds: open sessions are often oversubscribed. */
+const DEMAND: Partial<Record<SessionState, [number, number]>> = { open_for_registration: [0.3, 1.6], cancelled: [0.2, 0.8] };
+const OUTCOME = { passed: 1, failed: 2, withdrawn: 3 } as const;
+
+const STATUS = { confirmed: 0, waitlisted: 1, cancelled: 2 } as const;
+const STATUS_NAMES = ['confirmed', 'waitlisted', 'cancelled'] as const;
+const OUTCOME_NAMES = [null, 'passed', 'failed', 'withdrawn'] as const;
+
+interface CoursePlan {
+  slug: string;
+  code: string;
+  title: string;
+  description: string;
+  priceMinor: number;
+  language: string;
+  state: CourseState;
+  created: number;
+  publishedAt: number | null;
+  archivedAt: number | null;
+  updated: number;
+}
+
+interface SessionPlan {
+  course: number;
+  name: string;
+  state: SessionState;
+  startsOn: number;
+  endsOn: number;
+  seats: number;
+  waitlist: boolean;
+  instructor: string;
+  created: number;
+  opens: number;
+  closes: number;
+  cancelledAt: number;
+  confirmed: number;
+  waitlisted: number;
+  completed: number;
+  updated: number;
+}
+
+export interface ScaleSummary {
+  scale: number;
+  version: number;
+  students: number;
+  courses: number;
+  sessions: number;
+  applications: number;
+  enrolments: number;
+  confirmed: number;
+  waitlisted: number;
+  cancelled: number;
+  certificates: number;
+  revoked: number;
+  /** Time spent writing (after planning). */
+  seconds: number;
+}
+
+export interface ScaleProgress {
+  table: BulkTable;
+  written: number;
+  total: number;
+}
+
+export class ScaleRefusedError extends Error {}
+
+/** Draws one key of `weights` in proportion to its weight. */
+function weighted<K extends string>(random: Random, weights: Record<K, number>): K {
+  const entries = Object.entries(weights) as [K, number][];
+  let x = random.next() * entries.reduce((sum, [, w]) => sum + w, 0);
+  for (const [key, weight] of entries) {
+    x -= weight;
+    if (x < 0) return key;
+  }
+  return (entries[entries.length - 1] as [K, number])[0];
+}
+
+function kebab(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+function ascii(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/ı/g, 'i')
+    .toLowerCase()
+    .replace(/[^a-z]+/g, '');
+}
+
+/** The whole data set for `scale`, decided in memory before anything is written (compact arrays for the big tables). */
+export function planScale(scale: number, now: number) {
+  if (!(scale > 0 && scale <= MAX_SCALE)) throw new Error(`The scale must be a number above 0 and at most ${MAX_SCALE}.`);
+  const random = createRandom(SEED);
+  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
+  const at = (days: number, hour: number) => today + days * DAY + hour * HOUR;
+  const past = (moment: number) => Math.min(moment, now - HOUR);
+
+  const studentCount = Math.max(50, Math.round(PER_SCALE.students * scale));
+  const courseCount = Math.max(5, Math.round(PER_SCALE.courses * scale));
+  const sessionCount = Math.max(12, Math.round(PER_SCALE.sessions * scale));
+  const enrolmentTarget = Math.round(PER_SCALE.enrolments * scale);
+
+  // Courses: the first five in each publication state, the rest mostly published.
+  const courses: CoursePlan[] = [];
+  const slugs = new Set<string>();
+  const fixedStates: CourseState[] = ['published', 'archived', 'approved', 'review', 'draft'];
+  for (let i = 0; i < courseCount; i++) {
+    const [subject, prefix] = random.pick(SUBJECTS);
+    const level = random.pick(LEVELS);
+    const title = `${subject} ${level}`;
+    let slug = kebab(title);
+    for (let n = 2; slugs.has(slug); n++) slug = `${kebab(title)}-${n}`;
+    slugs.add(slug);
+    courses.push({
+      slug,
+      code: `${prefix}-${1000 + i}`,
+      title,
+      description: `${level} course in ${subject.toLowerCase()}: lectures, exercises and a final assessment.`,
+      priceMinor: random.int(15, 150) * 1000,
+      language: random.pick(LANGUAGES),
+      state: fixedStates[i] ?? weighted(random, { published: 70, archived: 10, approved: 6, review: 6, draft: 8 }),
+      created: 0,
+      publishedAt: null,
+      archivedAt: null,
+      updated: 0,
+    });
+  }
+  // Sessions go to published courses, past ones to archived courses too, draft ones to approved courses.
+  const pool: number[] = [];
+  for (const [index, course] of courses.entries()) {
+    const share = { published: 10, archived: 6, approved: 1, review: 0, draft: 0 }[course.state];
+    for (let k = 0; k < share; k++) pool.push(index);
+  }
+  const forcedStates: SessionState[] = ['draft', 'scheduled', 'open_for_registration', 'in_progress', 'completed', 'cancelled'];
+  const sessions: SessionPlan[] = [];
+  const perCourse = new Map<number, number>();
+  for (let i = 0; i < sessionCount; i++) {
+    const course = i < forcedStates.length ? 0 : (random.pick(pool) as number);
+    const courseState = (courses[course] as CoursePlan).state;
+    let state: SessionState;
+    if (i < forcedStates.length) state = forcedStates[i] as SessionState;
+    else if (courseState === 'approved') state = 'draft';
+    else if (courseState === 'archived') state = random.chance(0.9) ? 'completed' : 'cancelled';
+    else {
+      state = weighted(random, { completed: 44, open_for_registration: 30, in_progress: 6, scheduled: 8, draft: 6, cancelled: 6 });
+    }
+    let startsOn: number;
+    let days = random.int(1, 5);
+    if (state === 'completed') startsOn = courseState === 'archived' ? random.int(-700, -100) : random.int(-700, -10);
+    else if (state === 'in_progress') {
+      startsOn = random.int(-4, 0);
+      days = random.int(1 - startsOn, 5 - startsOn);
+    } else if (state === 'open_for_registration') startsOn = random.int(3, 44);
+    else if (state === 'scheduled') startsOn = random.int(50, 200);
+    else if (state === 'draft') startsOn = random.int(30, 300);
+    else startsOn = courseState === 'archived' ? random.int(-300, -60) : random.int(-300, 120);
+    if (state === 'completed') days = Math.min(days, -1 - startsOn);
+    const opens = at(startsOn - 45, 9);
+    const closes = at(startsOn - 1, 18);
+    const number = (perCourse.get(course) ?? 0) + 1;
+    perCourse.set(course, number);
+    sessions.push({
+      course,
+      name: `Cohort ${number}`,
+      state,
+      startsOn,
+      endsOn: startsOn + days - 1,
+      seats: random.int(30, 200),
+      waitlist: random.chance(0.9),
+      instructor: random.pick(INSTRUCTORS),
+      created: Math.min(opens - 14 * DAY, now - 2 * DAY),
+      opens,
+      closes,
+      cancelledAt: 0,
+      confirmed: 0,
+      waitlisted: 0,
+      completed: 0,
+      updated: 0,
+    });
+  }
+
+  /** When the session's workflow last moved (its updated_at unless an enrolment changed later). */
+  const lastMove = (session: SessionPlan): number =>
+    ({
+      draft: session.created,
+      scheduled: session.created + HOUR,
+      open_for_registration: session.opens,
+      in_progress: at(session.startsOn, 8),
+      completed: at(session.endsOn + 1, 7),
+      cancelled: session.cancelledAt,
+    })[session.state];
+
+  // Course history: created well before its first session, published, archived after its last.
+  const firstSession = new Map<number, number>();
+  const lastEnd = new Map<number, number>();
+  for (const s of sessions) {
+    firstSession.set(s.course, Math.min(firstSession.get(s.course) ?? Number.POSITIVE_INFINITY, s.created));
+    lastEnd.set(s.course, Math.max(lastEnd.get(s.course) ?? 0, at(s.endsOn + 1, 7)));
+  }
+  for (const [index, course] of courses.entries()) {
+    const first = firstSession.get(index);
+    course.created = Math.min(now - 60 * DAY - random.int(0, 300) * DAY, (first ?? Number.POSITIVE_INFINITY) - 30 * DAY);
+    const steps = { draft: 0, review: 1, approved: 2, published: 3, archived: 3 }[course.state];
+    course.updated = course.created + steps * 2 * DAY;
+    if (steps === 3) course.publishedAt = course.updated;
+    if (course.state === 'archived') {
+      course.archivedAt = past(Math.max((course.publishedAt as number) + DAY, (lastEnd.get(index) ?? 0) + 20 * DAY));
+      course.updated = course.archivedAt;
+    }
+  }
+
+  // How many enrol where: in proportion to seats and a demand drawn per session, summing to the target.
+  const windows = sessions.map((s) => {
+    const takes = s.state !== 'draft' && s.state !== 'scheduled';
+    const end = s.state === 'cancelled' ? Math.min(s.closes, now - DAY) : Math.min(s.closes, now - HOUR);
+    const start = s.opens + HOUR;
+    const [low, high] = DEMAND[s.state] ?? [0.6, 1.1];
+    return { start, end, weight: takes && end > start ? s.seats * (low + random.next() * (high - low)) : 0 };
+  });
+  // Sessions past registration hold no waitlist: at most their seats (and the few who cancelled).
+  const caps = sessions.map((s) =>
+    Math.min(studentCount, s.state === 'open_for_registration' && s.waitlist ? studentCount : Math.floor(s.seats * (1 + CANCELLED_RATE))),
+  );
+  const wantedAt = (factor: number) => windows.map((w, i) => Math.min(caps[i] as number, Math.round(factor * w.weight)));
+  const sum = (numbers: number[]) => numbers.reduce((total, n) => total + n, 0);
+  // The factor that makes the capped demands add up to the target, by bisection.
+  let [low, high] = [0, 64];
+  for (let step = 0; step < 50; step++) {
+    const middle = (low + high) / 2;
+    if (sum(wantedAt(middle)) < enrolmentTarget) low = middle;
+    else high = middle;
+  }
+  const wanted = wantedAt(high);
+  const capacity = sum(wanted);
+
+  const enrolments = {
+    count: 0,
+    user: new Int32Array(capacity),
+    session: new Int32Array(capacity),
+    status: new Uint8Array(capacity),
+    position: new Int32Array(capacity),
+    created: new Float64Array(capacity),
+    cancelled: new Float64Array(capacity),
+    outcome: new Uint8Array(capacity),
+    completed: new Float64Array(capacity),
+  };
+  const certificates = {
+    count: 0,
+    enrolment: new Int32Array(capacity),
+    issued: new Float64Array(capacity),
+    revoked: new Float64Array(capacity),
+  };
+  const applications = new Map<number, number>();
+  const userUpdated = new Float64Array(studentCount);
+  const apply = (student: number, course: number, moment: number) => {
+    const key = student * courseCount + course;
+    const known = applications.get(key);
+    if (known === undefined || moment < known) applications.set(key, moment);
+  };
+
+  for (const [index, session] of sessions.entries()) {
+    const { start, end } = windows[index] as { start: number; end: number };
+    const n = wanted[index] as number;
+    session.cancelledAt = session.state === 'cancelled' ? past(end + DAY) : 0;
+    let updated = session.created;
+    if (n === 0) {
+      session.updated = past(Math.max(updated, lastMove(session)));
+      continue;
+    }
+    const chosen = new Set<number>();
+    const span = end - start;
+    const liveCap = session.state === 'open_for_registration' && session.waitlist ? Number.POSITIVE_INFINITY : session.seats;
+    for (let k = 0; k < n && chosen.size < studentCount; k++) {
+      let student = random.int(0, studentCount - 1);
+      while (chosen.has(student)) student = random.int(0, studentCount - 1);
+      chosen.add(student);
+      const created = Math.floor(start + ((k + random.next()) / n) * span);
+      let status: number;
+      let cancelledAt = 0;
+      if (session.state === 'cancelled') {
+        status = STATUS.cancelled;
+        cancelledAt = session.cancelledAt;
+      } else if (random.chance(CANCELLED_RATE)) {
+        status = STATUS.cancelled;
+        cancelledAt = Math.floor(created + random.next() * (end - created));
+      } else if (session.confirmed < session.seats) status = STATUS.confirmed;
+      else if (session.confirmed + session.waitlisted < liveCap) status = STATUS.waitlisted;
+      else continue;
+      const e = enrolments.count++;
+      enrolments.user[e] = student;
+      enrolments.session[e] = index;
+      enrolments.status[e] = status;
+      enrolments.created[e] = created;
+      enrolments.cancelled[e] = cancelledAt;
+      updated = Math.max(updated, created, cancelledAt);
+      if (status === STATUS.confirmed) session.confirmed += 1;
+      if (status === STATUS.waitlisted) enrolments.position[e] = ++session.waitlisted;
+      if (status === STATUS.confirmed && session.state === 'completed') {
+        const outcome = weighted(random, { passed: 78, failed: 14, withdrawn: 8 });
+        enrolments.outcome[e] = OUTCOME[outcome];
+        enrolments.completed[e] = at(session.endsOn, 17);
+        session.completed += 1;
+        if (outcome === 'passed' && random.chance(CERTIFICATE_RATE)) {
+          const c = certificates.count++;
+          const issued = past(at(session.endsOn + 2, 10));
+          certificates.enrolment[c] = e;
+          certificates.issued[c] = issued;
+          certificates.revoked[c] = random.chance(REVOKED_RATE) ? past(issued + 30 * DAY) : 0;
+        }
+      }
+      apply(student, session.course, created - 2 * DAY);
+    }
+    session.updated = past(Math.max(updated, lastMove(session)));
+  }
+
+  // Every student has applied somewhere: those who never enrolled, to a published course.
+  const published = courses.flatMap((c, i) => (c.state === 'published' ? [i] : []));
+  const enrolled = new Uint8Array(studentCount);
+  for (let e = 0; e < enrolments.count; e++) enrolled[enrolments.user[e] as number] = 1;
+  for (let student = 0; student < studentCount; student++) {
+    if (!enrolled[student]) {
+      const course = random.pick(published);
+      const opened = (courses[course] as CoursePlan).publishedAt as number;
+      apply(student, course, past(Math.max(opened + DAY, now - random.int(1, 400) * DAY)));
+    }
+  }
+  const applicationList = {
+    user: new Int32Array(applications.size),
+    course: new Int32Array(applications.size),
+    created: new Float64Array(applications.size),
+  };
+  let a = 0;
+  for (const [key, moment] of applications) {
+    const student = Math.floor(key / courseCount);
+    applicationList.user[a] = student;
+    applicationList.course[a] = key % courseCount;
+    applicationList.created[a] = moment;
+    userUpdated[student] = Math.max(userUpdated[student] as number, moment);
+    a += 1;
+  }
+
+  let firstApplication = Number.POSITIVE_INFINITY;
+  for (const moment of applications.values()) firstApplication = Math.min(firstApplication, moment);
+  const firstCourse = Math.min(...courses.map((c) => c.created));
+  // Students signed up before anything they applied to.
+  const signupStart = Math.min(firstCourse, firstApplication) - 200 * DAY;
+  const signupSpan = 150 * DAY;
+
+  return {
+    scale,
+    today,
+    studentCount,
+    userCreated: (student: number) => Math.floor(signupStart + (student / studentCount) * signupSpan),
+    userUpdated,
+    courses,
+    sessions,
+    enrolments,
+    certificates,
+    applications: applicationList,
+  };
+}
+
+export type ScalePlan = ReturnType<typeof planScale>;
+
+const iso = (moment: number) => new Date(moment).toISOString();
+const isoOrNull = (moment: number) => (moment ? new Date(moment).toISOString() : null);
+const dateOf = (today: number, days: number) => new Date(today + days * DAY).toISOString().slice(0, 10);
+
+/** Writes a plan into an empty catalogue, table after table, in transactions of TRANSACTION_ROWS rows. */
+async function write(db: Kysely<DB>, bulk: BulkRepository, plan: ScalePlan, onProgress: (progress: ScaleProgress) => void) {
+  const ids = await bulk.maxIds();
+  const userId = (student: number) => ids.users + student + 1;
+  const courseId = (course: number) => ids.courses + course + 1;
+  const sessionId = (session: number) => ids.training_sessions + session + 1;
+  const enrolmentId = (enrolment: number) => ids.enrolments + enrolment + 1;
+  const { enrolments, certificates, applications, sessions, courses, today } = plan;
+
+  async function table<T extends BulkTable>(name: T, count: number, columns: number, row: (i: number) => Insertable<DB[T]>) {
+    const perStatement = bulk.rowsPerStatement(columns);
+    const perTransaction = Math.max(perStatement, TRANSACTION_ROWS);
+    let written = 0;
+    for (let first = 0; first < count; first += perTransaction) {
+      const last = Math.min(count, first + perTransaction);
+      await db.transaction().execute(async (trx) => {
+        for (let from = first; from < last; from += perStatement) {
+          const rows: Insertable<DB[T]>[] = [];
+          for (let i = from; i < Math.min(last, from + perStatement); i++) rows.push(row(i));
+          await bulk.insert(trx, name, rows);
+          written += rows.length;
+          onProgress({ table: name, written, total: count });
+        }
+      });
+    }
+  }
+
+  // Names come from a stream of their own, so that they do not depend on the plan's draws.
+  const names = createRandom(SEED + 1);
+  await table('users', plan.studentCount, 10, (student) => {
+    const first = names.pick(FIRST_NAMES);
+    const last = names.pick(LAST_NAMES);
+    const created = plan.userCreated(student);
+    return {
+      id: userId(student),
+      name: `${first} ${last}`,
+      email: `${ascii(first)}.${ascii(last)}.${student + 1}@learners.example`,
+      status: 'active',
+      is_admin: false,
+      permissions: '[]',
+      email_verified: names.chance(0.7),
+      job_title: null,
+      created_at: iso(created),
+      updated_at: iso(Math.max(created, plan.userUpdated[student] as number)),
+    };
+  });
+  await table('courses', courses.length, 13, (i) => {
+    const c = courses[i] as CoursePlan;
+    return {
+      id: courseId(i),
+      slug: c.slug,
+      code: c.code,
+      title: c.title,
+      description: c.description,
+      price_minor: c.priceMinor,
+      currency: 'EUR',
+      language: c.language,
+      status: c.state,
+      published_at: isoOrNull(c.publishedAt ?? 0),
+      archived_at: isoOrNull(c.archivedAt ?? 0),
+      created_at: iso(c.created),
+      updated_at: iso(c.updated),
+    };
+  });
+  await table('training_sessions', sessions.length, 16, (i) => {
+    const s = sessions[i] as SessionPlan;
+    return {
+      id: sessionId(i),
+      course_id: courseId(s.course),
+      name: s.name,
+      max_participants: s.seats,
+      waitlist_enabled: s.waitlist,
+      registration_opens_at: iso(s.opens),
+      registration_closes_at: iso(s.closes),
+      starts_on: dateOf(today, s.startsOn),
+      ends_on: dateOf(today, s.endsOn),
+      instructor_name: s.instructor,
+      workflow_state: s.state,
+      confirmed_count: s.confirmed,
+      waitlisted_count: s.waitlisted,
+      completed_count: s.completed,
+      created_at: iso(s.created),
+      updated_at: iso(s.updated),
+    };
+  });
+  await table('enrolments', enrolments.count, 13, (e) => {
+    const status = enrolments.status[e] as number;
+    const created = enrolments.created[e] as number;
+    const cancelled = enrolments.cancelled[e] as number;
+    const completed = enrolments.completed[e] as number;
+    const session = sessions[enrolments.session[e] as number] as SessionPlan;
+    return {
+      id: enrolmentId(e),
+      user_id: userId(enrolments.user[e] as number),
+      session_id: sessionId(enrolments.session[e] as number),
+      status: STATUS_NAMES[status] as string,
+      waitlist_position: status === STATUS.waitlisted ? (enrolments.position[e] as number) : null,
+      confirmed_at: status === STATUS.confirmed ? iso(created) : null,
+      cancelled_at: isoOrNull(cancelled),
+      cancellation_reason: cancelled ? (session.state === 'cancelled' ? 'The session was cancelled.' : 'Cancelled by the student.') : null,
+      completion_outcome: OUTCOME_NAMES[enrolments.outcome[e] as number] ?? null,
+      completion_notes: null,
+      completion_recorded_at: isoOrNull(completed),
+      created_at: iso(created),
+      updated_at: iso(Math.max(created, cancelled, completed)),
+    };
+  });
+  await table('certificates', certificates.count, 13, (c) => {
+    const e = certificates.enrolment[c] as number;
+    const issued = certificates.issued[c] as number;
+    const revoked = certificates.revoked[c] as number;
+    const session = enrolments.session[e] as number;
+    const id = ids.certificates + c + 1;
+    return {
+      id,
+      enrolment_id: enrolmentId(e),
+      user_id: userId(enrolments.user[e] as number),
+      course_id: courseId((sessions[session] as SessionPlan).course),
+      session_id: sessionId(session),
+      certificate_number: certificateNumber(id, iso(issued)),
+      verification_token: randomBytes(24).toString('base64url'),
+      status: revoked ? 'revoked' : 'valid',
+      issued_at: iso(issued),
+      revoked_at: isoOrNull(revoked),
+      revocation_reason: revoked ? 'Issued in error.' : null,
+      created_at: iso(issued),
+      updated_at: iso(revoked || issued),
+    };
+  });
+  await table('course_applications', applications.user.length, 6, (i) => ({
+    id: ids.course_applications + i + 1,
+    user_id: userId(applications.user[i] as number),
+    course_id: courseId(applications.course[i] as number),
+    source: 'import',
+    created_at: iso(applications.created[i] as number),
+    updated_at: iso(applications.created[i] as number),
+  }));
+  await bulk.finish();
+}
+
+/**
+ * Loads the data set of `scale` into a database without users or a catalogue (ScaleRefusedError
+ * otherwise). On PostgreSQL it writes over a connection of its own, free of the request timeouts.
+ */
+export async function seedScale(
+  platform: Platform,
+  scale: number,
+  options: { onProgress?: (progress: ScaleProgress & { percent: number }) => void } = {},
+): Promise<ScaleSummary> {
+  if (await createDemoRepository(platform.database.db).holdsPeopleOrCatalogue()) {
+    throw new ScaleRefusedError(
+      'This database already holds users or a catalogue; seed --scale only loads into an empty one (create a new database for it).',
+    );
+  }
+  const plan = planScale(scale, platform.clock.now().getTime());
+  const { enrolments, certificates } = plan;
+  const total =
+    plan.studentCount + plan.courses.length + plan.sessions.length + enrolments.count + certificates.count + plan.applications.user.length;
+  const own = platform.database.dialect === 'postgres' ? openDatabase(platform.database.url, { poolSize: 1 }) : null;
+  const database = own ?? platform.database;
+  const started = performance.now();
+  try {
+    const done = new Map<BulkTable, number>();
+    await write(database.db, createBulkRepository(database.db, database.dialect), plan, (progress) => {
+      done.set(progress.table, progress.written);
+      const written = [...done.values()].reduce((sum, n) => sum + n, 0);
+      options.onProgress?.({ ...progress, percent: Math.floor((100 * written) / total) });
+    });
+  } finally {
+    await own?.close();
+  }
+  let confirmed = 0;
+  let waitlisted = 0;
+  for (let e = 0; e < enrolments.count; e++) {
+    if (enrolments.status[e] === STATUS.confirmed) confirmed += 1;
+    else if (enrolments.status[e] === STATUS.waitlisted) waitlisted += 1;
+  }
+  let revoked = 0;
+  for (let c = 0; c < certificates.count; c++) if (certificates.revoked[c]) revoked += 1;
+  return {
+    scale,
+    version: SCALE_SEED_VERSION,
+    students: plan.studentCount,
+    courses: plan.courses.length,
+    sessions: plan.sessions.length,
+    applications: plan.applications.user.length,
+    enrolments: enrolments.count,
+    confirmed,
+    waitlisted,
+    cancelled: enrolments.count - confirmed - waitlisted,
+    certificates: certificates.count,
+    revoked,
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+  };
+}

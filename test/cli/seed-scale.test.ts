@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { type ScaleSummary, seedScale } from '../../src/modules/demo/scale.ts';
+import { assemble } from '../../src/modules/index.ts';
+import { fixedClock } from '../../src/platform/clock.ts';
+import type { Platform } from '../../src/platform/platform.ts';
+import { runCli } from '../support/cli.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createTestPlatform } from '../support/platform.ts';
+
+/** Each names a rule of the domain and counts the rows that break it: all must be 0. */
+const INVARIANTS: Record<string, string> = {
+  'session counters equal the enrolments they count': `
+    select count(*) as n from training_sessions s
+    where confirmed_count <> (select count(*) from enrolments e where e.session_id = s.id and e.status = 'confirmed')
+       or waitlisted_count <> (select count(*) from enrolments e where e.session_id = s.id and e.status = 'waitlisted')
+       or completed_count <> (select count(*) from enrolments e
+                              where e.session_id = s.id and e.status = 'confirmed' and e.completion_recorded_at is not null)`,
+  'no session has more confirmed enrolments than seats':
+    'select count(*) as n from training_sessions where confirmed_count > max_participants',
+  'only full sessions open for registration with a waitlist have one': `
+    select count(*) as n from training_sessions
+    where waitlisted_count > 0
+      and (confirmed_count < max_participants or waitlist_enabled = false or workflow_state <> 'open_for_registration')`,
+  'waitlist positions are 1, 2, 3… in every session': `
+    select count(*) as n from (
+      select session_id, count(*) as c, count(distinct waitlist_position) as d, min(waitlist_position) as lo, max(waitlist_position) as hi
+      from enrolments where status = 'waitlisted' group by session_id) t
+    where c <> d or lo <> 1 or hi <> c`,
+  'only waitlisted enrolments have a position': `
+    select count(*) as n from enrolments where (status = 'waitlisted') <> (waitlist_position is not null)`,
+  'at most one live enrolment per student and session': `
+    select count(*) as n from (select user_id, session_id from enrolments where status <> 'cancelled'
+                               group by user_id, session_id having count(*) > 1) t`,
+  'completions only on confirmed enrolments of completed sessions': `
+    select count(*) as n from enrolments e join training_sessions s on s.id = e.session_id
+    where e.completion_recorded_at is not null and (e.status <> 'confirmed' or s.workflow_state <> 'completed')`,
+  'certificates only for confirmed enrolments completed as passed, of the same student, session and course': `
+    select count(*) as n from certificates c
+    join enrolments e on e.id = c.enrolment_id join training_sessions s on s.id = e.session_id
+    where e.status <> 'confirmed' or e.completion_outcome <> 'passed' or e.completion_outcome is null
+       or c.user_id <> e.user_id or c.session_id <> e.session_id or c.course_id <> s.course_id`,
+  'every enrolled student applied to the course': `
+    select count(*) as n from enrolments e join training_sessions s on s.id = e.session_id
+    where not exists (select 1 from course_applications a where a.user_id = e.user_id and a.course_id = s.course_id)`,
+  'every user is a student (has an application)': `
+    select count(*) as n from users u where not exists (select 1 from course_applications a where a.user_id = u.id)`,
+  'nothing happened before what it depends on': `
+    select (select count(*) from enrolments e join users u on u.id = e.user_id where e.created_at < u.created_at)
+         + (select count(*) from course_applications a join courses c on c.id = a.course_id where a.created_at < c.created_at)
+         + (select count(*) from training_sessions s join courses c on c.id = s.course_id where s.created_at < c.created_at)
+         + (select count(*) from certificates c join enrolments e on e.id = c.enrolment_id where c.issued_at < e.completion_recorded_at)
+      as n`,
+};
+
+async function violations(platform: Platform): Promise<Record<string, number>> {
+  const found: Record<string, number> = {};
+  for (const [rule, query] of Object.entries(INVARIANTS)) {
+    const { rows } = await sql.raw<{ n: number | string }>(query).execute(platform.database.db);
+    found[rule] = Number(rows[0]?.n);
+  }
+  return found;
+}
+
+async function count(platform: Platform, query: string): Promise<Record<string, number>> {
+  const { rows } = await sql.raw<{ k: string; n: number | string }>(query).execute(platform.database.db);
+  return Object.fromEntries(rows.map((r) => [r.k, Number(r.n)]));
+}
+
+describe('academy seed --scale N', () => {
+  const databases: TestDatabase[] = [];
+  const platforms: Platform[] = [];
+  let env: Record<string, string>;
+  let platform: Platform;
+  let summary: ScaleSummary;
+
+  before(async () => {
+    const database = await createTestDatabase({ migrated: true });
+    databases.push(database);
+    env = { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir };
+    const seeded = await runCli(['--json', 'seed', '--scale', '0.01'], env);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    assert.equal(seeded.stderr, '', 'no progress under --json');
+    summary = JSON.parse(seeded.stdout);
+    platform = assemble(loadConfig(env), { logger: pino({ level: 'silent' }) });
+    platforms.push(platform);
+  });
+  after(async () => {
+    for (const p of platforms) await p.close();
+    for (const database of databases) await database.drop();
+  });
+
+  test('loads the proportions of N: 1,000 students, 5,000 enrolments, about 500 certificates for N = 0.01', async () => {
+    assert.equal(summary.students, 1000);
+    assert.equal(summary.courses, 5);
+    assert.equal(summary.sessions, 50);
+    assert.ok(Math.abs(summary.enrolments - 5000) <= 100, `enrolments: ${summary.enrolments}`);
+    assert.ok(summary.certificates > 250 && summary.certificates < 1000, `certificates: ${summary.certificates}`);
+    assert.ok(summary.applications >= summary.students);
+    assert.equal(summary.confirmed + summary.waitlisted + summary.cancelled, summary.enrolments);
+    const tables = await count(
+      platform,
+      `select 'users' as k, count(*) as n from users union all select 'courses', count(*) from courses
+       union all select 'sessions', count(*) from training_sessions union all select 'enrolments', count(*) from enrolments
+       union all select 'certificates', count(*) from certificates union all select 'applications', count(*) from course_applications
+       union all select 'waitlisted', count(*) from enrolments where status = 'waitlisted'
+       union all select 'revoked', count(*) from certificates where status = 'revoked'`,
+    );
+    assert.deepEqual(tables, {
+      users: summary.students,
+      courses: summary.courses,
+      sessions: summary.sessions,
+      enrolments: summary.enrolments,
+      certificates: summary.certificates,
+      applications: summary.applications,
+      waitlisted: summary.waitlisted,
+      revoked: summary.revoked,
+    });
+    assert.ok(summary.waitlisted > 0);
+  });
+
+  test('holds to the rules of the domain', async () => {
+    const found = await violations(platform);
+    assert.deepEqual(found, Object.fromEntries(Object.keys(INVARIANTS).map((rule) => [rule, 0])));
+  });
+
+  test('has courses in every publication state and sessions in every workflow state', async () => {
+    const courses = await count(platform, 'select status as k, count(*) as n from courses group by status');
+    assert.deepEqual(Object.keys(courses).sort(), ['approved', 'archived', 'draft', 'published', 'review']);
+    const sessions = await count(platform, 'select workflow_state as k, count(*) as n from training_sessions group by workflow_state');
+    assert.deepEqual(Object.keys(sessions).sort(), [
+      'cancelled',
+      'completed',
+      'draft',
+      'in_progress',
+      'open_for_registration',
+      'scheduled',
+    ]);
+  });
+
+  test('leaves the ids in order: records created afterwards through the services get the next ids', async () => {
+    const course = { slug: 'after-the-seed', title: 'After the seed', code: 'AFTER-1', price: '10.00', currency: 'EUR', language: 'en' };
+    const created = await runCli(['--json', 'admin', 'courses', 'create', '--data', JSON.stringify(course)], env);
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(JSON.parse(created.stdout).id, summary.courses + 1);
+    const student = await runCli(
+      ['--json', 'admin', 'students', 'create', '--data', '{"name":"Late Comer","email":"late@example.org"}'],
+      env,
+    );
+    assert.equal(student.code, 0, student.stderr);
+    assert.equal(JSON.parse(student.stdout).id, summary.students + 1);
+  });
+
+  test('refuses a database that holds users or a catalogue, and leaves it as it was', async () => {
+    const again = await runCli(['seed', '--scale', '0.01'], env);
+    assert.notEqual(again.code, 0);
+    assert.match(again.stderr, /already holds users or a catalogue/);
+    const tables = await count(platform, `select 'enrolments' as k, count(*) as n from enrolments`);
+    assert.equal(tables.enrolments, summary.enrolments);
+  });
+
+  test('shows its progress on stderr, and refuses a scale out of range', async () => {
+    const database = await createTestDatabase({ migrated: true });
+    databases.push(database);
+    const fresh = { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir };
+    for (const bad of ['0', 'abc', '11', '-1']) {
+      const refused = await runCli(['seed', '--scale', bad], fresh);
+      assert.notEqual(refused.code, 0, bad);
+      assert.match(refused.stderr, /--scale must be a number/);
+    }
+    assert.notEqual((await runCli(['seed', '--demo', '--scale', '1'], fresh)).code, 0);
+    const seeded = await runCli(['seed', '--scale', '0.002'], fresh);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    assert.match(seeded.stderr, /\[#{20}\] 100%/);
+    assert.match(seeded.stdout, /^Loaded scale 0\.002 in [\d.]+ s: 200 students, 5 courses, 12 sessions/);
+  });
+
+  test('is the same data set on every run (all but the secret verification tokens)', async () => {
+    const clock = fixedClock('2027-05-04T08:15:00.000Z');
+    const snapshot = async () => {
+      const p = await createTestPlatform({ clock });
+      await migrate(p.database);
+      await seedScale(p, 0.003);
+      const { db } = p.database;
+      return {
+        users: await db
+          .selectFrom('users')
+          .select(['id', 'name', 'email', 'email_verified', 'created_at', 'updated_at'])
+          .orderBy('id')
+          .execute(),
+        sessions: await db.selectFrom('training_sessions').selectAll().orderBy('id').execute(),
+        enrolments: await db.selectFrom('enrolments').selectAll().orderBy('id').execute(),
+        certificates: await db
+          .selectFrom('certificates')
+          .select(['id', 'enrolment_id', 'certificate_number', 'status', 'issued_at', 'revoked_at'])
+          .orderBy('id')
+          .execute(),
+        applications: await db.selectFrom('course_applications').selectAll().orderBy('id').execute(),
+      };
+    };
+    const [first, second] = [await snapshot(), await snapshot()];
+    assert.ok(first.enrolments.length > 1000);
+    assert.deepEqual(first, second);
+  });
+});
