@@ -100,6 +100,10 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     },
     { prefix: '/api/v1' },
   );
+  for (const module of modules as readonly AcademyModule[]) {
+    const pages = module.pages?.(context);
+    if (pages) await http.register(pages);
+  }
 
   await options.register?.(http);
   await http.ready();

@@ -37,6 +37,10 @@ export interface Config {
   shutdownGraceMs: number;
   /** Origin (and optional path prefix) for absolute links, without a trailing slash; null: links are relative. */
   publicUrl: string | null;
+  /** Where invited staff accept their invitation: the email's link is this URL with `token=…` added to its query. */
+  inviteUrl: string;
+  /** How long an invitation link works after it was sent. */
+  inviteTtlHours: number;
   /** Answer `/metrics` on the API port to every client, not only to loopback ones. */
   metricsPublic: boolean;
   /** Bounds on every database wait, so an outage or a stall answers a quick 503 (README: Timeouts and outages). */
@@ -148,6 +152,24 @@ function publicUrl(env: Env): string | null {
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
+/**
+ * The acceptance page of invitations: ACADEMY_INVITE_URL (a page of the deployment's own, which may
+ * carry a query of its own), else this server's page under ACADEMY_PUBLIC_URL, else under HOST:PORT.
+ */
+function inviteUrl(env: Env, base: string | null, host: string, port: number): string {
+  const raw = url(env, 'ACADEMY_INVITE_URL', ['http:', 'https:']);
+  if (raw !== null) {
+    const parsed = new URL(raw);
+    if (parsed.hash || parsed.username || parsed.password || parsed.searchParams.has('token')) {
+      throw new ConfigError('ACADEMY_INVITE_URL', `must be a URL without credentials, fragment or token parameter, got "${raw}"`);
+    }
+    return parsed.toString();
+  }
+  if (base !== null) return `${base}/invitations/accept`;
+  const local = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${local}:${port}/invitations/accept`;
+}
+
 /** The HTTP servers' limits and exposure (a header timeout longer than the whole request's would never apply). */
 function httpSettings(env: Env) {
   const requestTimeoutMs = int(env, 'ACADEMY_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
@@ -176,8 +198,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const host = env.HOST?.trim() || '127.0.0.1';
   const metricsPortRaw = env.ACADEMY_METRICS_PORT?.trim();
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const http = httpSettings(env);
   return {
-    port: int(env, 'PORT', 3000, 0, 65535),
+    port,
     host,
     databaseUrl: databaseUrl(env, dataDir),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
@@ -197,7 +221,9 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: int(env, 'ACADEMY_WORKER_CONCURRENCY', 4, 1, 64),
     jobLeaseMs: int(env, 'ACADEMY_JOB_LEASE_SECONDS', 300, 1, 86_400) * 1000,
     jobPollMs: int(env, 'ACADEMY_JOB_POLL_MS', 1000, 10, 60_000),
-    ...httpSettings(env),
+    ...http,
+    inviteUrl: inviteUrl(env, http.publicUrl, host, port),
+    inviteTtlHours: int(env, 'ACADEMY_INVITE_TTL_HOURS', 168, 1, 2160),
     dbTimeouts: {
       acquireMs: int(env, 'ACADEMY_DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 120_000),
       statementMs: int(env, 'ACADEMY_DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),

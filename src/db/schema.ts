@@ -35,6 +35,43 @@ export interface UserTable {
   permissions: Json;
   email_verified: Generated<Bool>;
   job_title: string | null;
+  /** Staff lifecycle (draft, invited, active, suspended, archived): when each state was last entered. */
+  invited_at: Generated<Timestamp | null>;
+  activated_at: Generated<Timestamp | null>;
+  suspended_at: Generated<Timestamp | null>;
+  archived_at: Generated<Timestamp | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotificationTable {
+  id: Generated<number>;
+  /** invitation, activation, suspension, reactivation, archival. */
+  type: string;
+  /** queued, sent, failed. */
+  status: string;
+  user_id: number | null;
+  recipient: string;
+  subject: string;
+  locale: string;
+  attempts: Generated<number>;
+  max_attempts: number;
+  last_error: string | null;
+  message_id: string | null;
+  sent_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UserInvitationTable {
+  id: Generated<number>;
+  user_id: number;
+  notification_id: number;
+  /** SHA-256 (hex) of the acceptance token; the token itself is never stored. */
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -163,6 +200,29 @@ export interface CertificateTable {
   revocation_reason: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface WorkflowInstanceTable {
+  id: Generated<number>;
+  /** The key of its definition in code (src/modules/workflows/definitions.ts). */
+  workflow: string;
+  state: string;
+  subject_type: string | null;
+  subject_id: number | null;
+  assignee_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkflowDecisionTable {
+  id: Generated<number>;
+  instance_id: number;
+  from_state: string;
+  to_state: string;
+  /** The user who decided (a transition needs a token acting for a user). */
+  decided_by: number;
+  comment: string | null;
+  decided_at: Timestamp;
 }
 
 export interface ApiTokenTable {
@@ -324,6 +384,8 @@ export interface RuntimeStateTable {
 export interface DB {
   organization: OrganizationTable;
   users: UserTable;
+  notifications: NotificationTable;
+  user_invitations: UserInvitationTable;
   api_tokens: ApiTokenTable;
   idempotency_keys: IdempotencyKeyTable;
   jobs: JobTable;
@@ -344,4 +406,6 @@ export interface DB {
   meetings: MeetingTable;
   enrolments: EnrolmentTable;
   certificates: CertificateTable;
+  workflow_instances: WorkflowInstanceTable;
+  workflow_decisions: WorkflowDecisionTable;
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { Page, PageRequest } from '../db/list.ts';
 import { publicLink } from './links.ts';
 import { Nullable } from './schemas.ts';
 
@@ -13,17 +14,6 @@ export const PageQuery = {
     }),
   ),
 };
-
-export interface PageRequest {
-  page: number;
-  perPage: number;
-  offset: number;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
 
 export function pageRequest(query: { page?: number | undefined; per_page?: number | undefined }, maxPageSize: number): PageRequest {
   const page = query.page ?? 1;

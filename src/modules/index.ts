@@ -12,12 +12,16 @@ import { healthModule } from './health/module.ts';
 import { idempotencyModule } from './idempotency/module.ts';
 import { integrationsModule } from './integrations/module.ts';
 import { meetingsModule } from './meetings/module.ts';
+import { notificationsModule } from './notifications/module.ts';
 import { organizationModule } from './organization/module.ts';
 import { resourcesModule } from './resources/module.ts';
+import { searchModule } from './search/module.ts';
 import { sessionsModule } from './sessions/module.ts';
 import { studentsModule } from './students/module.ts';
 import { tasksModule } from './tasks/module.ts';
+import { usersModule } from './users/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
+import { workflowsModule } from './workflows/module.ts';
 
 /**
  * Every module of the application, in the order their routes, commands and seeds are registered.
@@ -40,6 +44,10 @@ export const modules = [
   studentsModule,
   applicationsModule,
   certificatesModule,
+  usersModule,
+  notificationsModule,
+  workflowsModule,
+  searchModule,
 ] as const satisfies readonly AcademyModule[];
 
 // Every job that a module (or the platform) declares has a handler in some module: a declared job

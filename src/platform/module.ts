@@ -23,7 +23,10 @@ export interface TaskContext {
 /** The work of one scheduled task type. What it returns is logged with the run as its summary. */
 export type TaskFunction = (ctx: TaskContext) => Promise<Record<string, unknown>>;
 
-/** One search hit: what it is, a title to show, and its API path. */
+/**
+ * One search hit: what it is (`type`, singular: `student`, `course`), a title to show, and its path
+ * from the server root (`/api/v1/students/7`), which a `GET` reads; further details as the group sees fit.
+ */
 export interface SearchHit {
   id: number | string;
   type: string;
@@ -34,7 +37,8 @@ export interface SearchHit {
 
 /**
  * A group of `GET /search` (e.g. `courses`): case-insensitive over the group's own fields, at most
- * `limit` hits and the total. A blank `q` is answered by the search module without calling it.
+ * `limit` hits and the exact total. `q` arrives trimmed and never blank: a blank `q` is answered by
+ * the search module without calling any group. `textMatch` (src/db/search.ts) is the indexed match.
  */
 export interface SearchGroup {
   name: string;
@@ -50,6 +54,11 @@ export interface AcademyModule {
   name: string;
   /** Routes under `/api/v1`. */
   routes?(ctx: ModuleContext): FastifyPluginAsync;
+  /**
+   * Routes outside the API, at the server's root: pages a person opens from an email (accepting an
+   * invitation). They declare their access like API routes and stay out of the OpenAPI document.
+   */
+  pages?(ctx: ModuleContext): FastifyPluginAsync;
   /** Handlers of the jobs the module declares (see src/platform/jobs/names.ts). */
   jobs?(ctx: ModuleContext): JobDefinitions;
   /** Scheduled task types by `task_type`; a migration inserts each task's row (name, cron). */

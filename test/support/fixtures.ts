@@ -18,6 +18,7 @@ import type {
   UserTable,
   WebhookDeliveryTable,
   WebhookEndpointTable,
+  WorkflowInstanceTable,
 } from '../../src/db/schema.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 
@@ -57,6 +58,11 @@ export function fixtures(platform: Platform) {
         updated_at: now(),
         ...overrides,
       });
+    },
+
+    /** A staff user (`is_admin`), `active` unless `status` says otherwise. */
+    async staff(overrides: Overrides<UserTable> = {}) {
+      return self.user({ is_admin: true, status: 'active', ...overrides });
     },
 
     /** A token's secret (to send) and id, with the given scopes. */
@@ -340,6 +346,21 @@ export function fixtures(platform: Platform) {
         issued_at: now(),
         revoked_at: null,
         revocation_reason: null,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    /** A workflow instance (a `course_approval` in `pending` about a new course unless overridden). */
+    async workflow(overrides: Overrides<WorkflowInstanceTable> = {}) {
+      const subjectId = overrides.subject_id !== undefined ? overrides.subject_id : (await self.course({ status: 'review' })).id;
+      return insert('workflow_instances', {
+        workflow: 'course_approval',
+        state: 'pending',
+        subject_type: 'course',
+        subject_id: subjectId,
+        assignee_id: null,
         created_at: now(),
         updated_at: now(),
         ...overrides,

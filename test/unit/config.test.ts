@@ -93,6 +93,22 @@ describe('configuration', () => {
     assert.equal(loadConfig({ ACADEMY_PUBLIC_URL: 'https://academy.example.org/' }).publicUrl, 'https://academy.example.org');
   });
 
+  test('the invitation acceptance page: ACADEMY_INVITE_URL, else this server’s page, and how long links work', () => {
+    assert.equal(loadConfig({}).inviteUrl, 'http://127.0.0.1:3000/invitations/accept');
+    assert.equal(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).inviteUrl, 'http://localhost:8080/invitations/accept');
+    assert.equal(
+      loadConfig({ ACADEMY_PUBLIC_URL: 'https://academy.example.org/base/' }).inviteUrl,
+      'https://academy.example.org/base/invitations/accept',
+    );
+    assert.equal(
+      loadConfig({ ACADEMY_PUBLIC_URL: 'https://academy.example.org', ACADEMY_INVITE_URL: 'https://admin.example.org/accept?from=mail' })
+        .inviteUrl,
+      'https://admin.example.org/accept?from=mail',
+    );
+    assert.equal(loadConfig({}).inviteTtlHours, 168);
+    assert.equal(loadConfig({ ACADEMY_INVITE_TTL_HOURS: '48' }).inviteTtlHours, 48);
+  });
+
   test('each bad value stops with a ConfigError naming the variable', () => {
     const bad: [string, string][] = [
       ['PORT', 'abc'],
@@ -107,6 +123,10 @@ describe('configuration', () => {
       ['ACADEMY_MAX_PAGE_SIZE', '1.5'],
       ['ACADEMY_TOKEN_TTL_DAYS', '0'],
       ['SMTP_URL', 'ftp://mail'],
+      ['ACADEMY_INVITE_URL', 'ftp://admin.example.org'],
+      ['ACADEMY_INVITE_URL', 'https://admin.example.org/accept?token=x'],
+      ['ACADEMY_INVITE_URL', 'https://admin.example.org/accept#top'],
+      ['ACADEMY_INVITE_TTL_HOURS', '0'],
       ['ACADEMY_ALLOW_PRIVATE_TARGETS', 'maybe'],
       ['ACADEMY_TRUST_PROXY', 'everyone!'],
       ['LOG_LEVEL', 'loud'],

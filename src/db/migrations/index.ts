@@ -7,7 +7,9 @@ import * as m0003 from './0003_builtin_tasks_and_checks.ts';
 import * as m0004 from './0004_unique_integration_messages.ts';
 import * as m0005 from './0005_catalogue.ts';
 import * as m0006 from './0006_session_advance_task.ts';
-import * as m0011 from './0011_student_search_index.ts';
+import * as m0009 from './0009_people.ts';
+import * as m0010 from './0010_workflows.ts';
+import * as m0012 from './0012_search.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -19,7 +21,9 @@ const steps: Record<string, Step> = {
   '0004_unique_integration_messages': m0004,
   '0005_catalogue': m0005,
   '0006_session_advance_task': m0006,
-  '0011_student_search_index': m0011,
+  '0009_people': m0009,
+  '0010_workflows': m0010,
+  '0012_search': m0012,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

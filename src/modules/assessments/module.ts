@@ -1,6 +1,7 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminAssessmentCommands } from './admin.ts';
 import { assessmentRoutes } from './routes.ts';
+import { assessmentSearch } from './search.ts';
 import { assessmentServiceFor } from './service.ts';
 
 /** Assessments of training sessions: read under their session over the API, added in the administration. */
@@ -12,4 +13,5 @@ export const assessmentsModule = {
       await app.register(assessmentRoutes, { assessments: assessmentServiceFor(platform), maxPageSize: platform.config.maxPageSize });
     },
   admin: adminAssessmentCommands,
+  search: [assessmentSearch],
 } satisfies AcademyModule;

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { Fields } from '../../platform/fields.ts';
 import type { Platform } from '../../platform/platform.ts';
+import { sessionInCourse } from '../sessions/lookup.ts';
 import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
 import { type AssessmentRepository, type AssessmentRow, createAssessmentRepository } from './repository.ts';
 import { ASSESSMENT_KINDS, type Assessment, type AssessmentKind, type AssessmentSort } from './schemas.ts';
@@ -22,15 +23,9 @@ export function presentAssessment(row: AssessmentRow): Assessment {
 
 export function createAssessmentService(deps: { assessments: AssessmentRepository; sessions: SessionRepository }) {
   /** The session `id` of the course `slug`; a session of another course is the same 404 as a missing one. */
-  async function session(slug: string, id: number) {
-    const row = await deps.sessions.findInCourse(slug, id);
-    if (!row) throw new NotFoundError();
-    return row;
-  }
-
   return {
     async list(_ctx: ServiceContext, slug: string, sessionId: number, list: ListRequest<AssessmentSort>): Promise<Page<Assessment>> {
-      await session(slug, sessionId);
+      await sessionInCourse(deps.sessions, slug, sessionId);
       const { items, total } = await deps.assessments.list(sessionId, list);
       return { items: items.map(presentAssessment), total };
     },
@@ -41,7 +36,7 @@ export function createAssessmentService(deps: { assessments: AssessmentRepositor
     },
 
     async get(_ctx: ServiceContext, slug: string, sessionId: number, id: number): Promise<Assessment> {
-      await session(slug, sessionId);
+      await sessionInCourse(deps.sessions, slug, sessionId);
       const row = await deps.assessments.find(sessionId, id);
       if (!row) throw new NotFoundError();
       return presentAssessment(row);

@@ -1,6 +1,7 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminCertificateCommands } from './admin.ts';
 import { certificateRoutes } from './routes.ts';
+import { certificateSearch } from './search.ts';
 import { certificateServiceFor } from './service.ts';
 
 /** Certificates: read by authorised clients, verified publicly by token, issued and revoked by the administration. */
@@ -12,4 +13,5 @@ export const certificatesModule = {
       await app.register(certificateRoutes, { certificates: certificateServiceFor(platform), maxPageSize: platform.config.maxPageSize });
     },
   admin: adminCertificateCommands,
+  search: [certificateSearch],
 } satisfies AcademyModule;

@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { CertificateTable, DB } from '../../db/schema.ts';
+import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
 import type { CertificateSort, CertificateStatus } from './schemas.ts';
 
 /** A certificate row with its course's slug. */
@@ -147,3 +149,35 @@ export function createCertificateRepository(db: Kysely<DB>) {
 }
 
 export type CertificateRepository = ReturnType<typeof createCertificateRepository>;
+
+/** Certificates whose number, or holder's name or email, contains `text` (GET /search), by number. */
+export function searchCertificates(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  text: string,
+  limit: number,
+): Promise<SearchRows<{ id: number; certificate_number: string; status: string; holder_name: string; course: string }>> {
+  const certificates = () =>
+    db
+      .selectFrom('certificates')
+      .innerJoin('users', 'users.id', 'certificates.user_id')
+      .innerJoin('courses', 'courses.id', 'certificates.course_id')
+      .select([
+        'certificates.id',
+        'certificates.certificate_number',
+        'certificates.status',
+        'users.name as holder_name',
+        'courses.slug as course',
+      ]);
+  const byNumber = certificates().where(textMatch(dialect, 'certificates', text));
+  const byHolder = certificates().where(
+    'certificates.user_id',
+    'in',
+    db
+      .selectFrom('users')
+      .select('users.id')
+      .where(textMatch(dialect, 'users', text)),
+  );
+  const query = byNumber.union(byHolder);
+  return searchRows(db, query, { limit, order: 'certificate_number' });
+}

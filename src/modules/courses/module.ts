@@ -1,6 +1,7 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminCourseCommands } from './admin.ts';
 import { courseRoutes } from './routes.ts';
+import { courseSearch } from './search.ts';
 import { courseServiceFor } from './service.ts';
 
 /** Courses: the training catalogue, read over the API, created and published in the administration. */
@@ -12,4 +13,5 @@ export const coursesModule = {
       await app.register(courseRoutes, { courses: courseServiceFor(platform), maxPageSize: platform.config.maxPageSize });
     },
   admin: adminCourseCommands,
+  search: [courseSearch],
 } satisfies AcademyModule;

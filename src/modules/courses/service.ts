@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError } from '../../platform/errors.ts';
 import { Fields } from '../../platform/fields.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
+import { openWorkflow } from '../workflows/open.ts';
 import { COURSE_EVENTS, courseLifecycle } from './lifecycle.ts';
 import { formatMoney, isCurrency, parseMoney } from './money.ts';
 import { type CourseFilter, type CourseRepository, type CourseRow, createCourseRepository } from './repository.ts';
@@ -151,6 +152,13 @@ export function createCourseService(deps: CourseServiceDeps) {
         const type = COURSE_EVENTS[move];
         await courseLifecycle.apply(trx, course.id, move, {
           set,
+          // A course submitted for review opens its approval (unless one is still open).
+          ...(move === 'submit'
+            ? {
+                effects: (t) =>
+                  openWorkflow(t, { workflow: 'course_approval', subjectType: 'course', subjectId: course.id, now }).then(() => {}),
+              }
+            : {}),
           ...(type
             ? {
                 event: {

@@ -1,6 +1,7 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminEnrolmentCommands } from './admin.ts';
 import { enrolmentRoutes } from './routes.ts';
+import { enrolmentSearch } from './search.ts';
 import { enrolmentServiceFor } from './service.ts';
 
 /** Enrolments of students into training sessions, with a waitlist: read over the API, made in the administration. */
@@ -12,4 +13,5 @@ export const enrolmentsModule = {
       await app.register(enrolmentRoutes, { enrolments: enrolmentServiceFor(platform), maxPageSize: platform.config.maxPageSize });
     },
   admin: adminEnrolmentCommands,
+  search: [enrolmentSearch],
 } satisfies AcademyModule;

@@ -1,6 +1,7 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminMeetingCommands } from './admin.ts';
 import { meetingRoutes } from './routes.ts';
+import { meetingSearch } from './search.ts';
 import { meetingServiceFor } from './service.ts';
 
 /** Meetings (class days) of training sessions: read under their session over the API, scheduled and cancelled in the administration. */
@@ -12,4 +13,5 @@ export const meetingsModule = {
       await app.register(meetingRoutes, { meetings: meetingServiceFor(platform), maxPageSize: platform.config.maxPageSize });
     },
   admin: adminMeetingCommands,
+  search: [meetingSearch],
 } satisfies AcademyModule;

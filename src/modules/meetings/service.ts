@@ -8,6 +8,7 @@ import { defineLifecycle } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { endOfDay, startOfDay } from '../../platform/time.ts';
 import { createOrganizationRepository, type OrganizationRepository } from '../organization/repository.ts';
+import { sessionInCourse } from '../sessions/lookup.ts';
 import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
 import { createMeetingRepository, type MeetingRepository, type MeetingRow } from './repository.ts';
 import type { EffectiveStatus, Meeting, MeetingSort, MeetingStatus } from './schemas.ts';
@@ -54,12 +55,6 @@ export interface MeetingServiceDeps {
 export function createMeetingService(deps: MeetingServiceDeps) {
   const timezone = async () => (await deps.organization.get()).timezone;
 
-  async function session(slug: string, id: number) {
-    const row = await deps.sessions.findInCourse(slug, id);
-    if (!row) throw new NotFoundError();
-    return row;
-  }
-
   async function page(sessionId: number | undefined, list: ListRequest<MeetingSort>, ctx: ServiceContext): Promise<Page<Meeting>> {
     const [{ items, total }, zone] = await Promise.all([deps.meetings.list(sessionId, list), timezone()]);
     const now = ctx.clock.now();
@@ -68,7 +63,7 @@ export function createMeetingService(deps: MeetingServiceDeps) {
 
   return {
     async list(ctx: ServiceContext, slug: string, sessionId: number, list: ListRequest<MeetingSort>): Promise<Page<Meeting>> {
-      await session(slug, sessionId);
+      await sessionInCourse(deps.sessions, slug, sessionId);
       return page(sessionId, list, ctx);
     },
 
@@ -77,7 +72,7 @@ export function createMeetingService(deps: MeetingServiceDeps) {
     },
 
     async get(ctx: ServiceContext, slug: string, sessionId: number, id: number): Promise<Meeting> {
-      await session(slug, sessionId);
+      await sessionInCourse(deps.sessions, slug, sessionId);
       const row = await deps.meetings.find(id, sessionId);
       if (!row) throw new NotFoundError();
       return presentMeeting(row, ctx.clock.now(), await timezone());

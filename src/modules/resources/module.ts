@@ -1,6 +1,7 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminResourceCommands } from './admin.ts';
 import { resourceRoutes } from './routes.ts';
+import { resourceSearch } from './search.ts';
 import { resourceServiceFor } from './service.ts';
 
 /** Learning resources of training sessions: the published ones read over the API, drafted and published in the administration. */
@@ -12,4 +13,5 @@ export const resourcesModule = {
       await app.register(resourceRoutes, { resources: resourceServiceFor(platform), maxPageSize: platform.config.maxPageSize });
     },
   admin: adminResourceCommands,
+  search: [resourceSearch],
 } satisfies AcademyModule;

@@ -6,6 +6,7 @@ import { NotFoundError } from '../../platform/errors.ts';
 import { Fields } from '../../platform/fields.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
+import { sessionInCourse } from '../sessions/lookup.ts';
 import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
 import { createResourceRepository, type ResourceRepository, type ResourceRow } from './repository.ts';
 import {
@@ -41,16 +42,10 @@ export function presentResource(row: ResourceRow): LearningResource {
 }
 
 export function createResourceService(deps: { db: Kysely<DB>; resources: ResourceRepository; sessions: SessionRepository }) {
-  async function session(slug: string, id: number) {
-    const row = await deps.sessions.findInCourse(slug, id);
-    if (!row) throw new NotFoundError();
-    return row;
-  }
-
   return {
     /** The published resources of a session (drafts are never shown through the API). */
     async list(_ctx: ServiceContext, slug: string, sessionId: number, list: ListRequest<ResourceSort>): Promise<Page<LearningResource>> {
-      await session(slug, sessionId);
+      await sessionInCourse(deps.sessions, slug, sessionId);
       const { items, total } = await deps.resources.list({ sessionId, status: 'published' }, list);
       return { items: items.map(presentResource), total };
     },
@@ -63,7 +58,7 @@ export function createResourceService(deps: { db: Kysely<DB>; resources: Resourc
 
     /** A published resource of the session; a draft is the same 404 as a missing id. */
     async get(_ctx: ServiceContext, slug: string, sessionId: number, id: number): Promise<LearningResource> {
-      await session(slug, sessionId);
+      await sessionInCourse(deps.sessions, slug, sessionId);
       const row = await deps.resources.find(id, { sessionId, status: 'published' });
       if (!row) throw new NotFoundError();
       return presentResource(row);

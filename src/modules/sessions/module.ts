@@ -2,6 +2,7 @@ import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminSessionCommands } from './admin.ts';
 import { sessionRoutes } from './routes.ts';
+import { sessionSearch } from './search.ts';
 import { sessionServiceFor } from './service.ts';
 
 /**
@@ -22,4 +23,5 @@ export const sessionsModule = {
     },
   },
   admin: adminSessionCommands,
+  search: [sessionSearch],
 } satisfies AcademyModule;

@@ -5,6 +5,7 @@ import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import { forUpdate } from '../../db/locks.ts';
 import { prepare } from '../../db/prepared.ts';
 import type { DB, TrainingSessionTable } from '../../db/schema.ts';
+import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
 import type { SessionSort } from './schemas.ts';
 
 /** A session as stored, decoded, with its course's slug. */
@@ -118,3 +119,24 @@ export function createSessionRepository(db: Kysely<DB>, dialect: Dialect) {
 }
 
 export type SessionRepository = ReturnType<typeof createSessionRepository>;
+
+/** Training sessions whose name contains `text` (GET /search), by name. */
+export function searchSessions(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  text: string,
+  limit: number,
+): Promise<SearchRows<{ id: number; name: string; starts_on: string; workflow_state: string; course: string }>> {
+  const query = db
+    .selectFrom('training_sessions')
+    .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
+    .select([
+      'training_sessions.id',
+      'training_sessions.name',
+      'training_sessions.starts_on',
+      'training_sessions.workflow_state',
+      'courses.slug as course',
+    ])
+    .where(textMatch(dialect, 'training_sessions', text));
+  return searchRows(db, query, { limit, order: 'name' });
+}

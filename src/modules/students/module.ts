@@ -1,6 +1,7 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminStudentCommands } from './admin.ts';
 import { studentRoutes } from './routes.ts';
+import { studentSearch } from './search.ts';
 import { studentServiceFor } from './service.ts';
 
 /** Students: users with a course application who are not staff, read over the API, created by the administration. */
@@ -12,4 +13,5 @@ export const studentsModule = {
       await app.register(studentRoutes, { students: studentServiceFor(platform), maxPageSize: platform.config.maxPageSize });
     },
   admin: adminStudentCommands,
+  search: [studentSearch],
 } satisfies AcademyModule;

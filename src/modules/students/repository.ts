@@ -1,8 +1,9 @@
-import { type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
+import { type SearchRows, searchRows, searchText, textMatch } from '../../db/search.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
 
 /** The user columns a student shows, decoded (`email_verified` a boolean on both databases). */
@@ -53,44 +54,13 @@ function isStudent(eb: ExpressionBuilder<DB, 'users'>): Expression<SqlBool> {
   ]);
 }
 
-/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** An FTS5 query for the exact text: one phrase, its quotes doubled. */
-function phrase(text: string): string {
-  return `"${text.replace(/"/g, '""')}"`;
-}
-
-/**
- * The user's name or email contains `text` (lowercased), case-insensitively beyond ASCII on both
- * databases, through the users_lookup index of migration 0011 where it can: on PostgreSQL `LIKE` on
- * the indexed expression (name and email joined by U+001F, which only text containing it could match
- * across); on SQLite the FTS5 trigram table, for text of at least three characters (a trigram).
- * Shorter text, and text with U+001F, is matched by reading every user, with `lower()` on both sides
- * (SQLite's lower() is JavaScript's here, see sqlite.ts) and the escape character spelled out (SQLite
- * has no default one).
- */
-function nameOrEmailContains(dialect: Dialect, text: string): RawBuilder<SqlBool> {
-  const pattern = containsPattern(text);
-  if (dialect === 'postgres' && !text.includes('\u001f')) {
-    return sql<SqlBool>`lower(coalesce(users.name, '') || chr(31) || coalesce(users.email, '')) like ${pattern} escape '\\'`;
-  }
-  if (dialect === 'sqlite' && [...text].length >= 3) {
-    return sql<SqlBool>`users.id in (select rowid from users_lookup where users_lookup match ${phrase(text)})`;
-  }
-  return sql<SqlBool>`(lower(users.name) like ${pattern} escape '\\' or lower(users.email) like ${pattern} escape '\\')`;
-}
-
 export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
   return {
     list: async (filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<StudentRow>> => {
       let query = db.selectFrom('users').select(COLUMNS).where(isStudent);
-      if (filter.search) {
-        const search = filter.search;
-        query = query.where(() => nameOrEmailContains(dialect, search));
-      }
+      // The same indexed match as the users group of GET /search (src/db/search.ts, ADR 0009).
+      const search = filter.search === undefined ? '' : searchText(filter.search);
+      if (search) query = query.where(textMatch(dialect, 'users', search));
       if (filter.status !== undefined) query = query.where('users.email_verified', '=', filter.status === 'verified');
       const page = await listPage(query, list, {
         sort: { id: 'users.id', name: 'users.name', email: 'users.email', created_at: 'users.created_at', updated_at: 'users.updated_at' },
@@ -179,3 +149,18 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
 }
 
 export type StudentRepository = ReturnType<typeof createStudentRepository>;
+
+/** Students whose name or email contains `text` (GET /search), by name. */
+export function searchStudents(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  text: string,
+  limit: number,
+): Promise<SearchRows<{ id: number; name: string; email: string }>> {
+  const query = db
+    .selectFrom('users')
+    .select(['users.id', 'users.name', 'users.email'])
+    .where(isStudent)
+    .where(textMatch(dialect, 'users', text));
+  return searchRows(db, query, { limit, order: 'name' });
+}

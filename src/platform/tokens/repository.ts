@@ -4,6 +4,8 @@ import type { ApiTokenTable, DB } from '../../db/schema.ts';
 import type { ChangeFeed } from '../changes.ts';
 
 export type TokenRow = Selectable<ApiTokenTable>;
+/** A token with the lifecycle status of the user it acts for (null without one). */
+export type AuthTokenRow = TokenRow & { user_status: string | null };
 
 export interface NewToken {
   name: string;
@@ -17,12 +19,20 @@ export interface NewToken {
 
 export function createTokenRepository(db: Kysely<DB>, changes: ChangeFeed) {
   // Runs on every authenticated request.
-  const byHash = prepare(db, db.selectFrom('api_tokens').selectAll().where('token_hash', '=', ''));
+  const byHash = prepare(
+    db,
+    db
+      .selectFrom('api_tokens')
+      .leftJoin('users', 'users.id', 'api_tokens.user_id')
+      .selectAll('api_tokens')
+      .select('users.status as user_status')
+      .where('api_tokens.token_hash', '=', ''),
+  );
   return {
     insert: async (token: NewToken): Promise<TokenRow> =>
       db.insertInto('api_tokens').values(token).returningAll().executeTakeFirstOrThrow(),
 
-    findByHash: async (hash: string): Promise<TokenRow | undefined> => (await byHash(hash))[0],
+    findByHash: async (hash: string): Promise<AuthTokenRow | undefined> => (await byHash(hash))[0],
 
     findById: async (id: number): Promise<TokenRow | undefined> =>
       db.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst(),

@@ -181,7 +181,8 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
     },
 
     /**
-     * Resolves a presented token; `null` for unknown, malformed, expired or revoked ones. Answers
+     * Resolves a presented token; `null` for unknown, malformed, expired or revoked ones, and for one
+     * acting for a suspended or archived user. Answers
      * synchronously when the token is cached (the common case), with a promise otherwise.
      */
     authenticate(presented: string): AuthenticatedToken | null | Promise<AuthenticatedToken | null> {
@@ -192,7 +193,8 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
         return (
           row && {
             token: { id: row.id, scopes: JSON.parse(row.scopes) as string[], userId: row.user_id },
-            revoked: row.revoked_at !== null,
+            // A token acting for a suspended or archived user acts for nobody any more.
+            revoked: row.revoked_at !== null || row.user_status === 'suspended' || row.user_status === 'archived',
             expiresAt: row.expires_at === null ? null : Date.parse(row.expires_at),
           }
         );

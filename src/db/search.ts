@@ -1,0 +1,110 @@
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Dialect } from './database.ts';
+import type { DB } from './schema.ts';
+
+/**
+ * The text columns that `GET /search` looks in, per table (ADR 0009). Each is indexed for substring
+ * search: on SQLite by an FTS5 trigram table `<table>_search` kept current by triggers, on PostgreSQL
+ * by a pg_trgm GIN index on `lower(column)`. A migration creates those indexes; a column added here
+ * needs a migration that adds it to them.
+ */
+export const SEARCH_COLUMNS = {
+  users: ['name', 'email'],
+  courses: ['title', 'code', 'slug'],
+  training_sessions: ['name'],
+  assessments: ['title'],
+  learning_resources: ['title'],
+  meetings: ['location'],
+  certificates: ['certificate_number'],
+  workflow_instances: ['workflow', 'subject_type'],
+  notifications: ['recipient', 'subject'],
+} as const;
+
+export type SearchTable = keyof typeof SEARCH_COLUMNS;
+
+/** The trigram index answers only for at least this many characters; shorter text is a scan. */
+const TRIGRAM = 3;
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** An FTS5 query for the exact text: one phrase, its quotes doubled. */
+function phrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The lowercased text of a row's search columns as PostgreSQL indexes it (migration 0012): one
+ * column as it is, several joined by U+001F, a control character that search text never contains.
+ */
+function postgresText(alias: string, columns: readonly string[]) {
+  if (columns.length === 1) return sql`lower(${sql.ref(`${alias}.${columns[0]}`)})`;
+  return sql`lower(${sql.join(
+    columns.map((column) => sql`coalesce(${sql.ref(`${alias}.${column}`)}, '')`),
+    sql` || chr(31) || `,
+  )})`;
+}
+
+/** Search text as it is matched: without control characters (which no indexed text is searched for) and trimmed. */
+export function searchText(text: string): string {
+  return text.replace(/\p{Cc}/gu, ' ').trim();
+}
+
+/**
+ * A condition on the rows of `table` (as `alias`): one of its search columns contains `text`,
+ * case-insensitively (letter case is folded beyond ASCII on both databases). `text` is what
+ * `searchText` returns, never blank. This is the one place where the dialects differ: PostgreSQL
+ * matches `LIKE '%text%'` on the indexed expression, which its trigram index serves; SQLite looks the
+ * text up in the table's FTS5 trigram index. Text of fewer than three characters has no trigram: it
+ * is a scan, with SQLite's own LIKE where ASCII case folding is all it needs.
+ */
+export function textMatch(dialect: Dialect, table: SearchTable, text: string, alias: string = table): RawBuilder<SqlBool> {
+  const needle = text.toLowerCase();
+  const names = SEARCH_COLUMNS[table];
+  if (dialect === 'postgres') return sql<SqlBool>`${postgresText(alias, names)} like ${containsPattern(needle)} escape '\\'`;
+  if ([...needle].length >= TRIGRAM) {
+    const index = sql.table(`${table}_search`);
+    return sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from ${index} where ${index} match ${phrase(needle)})`;
+  }
+  const columns = names.map((column) => sql.ref(`${alias}.${column}`));
+  const match = /^[\x20-\x7e]*$/.test(needle)
+    ? (column: (typeof columns)[number]) => sql`${column} like ${containsPattern(needle)} escape '\\'`
+    : (column: (typeof columns)[number]) => sql`instr(lower(${column}), ${needle}) > 0`;
+  return sql<SqlBool>`(${sql.join(columns.map(match), sql` or `)})`;
+}
+
+/** One group's answer: at most `limit` rows and how many matched in all. */
+export interface SearchRows<O> {
+  total: number;
+  rows: O[];
+}
+
+/**
+ * Runs a group's filtered query (which selects `id` and the `order` column): the first `limit`
+ * matches in `order` (ascending unless `direction` says otherwise), ties broken by id in the same direction, and the number of matches. The matches are a materialized
+ * common table expression, read twice: a planner that saw the ORDER BY … LIMIT with the match would
+ * be tempted to walk an index in that order and test every row, instead of looking the text up.
+ */
+export async function searchRows<O extends { id: number }>(
+  db: Kysely<DB>,
+  query: SelectQueryBuilder<DB, any, O>,
+  options: { limit: number; order: keyof O & string; direction?: 'asc' | 'desc' },
+): Promise<SearchRows<O>> {
+  const direction = options.direction ?? 'asc';
+  const rows = (await (db as Kysely<any>)
+    .with(
+      (cte) => cte('search_hits').materialized(),
+      () => query,
+    )
+    .selectFrom('search_hits')
+    .selectAll()
+    .select((eb) => eb.selectFrom('search_hits').select(eb.fn.countAll().as('n')).as('search_total'))
+    .orderBy(options.order, direction)
+    .orderBy('id', direction)
+    .limit(options.limit)
+    .execute()) as (O & { search_total: number | string })[];
+  const total = Number(rows[0]?.search_total ?? 0);
+  return { total, rows: rows.map(({ search_total: _, ...row }) => row as unknown as O) };
+}

@@ -1,0 +1,45 @@
+import type { AcademyModule } from '../../platform/module.ts';
+import { adminNotificationCommands } from './admin.ts';
+import { notificationJobs } from './delivery.ts';
+import { createNotificationRepository } from './repository.ts';
+import { notificationRoutes } from './routes.ts';
+import { notificationServiceFor } from './service.ts';
+
+/** Identity notifications: the emails of the staff lifecycle, delivered by a job and read over the API. */
+export const notificationsModule = {
+  name: 'notifications',
+  routes:
+    ({ platform }) =>
+    async (app) => {
+      await app.register(notificationRoutes, { notifications: notificationServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+    },
+  jobs: ({ platform }) => notificationJobs(platform),
+  admin: adminNotificationCommands,
+  search: [
+    {
+      name: 'notifications',
+      async search(platform, { q, limit }) {
+        const { items, total } = await createNotificationRepository(platform.database.db).search(platform.database.dialect, q, limit);
+        return {
+          total,
+          items: items.map((n) => ({
+            id: n.id,
+            type: 'notification',
+            title: n.subject,
+            path: `/api/v1/notifications/${n.id}`,
+            recipient: n.recipient,
+            notification_type: n.type,
+            status: n.status,
+          })),
+        };
+      },
+    },
+  ],
+} satisfies AcademyModule;
+
+declare module '../../platform/jobs/names.ts' {
+  interface JobPayloads {
+    /** One attempt to send an identity notification through the mail port. */
+    'notifications.send': { notificationId: number };
+  }
+}

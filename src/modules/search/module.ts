@@ -1,0 +1,14 @@
+import type { AcademyModule } from '../../platform/module.ts';
+import { searchRoutes } from './routes.ts';
+import { createSearchService, searchGroupsOf } from './service.ts';
+
+/** Search: `GET /search` over the groups every module contributes (`search` in their manifests). */
+export const searchModule = {
+  name: 'search',
+  routes:
+    ({ platform, modules }) =>
+    async (app) => {
+      const groups = searchGroupsOf(modules);
+      await app.register(searchRoutes, { search: createSearchService(platform, groups), groups: groups.map((group) => group.name) });
+    },
+} satisfies AcademyModule;

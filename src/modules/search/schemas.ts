@@ -1,0 +1,54 @@
+import { type Static, Type } from 'typebox';
+import { Ref } from '../../http/schemas.ts';
+
+export const SEARCH_DEFAULT_LIMIT = 10;
+export const SEARCH_MAX_LIMIT = 50;
+
+export const SearchHit = Type.Object(
+  {
+    id: Type.Unsafe<number | string>({ type: ['integer', 'string'], description: 'The id of the item (a number for every group so far).' }),
+    type: Type.String({ description: 'What the item is, singular: `student`, `course`, `session`, …' }),
+    title: Type.String({ description: 'What to show for it: a name, a title, a number.' }),
+    path: Type.String({ description: 'Its path from the server root, which a `GET` reads, e.g. `/api/v1/students/7`.' }),
+  },
+  {
+    $id: 'SearchHit',
+    additionalProperties: true,
+    description: 'One item found. Each group adds details of its own (e.g. a student’s `email`, a session’s `course`).',
+  },
+);
+export type SearchHit = Static<typeof SearchHit>;
+
+export const SearchGroupResult = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'How many items of this group match in all.' }),
+    items: Type.Array(Ref(SearchHit), { description: 'The first `limit` of them.' }),
+  },
+  { $id: 'SearchGroupResult' },
+);
+export type SearchGroupResult = Static<typeof SearchGroupResult>;
+
+/** The answer: every group, each present even when nothing matched. */
+export function SearchResults(groups: readonly string[]) {
+  return Type.Object(Object.fromEntries(groups.map((name) => [name, Ref(SearchGroupResult)])), {
+    $id: 'SearchResults',
+    description: 'Every group by name, always all of them; a group without matches has `total` 0 and no items.',
+  });
+}
+
+export const SearchQuery = Type.Object({
+  q: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: 'The text to find, case-insensitively, inside the fields each group searches. Blank (or absent): every group empty.',
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: SEARCH_MAX_LIMIT,
+      default: SEARCH_DEFAULT_LIMIT,
+      description: `Items per group, 1–${SEARCH_MAX_LIMIT} (default ${SEARCH_DEFAULT_LIMIT}); \`total\` counts them all.`,
+    }),
+  ),
+});

@@ -1,0 +1,36 @@
+import { searchText } from '../../db/search.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import type { AcademyModule, SearchGroup } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { SEARCH_DEFAULT_LIMIT, type SearchGroupResult } from './schemas.ts';
+
+/** Every module's search groups, by name; a name contributed twice fails at start. */
+export function searchGroupsOf(modules: readonly AcademyModule[]): SearchGroup[] {
+  const groups = new Map<string, SearchGroup>();
+  for (const module of modules) {
+    for (const group of module.search ?? []) {
+      if (groups.has(group.name)) throw new Error(`Search group ${group.name} is contributed twice (again by the ${module.name} module)`);
+      groups.set(group.name, group);
+    }
+  }
+  return [...groups.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+export function createSearchService(platform: Platform, groups: readonly SearchGroup[]) {
+  return {
+    /** Every group's matches of `q` (trimmed, control characters ignored); a blank `q` matches nothing and asks no group. */
+    async search(
+      _ctx: ServiceContext,
+      query: { q?: string | undefined; limit?: number | undefined },
+    ): Promise<Record<string, SearchGroupResult>> {
+      const q = searchText(query.q ?? '');
+      const limit = query.limit ?? SEARCH_DEFAULT_LIMIT;
+      const results = await Promise.all(
+        groups.map(async (group) => [group.name, q === '' ? { total: 0, items: [] } : await group.search(platform, { q, limit })] as const),
+      );
+      return Object.fromEntries(results);
+    },
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearchService>;

@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import { idArgument } from '../../cli/ids.ts';
+import { parseData, table } from '../../cli/output.ts';
+import type { Runner } from '../../cli/runner.ts';
+import { PERMISSION_NAMES } from '../../platform/permissions.ts';
+import { USER_STATES, type UserState } from './schemas.ts';
+import { type UserService, userServiceFor } from './service.ts';
+
+const COLUMNS = ['id', 'name', 'email', 'job_title', 'status', 'permissions'];
+
+/**
+ * `academy admin users …`: staff users. Besides what the API offers, the administration grants
+ * permissions and activates invited users (as accepting the invitation does).
+ */
+export function adminUserCommands(admin: Command, run: Runner): void {
+  const users = admin.command('users').description('Staff users: create, move through their lifecycle, grant permissions, list');
+
+  users
+    .command('create')
+    .description('Create a staff user in draft (nothing is sent until it is invited)')
+    .requiredOption(
+      '--data <json>',
+      '{"name":"Grace Hopper","email":"grace@example.org","job_title":"Registrar","permissions":["courses.approve"]}',
+    )
+    .action((options) =>
+      run(async ({ platform, out, ctx }) => {
+        const user = await userServiceFor(platform).create(ctx, parseData(options.data));
+        out.result(user, `User ${user.id} (${user.email}) created in draft.\n${table([user], COLUMNS)}`);
+      }),
+    );
+
+  users
+    .command('update <id>')
+    .description('Change the name, email or job title of a staff user')
+    .requiredOption('--data <json>', '{"job_title":"Head of training"}')
+    .action((id: string, options) =>
+      run(async ({ platform, out, ctx }) => {
+        const user = await userServiceFor(platform).update(ctx, idArgument(id), parseData(options.data));
+        out.result(user, table([user], COLUMNS));
+      }),
+    );
+
+  const moves: [keyof Pick<UserService, 'invite' | 'activate' | 'suspend' | 'reactivate' | 'archive'>, string][] = [
+    ['invite', 'Invite a draft user: emails an acceptance link (draft → invited)'],
+    ['activate', 'Activate an invited user, as accepting the invitation does (invited → active); emails the activation notice'],
+    ['suspend', 'Suspend an active user (active → suspended)'],
+    ['reactivate', 'Reactivate a suspended user (suspended → active)'],
+    ['archive', 'Archive a user, for good (from every state but archived)'],
+  ];
+  for (const [move, description] of moves) {
+    users
+      .command(`${move} <id>`)
+      .description(description)
+      .action((id: string) =>
+        run(async ({ platform, out, ctx }) => {
+          const user = await userServiceFor(platform)[move](ctx, idArgument(id));
+          out.result(user, `User ${user.id} (${user.email}) is now ${user.status}; the notification is queued.`);
+        }),
+      );
+  }
+
+  users
+    .command('grant <id>')
+    .description(`Replace a staff user's permissions (known: ${PERMISSION_NAMES.join(', ')})`)
+    .requiredOption('--data <json>', '{"permissions":["courses.approve","documents.approve"]}')
+    .action((id: string, options) =>
+      run(async ({ platform, out, ctx }) => {
+        const user = await userServiceFor(platform).grant(ctx, idArgument(id), parseData(options.data));
+        out.result(user, `User ${user.id} now holds: ${user.permissions.length ? user.permissions.join(', ') : '(no permissions)'}.`);
+      }),
+    );
+
+  users
+    .command('list')
+    .description('List the staff users')
+    .option('--status <status>', `only users in this state (${USER_STATES.join(', ')})`)
+    .action((options: { status?: string }) =>
+      run(async ({ platform, out, ctx }) => {
+        if (options.status !== undefined && !(USER_STATES as readonly string[]).includes(options.status)) {
+          throw new Error(`--status must be one of ${USER_STATES.join(', ')}`);
+        }
+        const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
+        const { items } = await userServiceFor(platform).list(ctx, { status: options.status as UserState | undefined }, list);
+        out.result(items, table(items, COLUMNS));
+      }),
+    );
+}

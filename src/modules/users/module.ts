@@ -1,0 +1,41 @@
+import type { AcademyModule } from '../../platform/module.ts';
+import { createOrganizationRepository } from '../organization/repository.ts';
+import { adminUserCommands } from './admin.ts';
+import { invitationPages } from './pages.ts';
+import { createStaffRepository } from './repository.ts';
+import { userRoutes } from './routes.ts';
+import { userServiceFor } from './service.ts';
+
+/** Staff users and their lifecycle (draft → invited → active ⇄ suspended, archived), over the API and the administration. */
+export const usersModule = {
+  name: 'users',
+  routes:
+    ({ platform }) =>
+    async (app) => {
+      await app.register(userRoutes, { users: userServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+    },
+  pages: ({ platform }) => {
+    const organization = createOrganizationRepository(platform.database.db, platform.changes);
+    return invitationPages({ users: userServiceFor(platform), organizationName: async () => (await organization.get()).name });
+  },
+  admin: adminUserCommands,
+  search: [
+    {
+      name: 'users',
+      async search(platform, { q, limit }) {
+        const { items, total } = await createStaffRepository(platform.database.db).search(platform.database.dialect, q, limit);
+        return {
+          total,
+          items: items.map((user) => ({
+            id: user.id,
+            type: 'user',
+            title: user.name,
+            path: `/api/v1/users/${user.id}`,
+            email: user.email,
+            status: user.status,
+          })),
+        };
+      },
+    },
+  ],
+} satisfies AcademyModule;

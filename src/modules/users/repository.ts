@@ -1,0 +1,142 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import { json } from '../../db/codec.ts';
+import type { Dialect } from '../../db/database.ts';
+import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import type { DB, UserTable } from '../../db/schema.ts';
+import { searchRows, textMatch } from '../../db/search.ts';
+import type { Permission } from '../../platform/permissions.ts';
+import type { UserSort, UserState } from './schemas.ts';
+
+/** A staff user as stored, decoded (`permissions` an array on both databases). */
+export interface StaffRow {
+  id: number;
+  name: string;
+  email: string;
+  job_title: string | null;
+  status: UserState;
+  permissions: Permission[];
+  invited_at: string | null;
+  activated_at: string | null;
+  suspended_at: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StaffFilter {
+  status?: UserState | undefined;
+}
+
+export interface NewStaff {
+  name: string;
+  /** Lowercased. */
+  email: string;
+  job_title: string | null;
+  permissions: readonly Permission[];
+  now: string;
+}
+
+const COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'job_title',
+  'status',
+  'permissions',
+  'invited_at',
+  'activated_at',
+  'suspended_at',
+  'archived_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+type Row = Pick<Selectable<UserTable>, (typeof COLUMNS)[number]>;
+
+const decode = (row: Row): StaffRow => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  job_title: row.job_title,
+  status: row.status as UserState,
+  permissions: json<Permission[]>(row.permissions),
+  invited_at: row.invited_at,
+  activated_at: row.activated_at,
+  suspended_at: row.suspended_at,
+  archived_at: row.archived_at,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+/**
+ * Staff users: `is_admin` rows of the users table. Every query here is limited to them, so a student's
+ * id reads as missing.
+ */
+export function createStaffRepository(db: Kysely<DB>) {
+  const staff = (executor: Kysely<DB>) => executor.selectFrom('users').select(COLUMNS).where('is_admin', '=', true);
+
+  return {
+    list: async (filter: StaffFilter, list: ListRequest<UserSort>): Promise<Page<StaffRow>> => {
+      let query = staff(db);
+      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+      const page = await listPage(query, list, {
+        sort: { id: 'id', name: 'name', email: 'email', created_at: 'created_at', updated_at: 'updated_at' },
+      });
+      return { items: page.items.map(decode), total: page.total };
+    },
+
+    find: async (id: number, executor: Kysely<DB> = db): Promise<StaffRow | undefined> => {
+      const row = await staff(executor).where('id', '=', id).executeTakeFirst();
+      return row && decode(row);
+    },
+
+    /** Whether any user (staff or student) other than `exceptId` has this (lowercased) email. */
+    emailTaken: async (email: string, exceptId?: number): Promise<boolean> => {
+      let query = db.selectFrom('users').select('id').where('email', '=', email);
+      if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
+    insert: async (trx: Kysely<DB>, values: NewStaff): Promise<StaffRow> =>
+      decode(
+        await trx
+          .insertInto('users')
+          .values({
+            name: values.name,
+            email: values.email,
+            job_title: values.job_title,
+            status: 'draft',
+            is_admin: true,
+            permissions: JSON.stringify(values.permissions),
+            email_verified: false,
+            created_at: values.now,
+            updated_at: values.now,
+          })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow(),
+      ),
+
+    /** Changes a staff user's own fields; false when there is no such staff user. */
+    update: async (
+      trx: Kysely<DB>,
+      id: number,
+      values: Pick<Updateable<UserTable>, 'name' | 'email' | 'job_title' | 'permissions' | 'updated_at'>,
+    ): Promise<boolean> => {
+      const result = await trx.updateTable('users').set(values).where('id', '=', id).where('is_admin', '=', true).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Case-insensitive over the name and the email (search group `users`). */
+    search: async (dialect: Dialect, text: string, limit: number): Promise<Page<StaffRow>> => {
+      const query = db
+        .selectFrom('users')
+        .select(COLUMNS)
+        .where('is_admin', '=', true)
+        .where(textMatch(dialect, 'users', text));
+      const { rows, total } = await searchRows(db, query, { limit, order: 'name' });
+      return { items: rows.map(decode), total };
+    },
+  };
+}
+
+export type StaffRepository = ReturnType<typeof createStaffRepository>;

@@ -1,0 +1,70 @@
+import { type Static, Type } from 'typebox';
+import { ListQuery } from '../../http/list.ts';
+import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { PERMISSION_NAMES } from '../../platform/permissions.ts';
+
+/** The staff lifecycle's states (see lifecycle.ts). */
+export const USER_STATES = ['draft', 'invited', 'active', 'suspended', 'archived'] as const;
+export type UserState = (typeof USER_STATES)[number];
+
+/**
+ * A staff user (an administrator of the platform). Students are users too (one id space), but never
+ * appear here: a student's id is a 404.
+ */
+export const User = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String({ description: 'Full name.' }),
+    email: Type.String({
+      format: 'email',
+      description: 'Stored lowercased; unique case-insensitively across every user, students included.',
+    }),
+    job_title: Nullable(Type.String()),
+    status: StringEnum(USER_STATES, {
+      description:
+        'Lifecycle: `draft` (created, nothing sent) → `invited` (invitation emailed) → `active` (accepted) ⇄ `suspended`; ' +
+        '`archived` from any other state, final.',
+    }),
+    permissions: Type.Array(StringEnum(PERMISSION_NAMES), {
+      description: 'What the user may decide beyond a token’s scopes (e.g. `courses.approve`). Read-only: granted by the administration.',
+    }),
+    invited_at: Nullable(Timestamp('When the user was invited.')),
+    activated_at: Nullable(Timestamp('When the user first became active (accepted the invitation).')),
+    suspended_at: Nullable(Timestamp('When the user was suspended; null unless `suspended`.')),
+    archived_at: Nullable(Timestamp('When the user was archived.')),
+    created_at: Timestamp('When the user was created.'),
+    updated_at: Timestamp('Last change, lifecycle moves included.'),
+  },
+  { $id: 'User' },
+);
+export type User = Static<typeof User>;
+
+export const UserCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'Full name (one line).' }),
+    email: Type.String({ minLength: 3, maxLength: 254, description: 'Unique case-insensitively across every user; stored lowercased.' }),
+    job_title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  },
+  { additionalProperties: false, $id: 'UserCreate' },
+);
+export type UserCreate = Static<typeof UserCreate>;
+
+export const UserPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+    job_title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  },
+  { additionalProperties: false, minProperties: 1, $id: 'UserPatch' },
+);
+export type UserPatch = Static<typeof UserPatch>;
+
+export const USER_SORTS = ['id', 'name', 'email', 'created_at', 'updated_at'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
+export const UserListQuery = ListQuery({
+  sort: USER_SORTS,
+  filters: {
+    status: Type.Optional(StringEnum(USER_STATES, { description: 'Only users in this lifecycle state.' })),
+  },
+});

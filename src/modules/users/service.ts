@@ -1,0 +1,263 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { ListRequest, Page } from '../../db/list.ts';
+import type { DB } from '../../db/schema.ts';
+import type { ChangeFeed } from '../../platform/changes.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
+import { Fields } from '../../platform/fields.ts';
+import { isPermission, PERMISSION_NAMES, type Permission } from '../../platform/permissions.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { type NotificationService, notificationServiceFor } from '../notifications/service.ts';
+import { checkEmail, checkName } from '../students/input.ts';
+import { createInvitationRepository, hashInvitationToken, INVITATION_TOKEN, type InvitationRepository } from './invitations.ts';
+import { MOVE_NOTIFICATIONS, moveTimestamps, type UserMove, userLifecycle } from './lifecycle.ts';
+import { createStaffRepository, type StaffFilter, type StaffRepository, type StaffRow } from './repository.ts';
+import type { User, UserSort } from './schemas.ts';
+
+export function presentUser(row: StaffRow): User {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    job_title: row.job_title,
+    status: row.status,
+    permissions: [...row.permissions],
+    invited_at: row.invited_at,
+    activated_at: row.activated_at,
+    suspended_at: row.suspended_at,
+    archived_at: row.archived_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+const JOB_TITLE_MAX = 200;
+
+/** Permissions are the administration's to give: the operator (or the system), never an API token. */
+function administration(ctx: ServiceContext): boolean {
+  return ctx.actor.kind === 'operator' || ctx.actor.kind === 'system';
+}
+
+export interface UserServiceDeps {
+  db: Kysely<DB>;
+  staff: StaffRepository;
+  invitations: InvitationRepository;
+  notifications: NotificationService;
+  /** Tells every process's token cache that a user's status changed. */
+  changes: ChangeFeed;
+}
+
+export function createUserService(deps: UserServiceDeps) {
+  const { staff } = deps;
+
+  const emailTaken = (email: string) => ValidationError.field('email', `The email ${email} is already taken by another user.`);
+
+  function readPermissions(value: unknown, fields: Fields): Permission[] | undefined {
+    if (!Array.isArray(value) || value.some((p) => typeof p !== 'string')) {
+      fields.add('permissions', 'The permissions field must be an array of permission names, e.g. ["courses.approve"].');
+      return undefined;
+    }
+    const unknown = value.filter((p) => !isPermission(p));
+    if (unknown.length > 0) {
+      fields.add('permissions', `Unknown permission(s): ${unknown.join(', ')}. Known permissions: ${PERMISSION_NAMES.join(', ')}.`);
+      return undefined;
+    }
+    return [...new Set(value as Permission[])].sort();
+  }
+
+  function readIdentity(data: Record<string, unknown>, known: readonly string[], required: boolean) {
+    const fields = new Fields(data, known);
+    let name: string | undefined;
+    if (data.name !== undefined || required) {
+      const checked = checkName(data.name);
+      if (checked.ok) name = checked.value;
+      else fields.add('name', checked.message);
+    }
+    let email: string | undefined;
+    if (data.email !== undefined || required) {
+      const checked = checkEmail(data.email);
+      if (checked.ok) email = checked.value;
+      else fields.add('email', checked.message);
+    }
+    const jobTitle = fields.text('job_title', { max: JOB_TITLE_MAX });
+    return { fields, name, email, jobTitle };
+  }
+
+  async function find(id: number, executor?: Kysely<DB>): Promise<StaffRow> {
+    const row = await staff.find(id, executor);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  /**
+   * Applies a lifecycle move to a staff user and queues its notification, in one transaction. A
+   * student's id is a 404 like a missing one; a move the state does not allow is a 409
+   * `invalid_transition`, and then nothing is written.
+   */
+  async function move(ctx: ServiceContext, id: number, name: UserMove, trx: Kysely<DB>): Promise<StaffRow> {
+    const user = await find(id, trx);
+    const now = ctx.clock.now().toISOString();
+    await userLifecycle.apply(trx, user.id, name, {
+      set: { ...moveTimestamps(name, now), updated_at: now },
+      effects: async (trx) => {
+        // An activated or archived user has no use for an open invitation link.
+        if (name === 'activate' || name === 'archive') await deps.invitations.closeFor(trx, user.id, now);
+        await deps.notifications.notify(trx, ctx, MOVE_NOTIFICATIONS[name], { id: user.id, email: user.email });
+        // Tokens acting for the user are cached by every process: they must see the new status.
+        await deps.changes.announce(trx);
+      },
+    });
+    ctx.logger.info({ userId: user.id, move: name }, 'user lifecycle move');
+    return find(user.id, trx);
+  }
+
+  const transition = (name: UserMove) => async (ctx: ServiceContext, id: number) =>
+    presentUser(await deps.db.transaction().execute((trx) => move(ctx, id, name, trx)));
+
+  return {
+    async list(_ctx: ServiceContext, filter: StaffFilter, list: ListRequest<UserSort>): Promise<Page<User>> {
+      const page = await staff.list(filter, list);
+      return { items: page.items.map(presentUser), total: page.total };
+    },
+
+    async get(_ctx: ServiceContext, id: number): Promise<User> {
+      return presentUser(await find(id));
+    },
+
+    /**
+     * Creates a staff user in `draft`; nothing is sent until the user is invited. `permissions` may be
+     * given by the administration only (`academy admin users create`).
+     */
+    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<User> {
+      const known = administration(ctx) ? ['name', 'email', 'job_title', 'permissions'] : ['name', 'email', 'job_title'];
+      const { fields, name, email, jobTitle } = readIdentity(data, known, true);
+      const permissions = data.permissions === undefined || !administration(ctx) ? [] : readPermissions(data.permissions, fields);
+      if (email && !fields.failed('email') && (await staff.emailTaken(email))) fields.add('email', emailTaken(email).message);
+      fields.check();
+
+      const now = ctx.clock.now().toISOString();
+      try {
+        const row = await deps.db.transaction().execute((trx) =>
+          staff.insert(trx, {
+            name: name as string,
+            email: email as string,
+            job_title: jobTitle ?? null,
+            permissions: permissions ?? [],
+            now,
+          }),
+        );
+        ctx.logger.info({ userId: row.id }, 'staff user created');
+        return presentUser(row);
+      } catch (error) {
+        // Taken between the check and the insert: the unique index decides.
+        if (isUniqueViolation(error)) throw emailTaken(email as string);
+        throw error;
+      }
+    },
+
+    /** Changes the name, email or job title; only the fields given. Never the status or the permissions. */
+    async update(ctx: ServiceContext, id: number, data: Record<string, unknown>): Promise<User> {
+      const { fields, name, email, jobTitle } = readIdentity(data, ['name', 'email', 'job_title'], false);
+      if (email && !fields.failed('email') && (await staff.emailTaken(email, id))) fields.add('email', emailTaken(email).message);
+      fields.check();
+      const now = ctx.clock.now().toISOString();
+      try {
+        return presentUser(
+          await deps.db.transaction().execute(async (trx) => {
+            const changes = {
+              ...(name !== undefined ? { name } : {}),
+              ...(email !== undefined ? { email } : {}),
+              ...(jobTitle !== undefined ? { job_title: jobTitle } : {}),
+              updated_at: now,
+            };
+            if (!(await staff.update(trx, id, changes))) throw new NotFoundError();
+            return find(id, trx);
+          }),
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) throw emailTaken(email as string);
+        throw error;
+      }
+    },
+
+    /** draft → invited, with the invitation email (its link is made when it is sent). */
+    invite: transition('invite'),
+    /** invited → active, as accepting the invitation does (`academy admin users activate`). */
+    activate: transition('activate'),
+    suspend: transition('suspend'),
+    reactivate: transition('reactivate'),
+    /** From every state but archived; final. */
+    archive: transition('archive'),
+
+    /**
+     * The user an invitation link is for, without using it up (the page a link opens: mail scanners
+     * open links too). The same 404 as `acceptInvitation` for every link that would not work.
+     */
+    async invitation(ctx: ServiceContext, token: string): Promise<User> {
+      if (!INVITATION_TOKEN.test(token)) throw new NotFoundError();
+      const invitation = await deps.invitations.findByHash(deps.db, hashInvitationToken(token));
+      if (!invitation || invitation.used_at !== null || Date.parse(invitation.expires_at) <= ctx.clock.now().getTime()) {
+        throw new NotFoundError();
+      }
+      const user = await find(invitation.user_id);
+      if (user.status !== 'invited') throw new NotFoundError();
+      return presentUser(user);
+    },
+
+    /**
+     * Accepts an invitation by the token of its link: invited → active, once. A malformed, unknown,
+     * used, replaced or expired token, and an invitation of a user who is no longer `invited`, are the
+     * same 404, so the answer tells nothing about which tokens exist.
+     */
+    async acceptInvitation(ctx: ServiceContext, token: string): Promise<User> {
+      if (!INVITATION_TOKEN.test(token)) throw new NotFoundError();
+      const hash = hashInvitationToken(token);
+      return presentUser(
+        await deps.db.transaction().execute(async (trx) => {
+          const invitation = await deps.invitations.findByHash(trx, hash);
+          const now = ctx.clock.now();
+          if (!invitation || invitation.used_at !== null || Date.parse(invitation.expires_at) <= now.getTime()) throw new NotFoundError();
+          const user = await find(invitation.user_id, trx);
+          if (user.status !== 'invited' || !(await deps.invitations.use(trx, invitation.id, now.toISOString()))) {
+            throw new NotFoundError();
+          }
+          return move(ctx, user.id, 'activate', trx);
+        }),
+      );
+    },
+
+    /**
+     * Replaces a staff user's permissions (`academy admin users grant`). Only the administration may:
+     * an API token is refused whatever its scopes.
+     */
+    async grant(ctx: ServiceContext, id: number, data: Record<string, unknown>): Promise<User> {
+      if (!administration(ctx)) throw new PermissionDeniedError('Permissions are granted by the administration only.');
+      const fields = new Fields(data, ['permissions']);
+      if (data.permissions === undefined) fields.add('permissions', 'The permissions field is required (an array, [] for none).');
+      const permissions = data.permissions === undefined ? undefined : readPermissions(data.permissions, fields);
+      fields.check();
+      const now = ctx.clock.now().toISOString();
+      return presentUser(
+        await deps.db.transaction().execute(async (trx) => {
+          if (!(await staff.update(trx, id, { permissions: JSON.stringify(permissions), updated_at: now }))) throw new NotFoundError();
+          ctx.logger.info({ userId: id, permissions }, 'permissions granted');
+          return find(id, trx);
+        }),
+      );
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;
+
+export function userServiceFor(platform: Platform): UserService {
+  const db = platform.database.db;
+  return createUserService({
+    db,
+    staff: createStaffRepository(db),
+    invitations: createInvitationRepository(db),
+    notifications: notificationServiceFor(platform),
+    changes: platform.changes,
+  });
+}

@@ -1,0 +1,225 @@
+import type { Kysely } from 'kysely';
+import type { ListRequest, Page } from '../../db/list.ts';
+import type { DB } from '../../db/schema.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
+import { Fields } from '../../platform/fields.ts';
+import { defineLifecycle, type Lifecycle, type Move } from '../../platform/lifecycle.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { definitionOf, movesFrom, statesOf, WORKFLOW_KEYS, WORKFLOWS, type WorkflowDefinition, type WorkflowKey } from './definitions.ts';
+import {
+  createWorkflowRepository,
+  type DecisionRow,
+  type InstanceFilter,
+  type InstanceRow,
+  type PersonRow,
+  type WorkflowRepository,
+} from './repository.ts';
+import type { WorkflowInstance, WorkflowSort } from './schemas.ts';
+
+const SUBJECT_TYPE = /^[a-z][a-z0-9_]*$/;
+const CREATE_FIELDS = ['workflow', 'subject_type', 'subject_id', 'assignee_id'] as const;
+
+/**
+ * Each definition as a lifecycle whose moves are named by their target state, so that a transition is
+ * one conditional update: two concurrent decisions on one instance cannot both win.
+ */
+function lifecycleOf(definition: WorkflowDefinition): Lifecycle<string, string> {
+  const moves: Record<string, Move<string>> = {};
+  for (const to of statesOf(definition)) {
+    const from = statesOf(definition).filter((state) => movesFrom(definition, state).includes(to));
+    if (from.length > 0) moves[to] = { from, to };
+  }
+  return defineLifecycle<string, string>({
+    table: 'workflow_instances',
+    column: 'state',
+    moves,
+    refuse: (to, current) => new ConflictError('invalid_transition', `A ${definition.key} instance cannot move from ${current} to ${to}.`),
+  });
+}
+
+const LIFECYCLES = new Map<string, Lifecycle<string, string>>(
+  Object.values(WORKFLOWS).map((definition) => [definition.key, lifecycleOf(definition)]),
+);
+
+export function presentInstance(row: InstanceRow, decisions: readonly DecisionRow[]): WorkflowInstance {
+  const definition = definitionOf(row.workflow);
+  return {
+    id: row.id,
+    workflow: row.workflow as WorkflowKey,
+    state: row.state,
+    subject_type: row.subject_type,
+    subject_id: row.subject_id,
+    assignee: row.assignee_id !== null && row.assignee_name !== null ? { id: row.assignee_id, name: row.assignee_name } : null,
+    approval_policy: { required_permission: definition.approvalPolicy.required_permission },
+    allowed_transitions: [...movesFrom(definition, row.state)],
+    decisions: decisions.map((decision) => ({
+      from_state: decision.from_state,
+      to_state: decision.to_state,
+      decided_by: { id: decision.decided_by, name: decision.decided_by_name },
+      comment: decision.comment,
+      decided_at: decision.decided_at,
+    })),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Why a user cannot be assigned, or null when it can: only active staff users decide. */
+function unassignable(person: PersonRow | undefined): string | null {
+  if (!person) return 'No user has this id.';
+  if (!person.is_admin) return 'Only staff users can be assigned to a workflow.';
+  if (person.status !== 'active') return `The user is ${person.status}; only an active user can be assigned.`;
+  return null;
+}
+
+export function createWorkflowService(deps: { db: Kysely<DB>; workflows: WorkflowRepository }) {
+  const { db, workflows } = deps;
+
+  async function present(rows: InstanceRow[], executor: Kysely<DB> = db): Promise<WorkflowInstance[]> {
+    const decisions = await workflows.decisionsOf(
+      rows.map((row) => row.id),
+      executor,
+    );
+    return rows.map((row) => presentInstance(row, decisions.get(row.id) ?? []));
+  }
+
+  async function presentOne(id: number, executor: Kysely<DB>): Promise<WorkflowInstance> {
+    const row = await workflows.find(id, executor);
+    if (!row) throw new NotFoundError();
+    const [instance] = await present([row], executor);
+    return instance as WorkflowInstance;
+  }
+
+  /**
+   * The acting user, if it may decide on instances of `definition`: a token acting for an active user
+   * who holds the definition's required permission. Anything else is a 403 `permission_denied`.
+   */
+  async function decider(trx: Kysely<DB>, ctx: ServiceContext, definition: WorkflowDefinition): Promise<PersonRow> {
+    const permission = definition.approvalPolicy.required_permission;
+    const userId = ctx.actor.userId;
+    if (userId === null) {
+      throw new PermissionDeniedError(
+        `Deciding on a ${definition.key} workflow needs a token that acts for a user holding the ${permission} permission.`,
+      );
+    }
+    const user = await workflows.findPerson(trx, userId);
+    if (user?.status !== 'active' || !user.permissions.includes(permission)) {
+      throw new PermissionDeniedError(
+        `Deciding on a ${definition.key} workflow needs an active user holding the ${permission} permission.`,
+      );
+    }
+    return user;
+  }
+
+  async function findRow(trx: Kysely<DB>, id: number): Promise<InstanceRow> {
+    const row = await workflows.find(id, trx);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  return {
+    async list(_ctx: ServiceContext, filter: InstanceFilter, list: ListRequest<WorkflowSort>): Promise<Page<WorkflowInstance>> {
+      const page = await workflows.list(filter, list);
+      return { items: await present(page.items), total: page.total };
+    },
+
+    async get(_ctx: ServiceContext, id: number): Promise<WorkflowInstance> {
+      return presentOne(id, db);
+    },
+
+    /**
+     * Opens an instance in its definition's initial state (`academy admin workflows create`). A
+     * subject is a type and an id (the type defaults to the definition's); an assignee must be an
+     * active staff user.
+     */
+    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<WorkflowInstance> {
+      const fields = new Fields(data, CREATE_FIELDS);
+      const key = fields.oneOf('workflow', WORKFLOW_KEYS, { required: true });
+      const subjectType = fields.text('subject_type', {
+        max: 50,
+        pattern: SUBJECT_TYPE,
+        hint: 'The subject_type must be a lowercase word such as "course" (letters, digits and underscores).',
+      });
+      const subjectId = fields.integer('subject_id', { min: 1 });
+      const assigneeId = fields.integer('assignee_id', { min: 1 });
+      if (subjectType && (subjectId === undefined || subjectId === null) && !fields.failed('subject_id')) {
+        fields.add('subject_id', 'The subject_id field is required with a subject_type.');
+      }
+      if (typeof assigneeId === 'number') {
+        const problem = unassignable(await workflows.findPerson(db, assigneeId));
+        if (problem) fields.add('assignee_id', problem);
+      }
+      fields.check();
+
+      const definition = definitionOf(key as WorkflowKey);
+      const now = ctx.clock.now().toISOString();
+      return db.transaction().execute(async (trx) => {
+        const id = await workflows.insert(trx, {
+          workflow: definition.key,
+          state: definition.initial,
+          subject_type: typeof subjectId === 'number' ? (subjectType ?? definition.subjectType) : null,
+          subject_id: typeof subjectId === 'number' ? subjectId : null,
+          assignee_id: typeof assigneeId === 'number' ? assigneeId : null,
+          created_at: now,
+          updated_at: now,
+        });
+        return presentOne(id, trx);
+      });
+    },
+
+    /**
+     * Records a decision and moves the instance to `to_state`. The acting user must hold the
+     * definition's required permission (403 otherwise, and nothing changes); a state the definition
+     * does not know is a 422, one it does not allow from the current state a 409 `invalid_transition`.
+     */
+    async transition(ctx: ServiceContext, id: number, body: { to_state: string; comment?: string | null }): Promise<WorkflowInstance> {
+      return db.transaction().execute(async (trx) => {
+        const row = await findRow(trx, id);
+        const definition = definitionOf(row.workflow);
+        const user = await decider(trx, ctx, definition);
+        const to = body.to_state;
+        if (!statesOf(definition).includes(to)) {
+          throw ValidationError.field('to_state', `The to_state must be a state of ${definition.key}: ${statesOf(definition).join(', ')}.`);
+        }
+        const now = ctx.clock.now().toISOString();
+        const comment = body.comment?.trim() || null;
+        const lifecycle = LIFECYCLES.get(definition.key) as Lifecycle<string, string>;
+        if (!lifecycle.moves[to]) {
+          throw new ConflictError('invalid_transition', `A ${definition.key} instance cannot move from ${row.state} to ${to}.`);
+        }
+        await lifecycle.apply(trx, id, to, {
+          set: { updated_at: now },
+          effects: (t) =>
+            workflows.insertDecision(t, {
+              instance_id: id,
+              from_state: row.state,
+              to_state: to,
+              decided_by: user.id,
+              comment,
+              decided_at: now,
+            }),
+        });
+        return presentOne(id, trx);
+      });
+    },
+
+    /** Assigns an active staff user to decide; the acting user needs the same permission as for a transition. */
+    async assign(ctx: ServiceContext, id: number, body: { user_id: number }): Promise<WorkflowInstance> {
+      return db.transaction().execute(async (trx) => {
+        const row = await findRow(trx, id);
+        await decider(trx, ctx, definitionOf(row.workflow));
+        const problem = unassignable(await workflows.findPerson(trx, body.user_id));
+        if (problem) throw ValidationError.field('user_id', problem);
+        await workflows.assign(trx, id, body.user_id, ctx.clock.now().toISOString());
+        return presentOne(id, trx);
+      });
+    },
+  };
+}
+
+export type WorkflowService = ReturnType<typeof createWorkflowService>;
+
+export function workflowServiceFor(platform: Platform): WorkflowService {
+  return createWorkflowService({ db: platform.database.db, workflows: createWorkflowRepository(platform.database.db) });
+}

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { notificationsModule } from '../../src/modules/notifications/module.ts';
+import { usersModule } from '../../src/modules/users/module.ts';
+import type { Platform } from '../../src/platform/platform.ts';
+import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
+import { createTestPlatform } from '../support/platform.ts';
+
+describe('search groups users and notifications', () => {
+  let platform: Platform;
+  let make: Fixtures;
+  const [users] = usersModule.search;
+  const [notifications] = notificationsModule.search;
+
+  before(async () => {
+    platform = await createTestPlatform();
+    make = fixtures(platform);
+  });
+
+  test('users: staff only, case-insensitive over the name or the email, each hit with its API path', async () => {
+    const tag = unique('find').toLowerCase().replace(/-/g, '');
+    const grace = await make.staff({ name: `Grace ${tag} Hopper`, email: `g.hopper.${tag}@navy.example.org` });
+    const unal = await make.staff({ name: `Ünal Öztürk ${tag}`, email: `unal.${tag}@example.org`, status: 'draft' });
+    await make.student({ name: `Student ${tag}`, email: `student.${tag}@example.org` });
+
+    assert.equal(users?.name, 'users');
+    const all = await users?.search(platform, { q: tag.toUpperCase(), limit: 10 });
+    assert.equal(all?.total, 2, 'never a student');
+    assert.deepEqual(all?.items[0], {
+      id: grace.id,
+      type: 'user',
+      title: grace.name,
+      path: `/api/v1/users/${grace.id}`,
+      email: grace.email,
+      status: 'active',
+    });
+    assert.deepEqual(
+      (await users?.search(platform, { q: `NAVY.EXAMPLE.ORG`, limit: 10 }))?.items.map((h) => h.id),
+      [grace.id],
+    );
+    assert.deepEqual(
+      (await users?.search(platform, { q: `öztürk ${tag}`, limit: 10 }))?.items.map((h) => h.id),
+      [unal.id],
+    );
+    assert.deepEqual((await users?.search(platform, { q: `g_hopper`, limit: 10 }))?.items, [], '_ is not a wildcard');
+    const capped = await users?.search(platform, { q: tag, limit: 1 });
+    assert.deepEqual([capped?.total, capped?.items.length], [2, 1], 'the total of every match, at most limit hits');
+  });
+
+  test('notifications: case-insensitive over the recipient or the subject, each hit with its API path', async () => {
+    const tag = unique('mail').toLowerCase().replace(/-/g, '');
+    const user = await make.staff({ email: `ada.${tag}@example.org` });
+    const now = new Date().toISOString();
+    const row = await platform.database.db
+      .insertInto('notifications')
+      .values({
+        type: 'suspension',
+        status: 'sent',
+        user_id: user.id,
+        recipient: user.email,
+        subject: `Your ${tag} Academy account has been suspended`,
+        locale: 'en',
+        attempts: 1,
+        max_attempts: 6,
+        last_error: null,
+        message_id: null,
+        sent_at: now,
+        failed_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+
+    assert.equal(notifications?.name, 'notifications');
+    for (const q of [`ADA.${tag.toUpperCase()}`, `${tag} ACADEMY ACCOUNT`, 'SUSPENDED']) {
+      const found = await notifications?.search(platform, { q, limit: 10 });
+      assert.ok(
+        found?.items.some((hit) => hit.id === row.id),
+        q,
+      );
+    }
+    const [hit] = (await notifications?.search(platform, { q: `ada.${tag}`, limit: 10 }))?.items ?? [];
+    assert.deepEqual(hit, {
+      id: row.id,
+      type: 'notification',
+      title: row.subject,
+      path: `/api/v1/notifications/${row.id}`,
+      recipient: user.email,
+      notification_type: 'suspension',
+      status: 'sent',
+    });
+    assert.equal((await notifications?.search(platform, { q: `${tag}%`, limit: 10 }))?.total, 0, '% is not a wildcard');
+  });
+});

@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { resourceServiceFor } from '../../src/modules/resources/service.ts';
+import { studentServiceFor } from '../../src/modules/students/service.ts';
+import { operatorContext } from '../../src/platform/context.ts';
+import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
+import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+
+interface Hit {
+  id: number;
+  type: string;
+  title: string;
+  path: string;
+  [detail: string]: unknown;
+}
+type Results = Record<string, { total: number; items: Hit[] }>;
+
+const GROUPS = ['assessments', 'certificates', 'courses', 'enrolments', 'meetings', 'resources', 'sessions', 'students', 'workflows'];
+
+describe('GET /search', () => {
+  let app: TestApp;
+  let make: Fixtures;
+  let token: string;
+
+  const get = (url: string, headers: Record<string, string> = bearer(token)) =>
+    app.http.inject({ method: 'GET', url: `/api/v1${url}`, headers });
+  const search = async (q: string, extra = ''): Promise<Results> => {
+    const res = await get(`/search?q=${encodeURIComponent(q)}${extra}`);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json().data;
+  };
+  /** A tag of letters only, unique in this run, that no other record contains. */
+  const tag = () =>
+    unique('t')
+      .replace(/[^a-z0-9]/gi, '')
+      .toLowerCase();
+
+  before(async () => {
+    app = await createTestApp();
+    make = fixtures(app.platform);
+    token = await app.token(['search:read']);
+  });
+
+  test('a blank or absent q returns every group with total 0 and no items', async () => {
+    await make.student({ name: 'Anybody' });
+    for (const url of ['/search', '/search?q=', '/search?q=%20%20%09', '/search?q=%1F%0A', '/search?limit=3']) {
+      const res = await get(url);
+      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+      const data: Results = res.json().data;
+      assert.deepEqual(Object.keys(data).sort(), [...GROUPS, 'notifications', 'users'].sort());
+      for (const group of GROUPS) assert.deepEqual(data[group], { total: 0, items: [] }, `${url} ${group}`);
+      assert.ok(Object.values(data).every((group) => group.total === 0 && group.items.length === 0));
+    }
+  });
+
+  test('every group is present, and each hit carries its id, type, title and a path that reads it', async () => {
+    const t = tag();
+    const course = await make.course({ title: `Course ${t}`, slug: `c-${t}` });
+    const session = await make.session({ course_id: course.id, name: `Session ${t}` });
+    const assessment = await make.assessment({ session_id: session.id, title: `Exam ${t}` });
+    const resource = await make.resource({ session_id: session.id, title: `Slides ${t}` });
+    const meeting = await make.meeting({ session_id: session.id, location: `Room ${t}` });
+    const student = await make.student({ name: `Student ${t}` }, { courseId: course.id });
+    const enrolment = await make.enrolment({ session_id: session.id, user_id: student.id });
+    const certificate = await make.certificate({ enrolment_id: enrolment.id, certificate_number: `CERT-${t.toUpperCase()}` });
+    const workflow = await make.workflow({ workflow: 'document_approval', subject_type: `doc_${t}`, subject_id: 1 });
+
+    const data = await search(t);
+    for (const group of GROUPS) assert.ok(data[group], `group ${group} missing`);
+    const only = (group: string) => {
+      const found = data[group];
+      assert.equal(found?.total, found?.items.length, group);
+      return found?.items.map((hit) => [hit.type, hit.id, hit.path]);
+    };
+    assert.deepEqual(only('courses'), [['course', course.id, `/api/v1/courses/c-${t}`]]);
+    assert.deepEqual(only('sessions'), [['session', session.id, `/api/v1/courses/c-${t}/sessions/${session.id}`]]);
+    assert.deepEqual(only('assessments'), [
+      ['assessment', assessment.id, `/api/v1/courses/c-${t}/sessions/${session.id}/assessments/${assessment.id}`],
+    ]);
+    assert.deepEqual(only('resources'), [
+      ['resource', resource.id, `/api/v1/courses/c-${t}/sessions/${session.id}/resources/${resource.id}`],
+    ]);
+    assert.deepEqual(only('meetings'), [['meeting', meeting.id, `/api/v1/courses/c-${t}/sessions/${session.id}/meetings/${meeting.id}`]]);
+    assert.deepEqual(only('students'), [['student', student.id, `/api/v1/students/${student.id}`]]);
+    // Found by the student's name and by the course's title: one hit all the same.
+    assert.deepEqual(only('enrolments'), [['enrolment', enrolment.id, `/api/v1/enrolments/${enrolment.id}`]]);
+    assert.deepEqual(only('certificates'), [['certificate', certificate.id, `/api/v1/certificates/${certificate.id}`]]);
+    assert.deepEqual(only('workflows'), [['workflow', workflow.id, `/api/v1/workflows/${workflow.id}`]]);
+    assert.equal(data.students?.items[0]?.title, `Student ${t}`);
+    assert.equal(data.certificates?.items[0]?.title, `CERT-${t.toUpperCase()}`);
+
+    const all = await app.token(['*']);
+    for (const group of GROUPS) {
+      for (const hit of data[group]?.items ?? []) {
+        const res = await app.http.inject({ method: 'GET', url: hit.path, headers: bearer(all) });
+        assert.equal(res.statusCode, 200, `${hit.path}: ${res.body}`);
+        assert.equal(res.json().data.id, hit.id, hit.path);
+      }
+    }
+  });
+
+  test('a draft learning resource never appears; published, it does', async () => {
+    const t = tag();
+    const draft = await make.resource({ title: `Draft ${t}`, status: 'draft', published_at: null });
+    const published = await make.resource({ title: `Published ${t}` });
+    assert.deepEqual(
+      (await search(t)).resources?.items.map((hit) => hit.id),
+      [published.id],
+    );
+    assert.equal((await search(`draft ${t}`)).resources?.total, 0);
+    assert.equal((await search(t)).resources?.total, 1);
+
+    await resourceServiceFor(app.platform).publish(operatorContext(app.platform), draft.id);
+    assert.deepEqual((await search(t)).resources?.items.map((hit) => hit.id).sort(), [draft.id, published.id].sort());
+  });
+
+  test('a student matches by email or name, case-insensitively, beyond ASCII too', async () => {
+    const t = tag();
+    const student = await make.student({ name: `Ünal Öztürk ${t}`, email: `unal.${t}@example.org` });
+    await make.user({ name: `Ünal Staff ${t}`, email: `staff.${t}@example.org`, is_admin: true });
+    const ids = async (q: string) => (await search(q)).students?.items.map((hit) => hit.id);
+    assert.deepEqual(await ids(`UNAL.${t.toUpperCase()}@EXAMPLE`), [student.id]);
+    assert.deepEqual(await ids(`öztürk ${t}`), [student.id]);
+    assert.deepEqual(await ids(`ÜNAL ÖZTÜRK ${t.toUpperCase()}`), [student.id]);
+    assert.equal((await search(`unal.${t}`)).students?.items[0]?.email, `unal.${t}@example.org`);
+    assert.deepEqual(await ids(`staff.${t}`), [], 'a staff user is no student');
+  });
+
+  test('short text, and text with %, _ and quotes, match literally', async () => {
+    const t = tag();
+    const percent = await make.course({ title: `100% ${t}` });
+    const underscore = await make.course({ title: `a_b ${t}` });
+    const quoted = await make.course({ title: `The "best" ${t}` });
+    const ids = async (q: string) => (await search(q)).courses?.items.map((hit) => hit.id);
+    assert.deepEqual(await ids(`100% ${t}`), [percent.id]);
+    assert.deepEqual(await ids(`a_b ${t}`), [underscore.id]);
+    assert.deepEqual(await ids(`"best" ${t}`), [quoted.id]);
+    assert.deepEqual(await ids(`10_% ${t}`), []);
+    assert.deepEqual(await ids(`"best ${t}`), []);
+    // One or two characters: no trigram to look up, still found.
+    const short = await make.course({ title: 'Qz', code: `QZ-${t}`, slug: `qz-${t}` });
+    assert.ok((await ids('qz'))?.includes(short.id));
+    assert.ok(((await search('Q', '&limit=50')).courses?.total ?? 0) >= 1);
+  });
+
+  test('each group is capped at limit (default 10) while total counts every match', async () => {
+    const t = tag();
+    const created = [];
+    for (let i = 0; i < 12; i += 1) created.push(await make.course({ title: `Capped ${t} ${String(i).padStart(2, '0')}` }));
+    const byDefault = (await search(t)).courses;
+    assert.equal(byDefault?.total, 12);
+    assert.equal(byDefault?.items.length, 10);
+    assert.deepEqual(
+      byDefault?.items.map((hit) => hit.id),
+      created.slice(0, 10).map((course) => course.id),
+      'ordered by title',
+    );
+    const five = (await search(t, '&limit=5')).courses;
+    assert.deepEqual([five?.total, five?.items.length], [12, 5]);
+    const fifty = (await search(t, '&limit=50')).courses;
+    assert.deepEqual([fifty?.total, fifty?.items.length], [12, 12]);
+    assert.deepEqual([(await search(t, '&limit=1')).courses?.items.length], [1]);
+  });
+
+  test('a change is searchable as soon as it is written, and a renamed record no longer by its old name', async () => {
+    const t = tag();
+    const ctx = operatorContext(app.platform);
+    const students = studentServiceFor(app.platform);
+    const user = await students.create(ctx, { name: `Fresh ${t}`, email: `fresh.${t}@example.org` });
+    assert.equal((await search(`fresh ${t}`)).students?.total, 0, 'not a student before an application');
+    await make.application({ user_id: user.id });
+    assert.deepEqual(
+      (await search(`fresh ${t}`)).students?.items.map((hit) => hit.id),
+      [user.id],
+    );
+
+    await app.platform.database.db
+      .updateTable('users')
+      .set({ name: `Renamed ${t}` })
+      .where('id', '=', user.id)
+      .execute();
+    assert.equal((await search(`fresh ${t}`)).students?.total, 0);
+    assert.deepEqual(
+      (await search(`renamed ${t}`)).students?.items.map((hit) => hit.title),
+      [`Renamed ${t}`],
+    );
+    await app.platform.database.db.deleteFrom('users').where('id', '=', user.id).execute();
+    assert.equal((await search(`renamed ${t}`)).students?.total, 0);
+  });
+
+  test('enrolments match by student or course; certificates by number or holder; workflows by key', async () => {
+    const t = tag();
+    const course = await make.course({ title: `Welding ${t}` });
+    const session = await make.session({ course_id: course.id });
+    const ada = await make.student({ name: `Ada ${t}` });
+    const bob = await make.student({ name: `Bob ${t}` });
+    const adaEnrolment = await make.enrolment({ session_id: session.id, user_id: ada.id });
+    const bobEnrolment = await make.enrolment({ session_id: session.id, user_id: bob.id, completion_outcome: 'passed' });
+    const ids = async (q: string, group: string) => (await search(q))[group]?.items.map((hit) => hit.id);
+    assert.deepEqual(await ids(`ada ${t}`, 'enrolments'), [adaEnrolment.id]);
+    assert.deepEqual(await ids(`welding ${t}`, 'enrolments'), [adaEnrolment.id, bobEnrolment.id]);
+
+    const certificate = await make.certificate({ enrolment_id: bobEnrolment.id });
+    assert.deepEqual(await ids(`bob ${t}`, 'certificates'), [certificate.id]);
+    assert.deepEqual(await ids(certificate.certificate_number.toLowerCase(), 'certificates'), [certificate.id]);
+    assert.equal((await search(`bob ${t}`)).certificates?.items[0]?.holder_name, `Bob ${t}`);
+
+    const workflows = (await search('document_approval', '&limit=50')).workflows;
+    const instance = await make.workflow({ workflow: 'document_approval', subject_type: 'document', subject_id: 9 });
+    const after = (await search('document_approval', '&limit=50')).workflows;
+    assert.equal(after?.total, (workflows?.total ?? 0) + 1);
+    assert.ok(after?.items.some((hit) => hit.id === instance.id) || (after?.total ?? 0) > 50);
+  });
+
+  test('scope: 401 without a token, 403 without search:read', async () => {
+    const none = await app.http.inject({ method: 'GET', url: '/api/v1/search?q=x' });
+    assert.equal(none.statusCode, 401);
+    const other = await app.token(['students:read', 'courses:read']);
+    const res = await get('/search?q=x', bearer(other));
+    assert.equal(res.statusCode, 403);
+    assert.equal(res.json().code, 'insufficient_scope');
+  });
+
+  test('limit is 1 to 50, and q at most 200 characters; anything else is a 422', async () => {
+    for (const query of ['limit=0', 'limit=51', 'limit=-1', 'limit=abc', 'limit=2.5', `q=${'x'.repeat(201)}`]) {
+      const res = await get(`/search?${query}`);
+      assert.equal(res.statusCode, 422, `${query}: ${res.body}`);
+      assert.equal(res.json().code, 'validation_failed');
+      assert.ok(res.json().errors[query.split('=')[0] as string], res.body);
+    }
+    assert.equal((await get('/search?q=x&limit=50')).statusCode, 200);
+    assert.equal((await get('/search?q=x&limit=1')).statusCode, 200);
+  });
+});

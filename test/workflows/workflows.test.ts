@@ -1,0 +1,266 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import type { InjectOptions } from 'fastify';
+import { courseServiceFor } from '../../src/modules/courses/service.ts';
+import { operatorContext } from '../../src/platform/context.ts';
+import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
+import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+
+interface Instance {
+  id: number;
+  workflow: string;
+  state: string;
+  subject_type: string | null;
+  subject_id: number | null;
+  assignee: { id: number; name: string } | null;
+  approval_policy: { required_permission: string };
+  allowed_transitions: string[];
+  decisions: {
+    from_state: string;
+    to_state: string;
+    decided_by: { id: number; name: string };
+    comment: string | null;
+    decided_at: string;
+  }[];
+  created_at: string;
+  updated_at: string;
+}
+
+describe('workflows', () => {
+  let app: TestApp;
+  let make: Fixtures;
+  let reader: string;
+  /** A token acting for an active staff user holding courses.approve. */
+  let approver: { secret: string; user: { id: number; name: string } };
+
+  const request = (method: 'GET' | 'POST', url: string, token: string, payload?: object) => {
+    const options: InjectOptions = { method, url: `/api/v1${url}`, headers: bearer(token) };
+    if (payload !== undefined) options.payload = payload;
+    return app.http.inject(options);
+  };
+  const get = async (id: number): Promise<Instance> => {
+    const res = await request('GET', `/workflows/${id}`, reader);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json().data;
+  };
+  const tokenFor = async (permissions: string[], overrides: Record<string, unknown> = {}) => {
+    const user = await make.staff({ permissions: JSON.stringify(permissions), ...overrides });
+    return { secret: (await make.token(['workflows:read', 'workflows:write'], { userId: user.id })).secret, user };
+  };
+
+  before(async () => {
+    app = await createTestApp();
+    make = fixtures(app.platform);
+    reader = await app.token(['workflows:read']);
+    approver = await tokenFor(['courses.approve']);
+  });
+
+  test('an instance shows its definition, policy, allowed transitions and decisions', async () => {
+    const course = await make.course({ status: 'review' });
+    const row = await make.workflow({ subject_id: course.id });
+    const instance = await get(row.id);
+    assert.deepEqual(instance, {
+      id: row.id,
+      workflow: 'course_approval',
+      state: 'pending',
+      subject_type: 'course',
+      subject_id: course.id,
+      assignee: null,
+      approval_policy: { required_permission: 'courses.approve' },
+      allowed_transitions: ['in_review', 'approved', 'rejected'],
+      decisions: [],
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    });
+    assert.equal((await request('GET', '/workflows/999999', reader)).statusCode, 404);
+    assert.equal((await request('GET', '/workflows/abc', reader)).statusCode, 404);
+  });
+
+  test('a token without a user, or a user without the permission, is refused with 403 and nothing changes', async () => {
+    const row = await make.workflow();
+    const staffWithout = await tokenFor(['documents.approve']);
+    const invited = await tokenFor(['courses.approve'], { status: 'invited' });
+    const suspended = await tokenFor(['courses.approve'], { status: 'suspended' });
+    const noUser = await app.token(['workflows:write']);
+    const actions = [
+      ['transition', { to_state: 'approved' }],
+      ['assign', { user_id: approver.user.id }],
+    ] as const;
+    for (const [who, token] of [
+      ['no user', noUser],
+      ['without the permission', staffWithout.secret],
+      ['not active', invited.secret],
+    ] as const) {
+      for (const [action, body] of actions) {
+        const res = await request('POST', `/workflows/${row.id}/${action}`, token, body);
+        assert.equal(res.statusCode, 403, `${who} ${action}: ${res.body}`);
+        assert.equal(res.json().code, 'permission_denied');
+      }
+    }
+    // A suspended user's tokens are refused before any route (ADR 0010).
+    for (const [action, body] of actions) {
+      assert.equal((await request('POST', `/workflows/${row.id}/${action}`, suspended.secret, body)).statusCode, 401);
+    }
+    const after = await get(row.id);
+    assert.equal(after.state, 'pending');
+    assert.equal(after.assignee, null);
+    assert.deepEqual(after.decisions, []);
+    assert.equal(after.updated_at, row.updated_at);
+  });
+
+  test('a document approval needs documents.approve, not courses.approve', async () => {
+    const row = await make.workflow({ workflow: 'document_approval', subject_type: 'document', subject_id: 42 });
+    const refused = await request('POST', `/workflows/${row.id}/transition`, approver.secret, { to_state: 'approved' });
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().code, 'permission_denied');
+    const documents = await tokenFor(['documents.approve']);
+    const res = await request('POST', `/workflows/${row.id}/transition`, documents.secret, { to_state: 'approved' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().data.state, 'approved');
+    assert.equal(res.json().data.approval_policy.required_permission, 'documents.approve');
+  });
+
+  test('a transition by a user with the permission moves the instance and records the decision', async () => {
+    const row = await make.workflow();
+    const first = await request('POST', `/workflows/${row.id}/transition`, approver.secret, {
+      to_state: 'in_review',
+      comment: '  Looking  ',
+    });
+    assert.equal(first.statusCode, 200, first.body);
+    const moved: Instance = first.json().data;
+    assert.equal(moved.state, 'in_review');
+    assert.deepEqual(moved.allowed_transitions, ['approved', 'rejected', 'changes_requested']);
+    assert.equal(moved.decisions.length, 1);
+    const [decision] = moved.decisions;
+    assert.deepEqual(
+      { ...decision, decided_at: undefined },
+      {
+        from_state: 'pending',
+        to_state: 'in_review',
+        decided_by: { id: approver.user.id, name: approver.user.name },
+        comment: 'Looking',
+        decided_at: undefined,
+      },
+    );
+    assert.ok(!Number.isNaN(Date.parse(decision?.decided_at ?? '')));
+
+    const second = await request('POST', `/workflows/${row.id}/transition`, approver.secret, { to_state: 'approved' });
+    assert.equal(second.statusCode, 200, second.body);
+    const done = await get(row.id);
+    assert.equal(done.state, 'approved');
+    assert.deepEqual(done.allowed_transitions, []);
+    assert.deepEqual(
+      done.decisions.map((d) => [d.from_state, d.to_state, d.comment]),
+      [
+        ['pending', 'in_review', 'Looking'],
+        ['in_review', 'approved', null],
+      ],
+    );
+  });
+
+  test('a move the state does not allow is a 409; a state the definition does not know a 422', async () => {
+    const row = await make.workflow();
+    const conflict = await request('POST', `/workflows/${row.id}/transition`, approver.secret, { to_state: 'changes_requested' });
+    assert.equal(conflict.statusCode, 409, conflict.body);
+    assert.equal(conflict.json().code, 'invalid_transition');
+    const same = await request('POST', `/workflows/${row.id}/transition`, approver.secret, { to_state: 'pending' });
+    assert.equal(same.statusCode, 409);
+
+    const unknown = await request('POST', `/workflows/${row.id}/transition`, approver.secret, { to_state: 'published' });
+    assert.equal(unknown.statusCode, 422, unknown.body);
+    assert.equal(unknown.json().code, 'validation_failed');
+    assert.ok(unknown.json().errors.to_state);
+
+    for (const body of [{}, { to_state: 7 }, { to_state: 'approved', extra: 1 }]) {
+      const res = await request('POST', `/workflows/${row.id}/transition`, approver.secret, body);
+      assert.equal(res.statusCode, 422, JSON.stringify(body));
+    }
+    const after = await get(row.id);
+    assert.equal(after.state, 'pending');
+    assert.deepEqual(after.decisions, []);
+
+    const missing = await request('POST', '/workflows/999999/transition', approver.secret, { to_state: 'approved' });
+    assert.equal(missing.statusCode, 404);
+  });
+
+  test('assign: only an active staff user; the assignee shows with its name', async () => {
+    const row = await make.workflow();
+    const suspended = await make.staff({ status: 'suspended' });
+    const student = await make.student();
+    for (const userId of [suspended.id, student.id, 999999]) {
+      const res = await request('POST', `/workflows/${row.id}/assign`, approver.secret, { user_id: userId });
+      assert.equal(res.statusCode, 422, res.body);
+      assert.ok(res.json().errors.user_id, res.body);
+    }
+    assert.equal((await get(row.id)).assignee, null);
+
+    const reviewer = await make.staff();
+    const res = await request('POST', `/workflows/${row.id}/assign`, approver.secret, { user_id: reviewer.id });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json().data.assignee, { id: reviewer.id, name: reviewer.name });
+    assert.deepEqual((await get(row.id)).assignee, { id: reviewer.id, name: reviewer.name });
+  });
+
+  test('scopes: reading needs workflows:read, deciding workflows:write', async () => {
+    const row = await make.workflow();
+    assert.equal((await app.http.inject({ method: 'GET', url: '/api/v1/workflows' })).statusCode, 401);
+    const other = await app.token(['courses:read']);
+    assert.equal((await request('GET', '/workflows', other)).statusCode, 403);
+    const readOnly = await make.token(['workflows:read'], { userId: approver.user.id });
+    const res = await request('POST', `/workflows/${row.id}/transition`, readOnly.secret, { to_state: 'approved' });
+    assert.equal(res.statusCode, 403);
+    assert.equal(res.json().code, 'insufficient_scope');
+  });
+
+  test('GET /workflows filters by workflow and state, sorts, and refuses unknown values', async () => {
+    const subject = Number(String(Date.now()).slice(-6)) + 1000;
+    const a = await make.workflow({ subject_type: 'document', subject_id: subject, workflow: 'document_approval' });
+    const b = await make.workflow({ subject_type: 'document', subject_id: subject, workflow: 'document_approval', state: 'approved' });
+    const c = await make.workflow({ subject_type: 'document', subject_id: subject, workflow: 'course_approval' });
+    const ids = async (query: string) => {
+      const res = await request('GET', `/workflows?subject_type=document&subject_id=${subject}&${query}`, reader);
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json().data as Instance[]).map((i) => i.id);
+    };
+    assert.deepEqual(await ids(''), [a.id, b.id, c.id]);
+    assert.deepEqual(await ids('workflow=document_approval'), [a.id, b.id]);
+    assert.deepEqual(await ids('workflow=document_approval&state=approved'), [b.id]);
+    assert.deepEqual(await ids('direction=desc'), [c.id, b.id, a.id]);
+    assert.deepEqual(await ids('sort=workflow'), [c.id, a.id, b.id]);
+    assert.deepEqual(await ids('per_page=1&page=2'), [b.id]);
+    for (const query of ['workflow=payroll', 'state=lost', 'sort=subject', 'updated_since=yesterday']) {
+      const res = await request('GET', `/workflows?${query}`, reader);
+      assert.equal(res.statusCode, 422, query);
+    }
+    const list = await request('GET', `/workflows?subject_type=document&subject_id=${subject}&per_page=2`, reader);
+    assert.equal(list.json().meta.total, 3);
+  });
+
+  test('a course sent to review opens one course_approval instance in the same transaction', async () => {
+    const slug = unique('review').toLowerCase();
+    const courses = courseServiceFor(app.platform);
+    const ctx = operatorContext(app.platform);
+    const course = await courses.create(ctx, {
+      slug,
+      title: 'Review me',
+      code: slug.toUpperCase(),
+      price: '10.00',
+      currency: 'EUR',
+      language: 'en',
+    });
+    const open = async () => {
+      const res = await request('GET', `/workflows?subject_type=course&subject_id=${course.id}`, reader);
+      return res.json().data as Instance[];
+    };
+    assert.deepEqual(await open(), []);
+    await courses.transition(ctx, slug, { to_state: 'review' });
+    const [instance, ...rest] = await open();
+    assert.deepEqual(rest, []);
+    assert.equal(instance?.workflow, 'course_approval');
+    assert.equal(instance?.state, 'pending');
+    // Sent back to draft and submitted again while the approval is still open: no second instance.
+    await courses.transition(ctx, slug, { to_state: 'draft' });
+    await courses.transition(ctx, slug, { to_state: 'review' });
+    assert.equal((await open()).length, 1);
+  });
+});
