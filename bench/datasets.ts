@@ -73,7 +73,9 @@ export async function dataset(dialect: BenchDialect, scale: number, log: (text: 
   const name = `scale-${String(scale).replace('.', '_')}`;
   const dataDir = fileURLToPath(new URL(`../.bench/${name}/`, import.meta.url));
   mkdirSync(dataDir, { recursive: true });
-  const database = `academy_bench_${name.replace('-', '_')}`;
+  // The seed version is in the PostgreSQL database's name, so that data sets of two versions of the
+  // seed (two checkouts on one server) do not rebuild each other's.
+  const database = `academy_bench_${name.replace('-', '_')}_v${SCALE_SEED_VERSION}`;
   const url =
     dialect === 'sqlite'
       ? `sqlite:${dataDir}academy.db`

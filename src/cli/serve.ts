@@ -91,7 +91,7 @@ export function serveCommands(program: Command, run: Runner): void {
     .option('--demo', 'load the demo academy, the organization and a demo token')
     .option(
       '--scale <n>',
-      `load about N × ${PER_SCALE.students} students and N × ${PER_SCALE.enrolments} enrolments (N from 0.001 to ${MAX_SCALE})`,
+      `load about N × ${PER_SCALE.students} students, N × ${PER_SCALE.staff} staff users and N × ${PER_SCALE.enrolments} enrolments (N from 0.001 to ${MAX_SCALE})`,
     )
     .action((options: { demo?: boolean; scale?: string }) =>
       run(async ({ platform, out }) => {

@@ -47,8 +47,10 @@ const INVARIANTS: Record<string, string> = {
   'every enrolled student applied to the course': `
     select count(*) as n from enrolments e join training_sessions s on s.id = e.session_id
     where not exists (select 1 from course_applications a where a.user_id = e.user_id and a.course_id = s.course_id)`,
-  'every user is a student (has an application)': `
-    select count(*) as n from users u where not exists (select 1 from course_applications a where a.user_id = u.id)`,
+  'every user but staff is a student (has an application)': `
+    select count(*) as n from users u where not u.is_admin and not exists (select 1 from course_applications a where a.user_id = u.id)`,
+  'no staff user applied to a course': `
+    select count(*) as n from users u where u.is_admin and exists (select 1 from course_applications a where a.user_id = u.id)`,
   'nothing happened before what it depends on': `
     select (select count(*) from enrolments e join users u on u.id = e.user_id where e.created_at < u.created_at)
          + (select count(*) from course_applications a join courses c on c.id = a.course_id where a.created_at < c.created_at)
@@ -94,8 +96,9 @@ describe('academy seed --scale N', () => {
     for (const database of databases) await database.drop();
   });
 
-  test('loads the proportions of N: 1,000 students, 5,000 enrolments, about 500 certificates for N = 0.01', async () => {
+  test('loads the proportions of N: 1,000 students, 100 staff users, 5,000 enrolments, about 500 certificates for N = 0.01', async () => {
     assert.equal(summary.students, 1000);
+    assert.equal(summary.staff, 100);
     assert.equal(summary.courses, 5);
     assert.equal(summary.sessions, 50);
     assert.ok(Math.abs(summary.enrolments - 5000) <= 100, `enrolments: ${summary.enrolments}`);
@@ -108,10 +111,12 @@ describe('academy seed --scale N', () => {
        union all select 'sessions', count(*) from training_sessions union all select 'enrolments', count(*) from enrolments
        union all select 'certificates', count(*) from certificates union all select 'applications', count(*) from course_applications
        union all select 'waitlisted', count(*) from enrolments where status = 'waitlisted'
-       union all select 'revoked', count(*) from certificates where status = 'revoked'`,
+       union all select 'revoked', count(*) from certificates where status = 'revoked'
+       union all select 'staff', count(*) from users where is_admin`,
     );
     assert.deepEqual(tables, {
-      users: summary.students,
+      users: summary.students + summary.staff,
+      staff: summary.staff,
       courses: summary.courses,
       sessions: summary.sessions,
       enrolments: summary.enrolments,
@@ -152,7 +157,7 @@ describe('academy seed --scale N', () => {
       env,
     );
     assert.equal(student.code, 0, student.stderr);
-    assert.equal(JSON.parse(student.stdout).id, summary.students + 1);
+    assert.equal(JSON.parse(student.stdout).id, summary.students + summary.staff + 1);
   });
 
   test('refuses a database that holds users or a catalogue, and leaves it as it was', async () => {

@@ -23,10 +23,17 @@ import { createDemoRepository } from './repository.ts';
  */
 
 /** Bumped whenever the data a given N produces changes (the benchmark cache compares it). */
-export const SCALE_SEED_VERSION = 1;
+export const SCALE_SEED_VERSION = 2;
 
 /** What N = 1 produces (about; enrolments and certificates follow from the capacities drawn). */
-export const PER_SCALE = { students: 100_000, courses: 200, sessions: 5_000, enrolments: 500_000, certificates: 50_000 } as const;
+export const PER_SCALE = {
+  students: 100_000,
+  staff: 10_000,
+  courses: 200,
+  sessions: 5_000,
+  enrolments: 500_000,
+  certificates: 50_000,
+} as const;
 export const MAX_SCALE = 10;
 
 const SEED = 0x5ca1e;
@@ -145,6 +152,10 @@ const FIRST_NAMES = [
   'Ruth',
   'Ivan',
 ];
+const JOB_TITLES = ['Trainer', 'Course coordinator', 'Registrar', 'Programme manager', 'Assessor', 'Administrator'];
+/** Staff statuses in turn: most are active. */
+const STAFF_STATUSES = ['active', 'active', 'active', 'active', 'active', 'active', 'invited', 'draft', 'suspended', 'archived'];
+
 const LAST_NAMES = [
   'Smith',
   'Patel',
@@ -271,6 +282,7 @@ export interface ScaleSummary {
   scale: number;
   version: number;
   students: number;
+  staff: number;
   courses: number;
   sessions: number;
   applications: number;
@@ -285,7 +297,8 @@ export interface ScaleSummary {
 }
 
 export interface ScaleProgress {
-  table: BulkTable;
+  /** The table being written, or `staff` for the staff users (written to `users` after the students). */
+  table: BulkTable | 'staff';
   written: number;
   total: number;
 }
@@ -330,6 +343,7 @@ export function planScale(scale: number, now: number) {
   const past = (moment: number) => Math.min(moment, now - HOUR);
 
   const studentCount = Math.max(50, Math.round(PER_SCALE.students * scale));
+  const staffCount = Math.max(5, Math.round(PER_SCALE.staff * scale));
   const courseCount = Math.max(5, Math.round(PER_SCALE.courses * scale));
   const sessionCount = Math.max(12, Math.round(PER_SCALE.sessions * scale));
   const enrolmentTarget = Math.round(PER_SCALE.enrolments * scale);
@@ -584,6 +598,7 @@ export function planScale(scale: number, now: number) {
     scale,
     today,
     studentCount,
+    staffCount,
     userCreated: (student: number) => Math.floor(signupStart + (student / studentCount) * signupSpan),
     userUpdated,
     courses,
@@ -609,7 +624,13 @@ async function write(db: Kysely<DB>, bulk: BulkRepository, plan: ScalePlan, onPr
   const enrolmentId = (enrolment: number) => ids.enrolments + enrolment + 1;
   const { enrolments, certificates, applications, sessions, courses, today } = plan;
 
-  async function table<T extends BulkTable>(name: T, count: number, columns: number, row: (i: number) => Insertable<DB[T]>) {
+  async function table<T extends BulkTable>(
+    name: T,
+    count: number,
+    columns: number,
+    row: (i: number) => Insertable<DB[T]>,
+    label: BulkTable | 'staff' = name,
+  ) {
     const perStatement = bulk.rowsPerStatement(columns);
     const perTransaction = Math.max(perStatement, TRANSACTION_ROWS);
     let written = 0;
@@ -621,7 +642,7 @@ async function write(db: Kysely<DB>, bulk: BulkRepository, plan: ScalePlan, onPr
           for (let i = from; i < Math.min(last, from + perStatement); i++) rows.push(row(i));
           await bulk.insert(trx, name, rows);
           written += rows.length;
-          onProgress({ table: name, written, total: count });
+          onProgress({ table: label, written, total: count });
         }
       });
     }
@@ -737,6 +758,30 @@ async function write(db: Kysely<DB>, bulk: BulkRepository, plan: ScalePlan, onPr
     created_at: iso(applications.created[i] as number),
     updated_at: iso(applications.created[i] as number),
   }));
+  // Staff after the students, so that a student's id does not depend on the number of staff.
+  await table(
+    'users',
+    plan.staffCount,
+    10,
+    (member) => {
+      const first = names.pick(FIRST_NAMES);
+      const last = names.pick(LAST_NAMES);
+      const created = today - names.int(1, 720) * DAY;
+      return {
+        id: userId(plan.studentCount + member),
+        name: `${first} ${last}`,
+        email: `${ascii(first)}.${ascii(last)}.${member + 1}@staff.example`,
+        status: STAFF_STATUSES[member % STAFF_STATUSES.length] as string,
+        is_admin: true,
+        permissions: member % 10 === 0 ? '["courses.approve"]' : '[]',
+        email_verified: true,
+        job_title: names.pick(JOB_TITLES),
+        created_at: iso(created),
+        updated_at: iso(created),
+      };
+    },
+    'staff',
+  );
   await bulk.finish();
 }
 
@@ -757,12 +802,18 @@ export async function seedScale(
   const plan = planScale(scale, platform.clock.now().getTime());
   const { enrolments, certificates } = plan;
   const total =
-    plan.studentCount + plan.courses.length + plan.sessions.length + enrolments.count + certificates.count + plan.applications.user.length;
+    plan.studentCount +
+    plan.staffCount +
+    plan.courses.length +
+    plan.sessions.length +
+    enrolments.count +
+    certificates.count +
+    plan.applications.user.length;
   const own = platform.database.dialect === 'postgres' ? openDatabase(platform.database.url, { poolSize: 1 }) : null;
   const database = own ?? platform.database;
   const started = performance.now();
   try {
-    const done = new Map<BulkTable, number>();
+    const done = new Map<ScaleProgress['table'], number>();
     await write(database.db, createBulkRepository(database.db, database.dialect), plan, (progress) => {
       done.set(progress.table, progress.written);
       const written = [...done.values()].reduce((sum, n) => sum + n, 0);
@@ -783,6 +834,7 @@ export async function seedScale(
     scale,
     version: SCALE_SEED_VERSION,
     students: plan.studentCount,
+    staff: plan.staffCount,
     courses: plan.courses.length,
     sessions: plan.sessions.length,
     applications: plan.applications.user.length,
