@@ -60,9 +60,39 @@ export function sqliteFile(url: string): string {
  * (the transaction's rollback first) would queue behind an answer that may never come. Such a client
  * is closed at once instead; the pool opens a fresh one.
  */
-class BoundedClient extends pg.Client {
+/**
+ * SQL texts run as named prepared statements on PostgreSQL (see `runsPrepared`), with their names.
+ * Bounded: past the limit a text runs unnamed, as every other query does.
+ */
+const statementNames = new Map<string, string>();
+const MAX_STATEMENT_NAMES = 500;
+
+/**
+ * Asks PostgreSQL to keep this SQL text parsed and planned per connection: each connection parses it
+ * once and, after a few runs, may keep a generic plan. For the few statements on hot paths (token
+ * lookup, organization, search) whose planning costs more than their execution. SQLite caches every
+ * prepared statement anyway (NodeSqliteDatabase), so this changes nothing there.
+ */
+export function runsPrepared(text: string): void {
+  if (statementNames.has(text) || statementNames.size >= MAX_STATEMENT_NAMES) return;
+  statementNames.set(text, `academy_${statementNames.size + 1}`);
+}
+
+/** A pg client that runs registered texts as named statements. */
+class NamingClient extends pg.Client {
   override query(...args: any[]): any {
-    const result = (super.query as (...a: any[]) => any)(...args);
+    const [text, values] = args;
+    if (typeof text === 'string' && args.length <= 2) {
+      const name = statementNames.get(text);
+      if (name) return (super.query as (...a: any[]) => any)({ name, text, values });
+    }
+    return (super.query as (...a: any[]) => any)(...args);
+  }
+}
+
+class BoundedClient extends NamingClient {
+  override query(...args: any[]): any {
+    const result = super.query(...args);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
         if (error instanceof Error && error.message === 'Query read timeout') this.end().catch(() => {});
@@ -97,7 +127,7 @@ export function openDatabase(url: string, options: { poolSize?: number; timeouts
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    ...(timeouts ? { ...postgresBounds(timeouts), Client: BoundedClient } : {}),
+    ...(timeouts ? { ...postgresBounds(timeouts), Client: BoundedClient } : { Client: NamingClient }),
   });
   // A client that loses its server must not crash the process: idle ones report through the pool,
   // checked-out ones would emit 'error' with no listener (an uncaught exception) although their query

@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { Dialect } from './database.ts';
+import { type Dialect, runsPrepared } from './database.ts';
 import type { DB } from './schema.ts';
+import { lookupPart } from './trigrams.ts';
 
 /**
  * The text columns that `GET /search` looks in, per table (ADR 0009). Each is indexed for substring
@@ -63,12 +64,25 @@ export function searchText(text: string): string {
 export function textMatch(dialect: Dialect, table: SearchTable, text: string, alias: string = table): RawBuilder<SqlBool> {
   const needle = text.toLowerCase();
   const names = SEARCH_COLUMNS[table];
-  if (dialect === 'postgres') return sql<SqlBool>`${postgresText(alias, names)} like ${containsPattern(needle)} escape '\\'`;
+  const columns = names.map((column) => sql.ref(`${alias}.${column}`));
+  // A long text is looked up by its rarest part, then checked whole on the rows found (trigrams.ts).
+  const part = [...needle].length >= TRIGRAM ? lookupPart(table, needle) : needle;
+  if (dialect === 'postgres') {
+    const text = postgresText(alias, names);
+    const lookup = sql<SqlBool>`${text} like ${containsPattern(part)} escape '\\'`;
+    return part === needle ? lookup : sql<SqlBool>`(${lookup} and strpos(${text}, ${needle}) > 0)`;
+  }
   if ([...needle].length >= TRIGRAM) {
     const index = sql.table(`${table}_search`);
-    return sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from ${index} where ${index} match ${phrase(needle)})`;
+    const lookup = sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from ${index} where ${index} match ${phrase(part)})`;
+    if (part === needle) return lookup;
+    // lower() is JavaScript's on SQLite (sqlite.ts): it folds case as the trigram index does.
+    const whole = sql.join(
+      columns.map((column) => sql`instr(lower(${column}), ${needle}) > 0`),
+      sql` or `,
+    );
+    return sql<SqlBool>`(${lookup} and (${whole}))`;
   }
-  const columns = names.map((column) => sql.ref(`${alias}.${column}`));
   const match = /^[\x20-\x7e]*$/.test(needle)
     ? (column: (typeof columns)[number]) => sql`${column} like ${containsPattern(needle)} escape '\\'`
     : (column: (typeof columns)[number]) => sql`instr(lower(${column}), ${needle}) > 0`;
@@ -93,7 +107,7 @@ export async function searchRows<O extends { id: number }>(
   options: { limit: number; order: keyof O & string; direction?: 'asc' | 'desc' },
 ): Promise<SearchRows<O>> {
   const direction = options.direction ?? 'asc';
-  const rows = (await (db as Kysely<any>)
+  const compiled = (db as Kysely<any>)
     .with(
       (cte) => cte('search_hits').materialized(),
       () => query,
@@ -104,7 +118,10 @@ export async function searchRows<O extends { id: number }>(
     .orderBy(options.order, direction)
     .orderBy('id', direction)
     .limit(options.limit)
-    .execute()) as (O & { search_total: number | string })[];
+    .compile();
+  // Planning these costs PostgreSQL more than running them; the text depends only on the group.
+  runsPrepared(compiled.sql);
+  const { rows } = (await db.executeQuery(compiled)) as { rows: (O & { search_total: number | string })[] };
   const total = Number(rows[0]?.search_total ?? 0);
   return { total, rows: rows.map(({ search_total: _, ...row }) => row as unknown as O) };
 }

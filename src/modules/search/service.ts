@@ -1,4 +1,5 @@
-import { searchText } from '../../db/search.ts';
+import { SEARCH_COLUMNS, searchText } from '../../db/search.ts';
+import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { AcademyModule, SearchGroup } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -25,6 +26,11 @@ export function createSearchService(platform: Platform, groups: readonly SearchG
     ): Promise<Record<string, SearchGroupResult>> {
       const q = searchText(query.q ?? '');
       const limit = query.limit ?? SEARCH_DEFAULT_LIMIT;
+      if (q.length > LOOKUP_CHARACTERS + 1) {
+        await ensureTrigramSamples(platform.database.db, SEARCH_COLUMNS, (error) =>
+          platform.logger.warn({ err: error }, 'Search could not sample its tables; long texts are looked up whole.'),
+        );
+      }
       const results = await Promise.all(
         groups.map(async (group) => [group.name, q === '' ? { total: 0, items: [] } : await group.search(platform, { q, limit })] as const),
       );

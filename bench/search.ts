@@ -1,0 +1,210 @@
+// GET /search on the catalogue suite's data set (`academy seed --scale N`: 100,000 students and 10,000
+// staff users for N = 1), on SQLite and on PostgreSQL (when reachable). Three kinds of query, each
+// under wrk with 32 connections for BENCH_WRK_DURATION seconds:
+//   a student's email   500 different ones, each request the next (what looking a person up is)
+//   a full name         500 different "first last" names of students
+//   a common surname    one surname that about one student in sixty has, every time
+// The mixes are read from the data set, so that no answer is served from anything but the database.
+// Target (issue): p95 < 50 ms at 32 connections. Beside each, the service call alone in this process.
+// Standalone: node bench/search.ts
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { assemble, modules } from '../src/modules/index.ts';
+import { createSearchService, searchGroupsOf } from '../src/modules/search/service.ts';
+import { operatorContext } from '../src/platform/context.ts';
+import { type BenchDialect, type Dataset, dataset, postgresReachable } from './datasets.ts';
+import { CONNECTIONS, startServer, stop } from './http.ts';
+import { type BenchRow, formatTable } from './report.ts';
+import { WRK, wrkAvailable } from './wrk.ts';
+
+const P95_TARGET_MS = 50;
+const MIX = 500;
+const SURNAME = 'okafor';
+
+function log(text: string): void {
+  process.stderr.write(`[bench] ${text}\n`);
+}
+
+interface Mix {
+  name: string;
+  queries: string[];
+}
+
+/** A deterministic sample of the students: every (count / MIX)th, by id. */
+async function mixesOf(data: Dataset): Promise<Mix[]> {
+  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir }), { logger: pino({ level: 'warn' }) });
+  try {
+    const { db } = platform.database;
+    const students = await db
+      .selectFrom('users')
+      .select(['name', 'email'])
+      .where('is_admin', '=', false)
+      .where(sql<boolean>`id % 199 = 0`)
+      .orderBy('id')
+      .limit(MIX)
+      .execute();
+    return [
+      { name: "a student's email", queries: students.map((s) => s.email) },
+      { name: 'a full name', queries: students.map((s) => s.name) },
+      { name: `a common surname (${SURNAME})`, queries: [SURNAME] },
+    ];
+  } finally {
+    await platform.close();
+  }
+}
+
+/** The service call alone, each query of the mix in turn, `runs` calls: mean and p95 in ms. */
+async function inProcess(data: Dataset, mix: Mix, runs: number) {
+  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir }), { logger: pino({ level: 'warn' }) });
+  try {
+    const service = createSearchService(platform, searchGroupsOf(modules));
+    const ctx = operatorContext(platform);
+    for (let i = 0; i < 20; i++) await service.search(ctx, { q: mix.queries[i % mix.queries.length] });
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      await service.search(ctx, { q: mix.queries[i % mix.queries.length] });
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    return { mean: times.reduce((s, t) => s + t, 0) / runs, p95: times[Math.ceil(0.95 * runs) - 1] as number };
+  } finally {
+    await platform.close();
+  }
+}
+
+/** A wrk script that asks for each path in turn and prints the 50th, 95th and 99th percentiles in ms. */
+function wrkScript(paths: string[], token: string): string {
+  const list = paths.map((p) => `  ${JSON.stringify(p)},`).join('\n');
+  return `local paths = {\n${list}\n}
+local i = 0
+wrk.headers["Authorization"] = "Bearer ${token}"
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %d %.3f %.3f %.3f %.3f %d %d\\n", summary.requests, summary.duration / 1e6,
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000,
+    summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
+`;
+}
+
+interface WrkResult {
+  rps: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+function runScript(base: string, file: string, seconds: number): Promise<WrkResult> {
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', file, base];
+  return new Promise((resolve, reject) => {
+    execFile(WRK, args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      const match = /RESULT (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) (\d+) (\d+)/.exec(stdout);
+      if (error || !match) return reject(new Error(`wrk failed: ${stderr || error?.message || stdout}`));
+      const [, requests, duration, p50, p95, p99, non2xx, errors] = match.map(Number) as number[];
+      resolve({
+        rps: (requests as number) / (duration as number),
+        p50Ms: p50 as number,
+        p95Ms: p95 as number,
+        p99Ms: p99 as number,
+        non2xx: non2xx as number,
+        errors: errors as number,
+      });
+    });
+  });
+}
+
+async function benchDialect(data: Dataset, seconds: number): Promise<BenchRow[]> {
+  const label = data.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  const mixes = await mixesOf(data);
+  const rows: BenchRow[] = [];
+  const runs = Number(process.env.BENCH_SQL_RUNS ?? 500);
+  const costs = new Map<Mix, { mean: number; p95: number }>();
+  for (const mix of mixes) {
+    log(`${label}: search for ${mix.name}: the service call alone, ${runs} runs`);
+    costs.set(mix, await inProcess(data, mix, runs));
+  }
+  const server = await startServer<{ base: string; token: string }>('app-server.ts', ['--single-threaded-gc'], {
+    BENCH_DATABASE_URL: data.url,
+    BENCH_DATA_DIR: data.dataDir,
+  });
+  const directory = mkdtempSync(path.join(tmpdir(), 'academy-bench-search-'));
+  try {
+    for (const mix of mixes) {
+      const file = path.join(directory, 'mix.lua');
+      writeFileSync(
+        file,
+        wrkScript(
+          mix.queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}`),
+          server.ready.token,
+        ),
+      );
+      await runScript(server.ready.base, file, 3); // warm-up
+      log(`${label}: search for ${mix.name}: wrk, ${seconds} s`);
+      const result = await runScript(server.ready.base, file, seconds);
+      const met = result.p95Ms < P95_TARGET_MS ? 'met' : 'MISSED';
+      rows.push({
+        suite: 'search',
+        target: `GET /search?q=${mix.name} (${label}, wrk)`,
+        rps: result.rps,
+        p50Ms: result.p50Ms,
+        p99Ms: result.p99Ms,
+        note: `p95 ${result.p95Ms.toFixed(1)} ms: p95 < ${P95_TARGET_MS} ms ${met}; ${mix.queries.length} different q; wrk ${seconds} s, ${CONNECTIONS} connections${result.non2xx || result.errors ? `; ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`,
+      });
+      const cost = costs.get(mix) as { mean: number; p95: number };
+      rows.push({
+        suite: 'search',
+        target: `  the search service alone (${label}, in-process)`,
+        rps: 1000 / cost.mean,
+        meanMs: cost.mean,
+        note: `${runs} calls in a loop: mean ${cost.mean.toFixed(2)} ms, p95 ${cost.p95.toFixed(2)} ms (requests/s = 1000 / mean)`,
+      });
+    }
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+    await stop(server.child);
+  }
+  return rows;
+}
+
+export async function searchBench(): Promise<BenchRow[]> {
+  if (!(await wrkAvailable())) {
+    return [{ suite: 'search', target: 'search', note: 'skipped: wrk is not installed (apt-get install wrk, or BENCH_WRK=/path/to/wrk)' }];
+  }
+  const scale = Number(process.env.BENCH_SCALE ?? 1);
+  const seconds = Number(process.env.BENCH_WRK_DURATION ?? 30);
+  const asked = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+  const rows: BenchRow[] = [];
+  const dialects: BenchDialect[] = [];
+  if (asked.includes('sqlite')) dialects.push('sqlite');
+  if (asked.includes('postgres')) {
+    if (await postgresReachable()) dialects.push('postgres');
+    else rows.push({ suite: 'search', target: 'postgres', note: 'skipped: PostgreSQL not reachable (BENCH_POSTGRES_URL)' });
+  }
+  const datasets: Dataset[] = [];
+  for (const dialect of dialects) datasets.push(await dataset(dialect, scale, log));
+  for (const data of datasets) {
+    rows.push(...(await benchDialect(data, seconds)));
+    rows.push({
+      suite: 'search',
+      target: `data set (${data.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'})`,
+      note: `seed --scale ${data.summary.scale}: ${data.summary.students} students, ${data.summary.staff} staff users, ${data.summary.enrolments} enrolments`,
+    });
+  }
+  return rows;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(formatTable(await searchBench()));
+}
