@@ -125,3 +125,20 @@ export async function searchRows<O extends { id: number }>(
   const total = Number(rows[0]?.search_total ?? 0);
   return { total, rows: rows.map(({ search_total: _, ...row }) => row as unknown as O) };
 }
+
+/**
+ * Like `searchRows`, for groups whose hits show columns of joined tables: `matches` selects only `id`
+ * and the `order` column, so that counting thousands of matches joins nothing, and `details` reads
+ * the joined columns of the page's rows alone (by id; any order — the page keeps the matches' order).
+ */
+export async function searchPage<M extends { id: number }, O extends { id: number }>(
+  db: Kysely<DB>,
+  matches: SelectQueryBuilder<DB, any, M>,
+  options: { limit: number; order: keyof M & string; direction?: 'asc' | 'desc' },
+  details: (ids: number[]) => Promise<O[]>,
+): Promise<SearchRows<O>> {
+  const { total, rows } = await searchRows(db, matches, options);
+  if (rows.length === 0) return { total, rows: [] };
+  const byId = new Map((await details(rows.map((row) => row.id))).map((row) => [row.id, row]));
+  return { total, rows: rows.flatMap((row) => byId.get(row.id) ?? []) };
+}

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { CertificateTable, DB } from '../../db/schema.ts';
-import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
+import { type SearchRows, searchPage, textMatch } from '../../db/search.ts';
 import type { CertificateSort, CertificateStatus } from './schemas.ts';
 
 /** A certificate row with its course's slug. */
@@ -157,7 +157,17 @@ export function searchCertificates(
   text: string,
   limit: number,
 ): Promise<SearchRows<{ id: number; certificate_number: string; status: string; holder_name: string; course: string }>> {
-  const certificates = () =>
+  const matches = () => db.selectFrom('certificates').select(['certificates.id', 'certificates.certificate_number']);
+  const byNumber = matches().where(textMatch(dialect, 'certificates', text));
+  const byHolder = matches().where(
+    'certificates.user_id',
+    'in',
+    db
+      .selectFrom('users')
+      .select('users.id')
+      .where(textMatch(dialect, 'users', text)),
+  );
+  return searchPage(db, byNumber.union(byHolder), { limit, order: 'certificate_number' }, (ids) =>
     db
       .selectFrom('certificates')
       .innerJoin('users', 'users.id', 'certificates.user_id')
@@ -168,16 +178,8 @@ export function searchCertificates(
         'certificates.status',
         'users.name as holder_name',
         'courses.slug as course',
-      ]);
-  const byNumber = certificates().where(textMatch(dialect, 'certificates', text));
-  const byHolder = certificates().where(
-    'certificates.user_id',
-    'in',
-    db
-      .selectFrom('users')
-      .select('users.id')
-      .where(textMatch(dialect, 'users', text)),
+      ])
+      .where('certificates.id', 'in', ids)
+      .execute(),
   );
-  const query = byNumber.union(byHolder);
-  return searchRows(db, query, { limit, order: 'certificate_number' });
 }

@@ -12,7 +12,7 @@ import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, EnrolmentTable } from '../../db/schema.ts';
-import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
+import { type SearchRows, searchPage, textMatch } from '../../db/search.ts';
 import type { EnrolmentSort, EnrolmentStatus } from './schemas.ts';
 
 /** An enrolment as stored, with the course of its session. */
@@ -128,8 +128,8 @@ export type EnrolmentRepository = ReturnType<typeof createEnrolmentRepository>;
 
 /**
  * Enrolments whose student's name or email, or whose course's title, code or slug, contains `text`
- * (GET /search), by id. Each side is looked up through its own index and the two sets of rows are
- * united, so that neither turns into a scan of every enrolment.
+ * (GET /search), by id. Each side is looked up through its own index and the two sets of ids are
+ * united, so that neither turns into a scan of every enrolment; only the page's rows are joined.
  */
 export function searchEnrolments(
   db: Kysely<DB>,
@@ -147,7 +147,30 @@ export function searchEnrolments(
     course_title: string;
   }>
 > {
-  const enrolments = () =>
+  const byStudent = db
+    .selectFrom('enrolments')
+    .select('enrolments.id')
+    .where(
+      'enrolments.user_id',
+      'in',
+      db
+        .selectFrom('users')
+        .select('users.id')
+        .where(textMatch(dialect, 'users', text)),
+    );
+  const byCourse = db
+    .selectFrom('enrolments')
+    .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
+    .select('enrolments.id')
+    .where(
+      'training_sessions.course_id',
+      'in',
+      db
+        .selectFrom('courses')
+        .select('courses.id')
+        .where(textMatch(dialect, 'courses', text)),
+    );
+  return searchPage(db, byStudent.union(byCourse), { limit, order: 'id' }, (ids) =>
     db
       .selectFrom('enrolments')
       .innerJoin('users', 'users.id', 'enrolments.user_id')
@@ -161,23 +184,8 @@ export function searchEnrolments(
         'enrolments.session_id',
         'courses.slug as course',
         'courses.title as course_title',
-      ]);
-  const byStudent = enrolments().where(
-    'enrolments.user_id',
-    'in',
-    db
-      .selectFrom('users')
-      .select('users.id')
-      .where(textMatch(dialect, 'users', text)),
+      ])
+      .where('enrolments.id', 'in', ids)
+      .execute(),
   );
-  const byCourse = enrolments().where(
-    'training_sessions.course_id',
-    'in',
-    db
-      .selectFrom('courses')
-      .select('courses.id')
-      .where(textMatch(dialect, 'courses', text)),
-  );
-  const query = byStudent.union(byCourse);
-  return searchRows(db, query, { limit, order: 'id' });
 }
