@@ -121,7 +121,14 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
       assert.equal(message.attempts, 1);
       assert.ok(message.failed_at);
       assert.match(message.last_error ?? '', /localhost resolves to a loopback address/);
-      const jobs = await db.selectFrom('jobs').select(['name', 'attempts', 'failed_at']).orderBy('name').execute();
+      // The job is closed just after its handler recorded the failure: wait for that too.
+      const jobs = await eventually(
+        async () => {
+          const rows = await db.selectFrom('jobs').select(['name', 'attempts', 'failed_at']).orderBy('name').execute();
+          return rows.filter((j) => j.name !== 'events.dispatch').every((j) => j.failed_at) ? rows : null;
+        },
+        { what: 'the refused jobs to be closed as failed' },
+      );
       for (const job of jobs.filter((j) => j.name !== 'events.dispatch')) {
         assert.equal(job.attempts, 1, `${job.name} was not retried`);
         assert.ok(job.failed_at, `${job.name} failed at once`);
