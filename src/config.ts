@@ -25,6 +25,8 @@ export interface Config {
   logLevel: string;
   metricsPort: number | null;
   versionsFile: string | null;
+  /** ACADEMY_DOCUMENT_TYPES_FILE: per document type, a size limit and media types replacing the defaults. */
+  documentTypesFile: string | null;
   workerConcurrency: number;
   jobLeaseMs: number;
   jobPollMs: number;
@@ -218,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     metricsPort: metricsPortRaw ? int(env, 'ACADEMY_METRICS_PORT', 0, 1, 65535) : null,
     versionsFile: env.ACADEMY_VERSIONS_FILE?.trim() || null,
+    documentTypesFile: env.ACADEMY_DOCUMENT_TYPES_FILE?.trim() || null,
     workerConcurrency: int(env, 'ACADEMY_WORKER_CONCURRENCY', 4, 1, 64),
     jobLeaseMs: int(env, 'ACADEMY_JOB_LEASE_SECONDS', 300, 1, 86_400) * 1000,
     jobPollMs: int(env, 'ACADEMY_JOB_POLL_MS', 1000, 10, 60_000),

@@ -64,6 +64,54 @@ export interface NotificationTable {
   updated_at: Timestamp;
 }
 
+export interface DocumentTable {
+  id: Generated<number>;
+  type: string;
+  /** stored, available, archived, deleted. */
+  status: string;
+  title: string | null;
+  filename: string;
+  media_type: string;
+  size: number;
+  sha256: string;
+  storage_key: string;
+  student_id: number | null;
+  supersedes_id: number | null;
+  uploaded_by_token_id: number | null;
+  failure_reason: string | null;
+  available_at: Timestamp | null;
+  archived_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ReportTable {
+  id: Generated<number>;
+  type: string;
+  format: string;
+  /** requested, generating, generated, stored, available, expired, failed. */
+  status: string;
+  /** JSON text on SQLite, jsonb on PostgreSQL (read as text). */
+  parameters: string;
+  progress: Generated<number>;
+  row_count: number | null;
+  size: number | null;
+  sha256: string | null;
+  storage_key: string | null;
+  failure_reason: string | null;
+  attempts: Generated<number>;
+  requested_by_token_id: number | null;
+  request_id: string | null;
+  generated_at: Timestamp | null;
+  available_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  expired_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface UserInvitationTable {
   id: Generated<number>;
   user_id: number;
@@ -386,6 +434,8 @@ export interface DB {
   users: UserTable;
   notifications: NotificationTable;
   user_invitations: UserInvitationTable;
+  documents: DocumentTable;
+  reports: ReportTable;
   api_tokens: ApiTokenTable;
   idempotency_keys: IdempotencyKeyTable;
   jobs: JobTable;

@@ -19,6 +19,8 @@ export const SEARCH_COLUMNS = {
   certificates: ['certificate_number'],
   workflow_instances: ['workflow', 'subject_type'],
   notifications: ['recipient', 'subject'],
+  documents: ['title', 'filename'],
+  reports: ['type'],
 } as const;
 
 export type SearchTable = keyof typeof SEARCH_COLUMNS;

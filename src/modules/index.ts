@@ -6,6 +6,7 @@ import { applicationsModule } from './applications/module.ts';
 import { assessmentsModule } from './assessments/module.ts';
 import { certificatesModule } from './certificates/module.ts';
 import { coursesModule } from './courses/module.ts';
+import { documentsModule } from './documents/module.ts';
 import { enrolmentsModule } from './enrolments/module.ts';
 import { eventsModule } from './events/module.ts';
 import { healthModule } from './health/module.ts';
@@ -47,6 +48,7 @@ export const modules = [
   usersModule,
   notificationsModule,
   workflowsModule,
+  documentsModule,
   searchModule,
 ] as const satisfies readonly AcademyModule[];
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -25,8 +25,13 @@ export interface PutOptions {
 export interface Storage {
   root: string;
   put(source: Readable | AsyncIterable<Uint8Array>, options?: PutOptions): Promise<StoredFile>;
-  /** Opens a stored file for reading; a missing key is a NotFoundError. */
-  get(key: string): Promise<{ stream: Readable; size: number }>;
+  /**
+   * Opens a stored file for reading, whole or bytes `start`…`end` (inclusive); a missing key is a
+   * NotFoundError. `size` is the whole file's.
+   */
+  get(key: string, range?: { start: number; end: number }): Promise<{ stream: Readable; size: number }>;
+  /** Bytes stored under each first path segment (`documents`, `reports`), and files counted. */
+  usage(): Promise<Record<string, { files: number; bytes: number }>>;
   exists(key: string): Promise<boolean>;
   /** Removes a file; true when it existed. */
   delete(key: string): Promise<boolean>;
@@ -106,13 +111,32 @@ export function createLocalStorage(root: string): Storage {
       return { key, size, sha256: hash.digest('hex') };
     },
 
-    async get(key) {
+    async get(key, range) {
       const handle = await open(fileOf(key), 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') throw new NotFoundError();
         throw error;
       });
       const { size } = await handle.stat();
-      return { stream: handle.createReadStream(), size };
+      return { stream: handle.createReadStream(range ? { start: range.start, end: range.end } : {}), size };
+    },
+
+    async usage() {
+      const totals: Record<string, { files: number; bytes: number }> = {};
+      const entries = await readdir(resolvedRoot, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [];
+        throw error;
+      });
+      for (const entry of entries) {
+        if (!entry.isFile()) continue;
+        const relative = path.relative(resolvedRoot, path.join(entry.parentPath, entry.name));
+        const group = relative.split(path.sep)[0] as string;
+        if (group === '.partial') continue;
+        const { size } = await stat(path.join(entry.parentPath, entry.name));
+        const total = (totals[group] ??= { files: 0, bytes: 0 });
+        total.files += 1;
+        total.bytes += size;
+      }
+      return totals;
     },
 
     async exists(key) {

@@ -15,7 +15,18 @@ interface Hit {
 }
 type Results = Record<string, { total: number; items: Hit[] }>;
 
-const GROUPS = ['assessments', 'certificates', 'courses', 'enrolments', 'meetings', 'resources', 'sessions', 'students', 'workflows'];
+const GROUPS = [
+  'assessments',
+  'certificates',
+  'courses',
+  'documents',
+  'enrolments',
+  'meetings',
+  'resources',
+  'sessions',
+  'students',
+  'workflows',
+];
 
 describe('GET /search', () => {
   let app: TestApp;

@@ -1,0 +1,76 @@
+import type { Command } from 'commander';
+import { idArgument } from '../../cli/ids.ts';
+import { table } from '../../cli/output.ts';
+import type { Runner } from '../../cli/runner.ts';
+import { DOCUMENT_STATUSES, type DocumentStatus } from './schemas.ts';
+import { documentServiceFor } from './service.ts';
+import { DOCUMENT_TYPES, type DocumentType } from './types.ts';
+
+const COLUMNS = ['id', 'type', 'status', 'filename', 'media_type', 'size', 'student_id', 'supersedes_id', 'created_at'];
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** `academy admin documents …` and `academy admin storage usage`. */
+export function adminDocumentCommands(admin: Command, run: Runner): void {
+  const documents = admin.command('documents').description('Documents: list, show, archive, delete (uploads go through the API)');
+
+  documents
+    .command('list')
+    .description('List documents, deleted ones included')
+    .option('--type <type>', `only this type (${DOCUMENT_TYPES.join(', ')})`)
+    .option('--status <status>', `only this status (${DOCUMENT_STATUSES.join(', ')})`)
+    .action((options: { type?: string; status?: string }) =>
+      run(async ({ platform, out, ctx }) => {
+        if (options.type !== undefined && !(DOCUMENT_TYPES as readonly string[]).includes(options.type)) {
+          throw new Error(`--type must be one of ${DOCUMENT_TYPES.join(', ')}`);
+        }
+        if (options.status !== undefined && !(DOCUMENT_STATUSES as readonly string[]).includes(options.status)) {
+          throw new Error(`--status must be one of ${DOCUMENT_STATUSES.join(', ')}`);
+        }
+        const filter = { type: options.type as DocumentType | undefined, status: options.status as DocumentStatus | undefined };
+        const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
+        const { items } = await documentServiceFor(platform).list(ctx, filter, list);
+        out.result(items, table(items, COLUMNS));
+      }),
+    );
+
+  documents
+    .command('show <id>')
+    .description('Show one document')
+    .action((id: string) =>
+      run(async ({ platform, out, ctx }) => {
+        const document = await documentServiceFor(platform).get(ctx, idArgument(id));
+        out.result(document, table([document], COLUMNS));
+      }),
+    );
+
+  for (const move of ['archive', 'delete'] as const) {
+    documents
+      .command(`${move} <id>`)
+      .description(
+        move === 'archive' ? 'Archive a stored or available document' : 'Delete a document (soft: it stays listed, its file is kept)',
+      )
+      .action((id: string) =>
+        run(async ({ platform, out, ctx }) => {
+          const document = await documentServiceFor(platform)[move](ctx, idArgument(id));
+          out.result(document, `Document ${document.id} (${document.filename}) is now ${document.status}.`);
+        }),
+      );
+  }
+
+  admin
+    .command('storage')
+    .description('File storage')
+    .command('usage')
+    .description('Files and bytes kept: per document type and status, and per storage area')
+    .action(() =>
+      run(async ({ platform, out }) => {
+        const usage = await documentServiceFor(platform).storageUsage();
+        const areas = Object.entries(usage.storage).map(([area, total]) => ({ area, files: total.files, size: megabytes(total.bytes) }));
+        const rows = usage.documents.map((row) => ({ ...row, size: megabytes(row.bytes) }));
+        out.result(usage, `${table(rows, ['type', 'status', 'files', 'size'])}\n\nIn storage:\n${table(areas, ['area', 'files', 'size'])}`);
+      }),
+    );
+}

@@ -1,0 +1,241 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { create as contentDisposition } from 'content-disposition';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { listRequest, sendList } from '../../http/list.ts';
+import { ListOf } from '../../http/pagination.ts';
+import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
+import { AppError, MalformedRequestError } from '../../platform/errors.ts';
+import { DOCUMENT_TYPE_TABLE, Document, DocumentListQuery, DocumentPatch } from './schemas.ts';
+import type { DocumentService, UploadFile } from './service.ts';
+import { DOCUMENT_TYPES } from './types.ts';
+
+/** What a broken or cut-off multipart body looks like from the parser (busboy) or the stream below it. */
+function isBrokenUpload(error: unknown, request: FastifyRequest): boolean {
+  if (request.raw.destroyed || request.raw.aborted) return true;
+  const message = error instanceof Error ? error.message : '';
+  const code = (error as { code?: unknown })?.code;
+  return (
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    code === 'ECONNRESET' ||
+    /Unexpected end of form|Malformed part header|Boundary not found|Multipart: /i.test(message)
+  );
+}
+
+/** The parts of a multipart request as the service reads them: fields, and the file as a stream. */
+async function* partsOf(request: FastifyRequest) {
+  for await (const part of request.parts()) {
+    if (part.type === 'field') {
+      yield { kind: 'field' as const, name: part.fieldname, value: typeof part.value === 'string' ? part.value : String(part.value) };
+    } else {
+      const file: UploadFile = { stream: part.file, filename: part.filename, mediaType: part.mimetype };
+      yield { kind: 'file' as const, name: part.fieldname, file };
+    }
+  }
+}
+
+/** `Range: bytes=…` of a file of `size` bytes: one range, or null to send it whole; 'unsatisfiable' for a 416. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  // Several ranges, or another unit: the whole file, as RFC 9110 allows.
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  if (size === 0) return 'unsatisfiable';
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentService; maxPageSize: number }> = async (
+  app,
+  { documents, maxPageSize },
+) => {
+  app.addSchema(Document);
+  app.addSchema(DocumentPatch);
+  const error = Ref(ErrorBody);
+  const document = Ref(Document);
+  const largest = Math.max(...Object.values(documents.rules).map((rule) => rule.maxBytes));
+  // Streamed: nothing is buffered by the parser; the service meters and limits the file itself, so the
+  // parser's own limit is one byte above the largest type's and never the one that answers.
+  await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 1024, fileSize: largest + 1, parts: 12 } });
+
+  app.get('/documents', {
+    config: { access: { scope: 'documents:read' } },
+    schema: {
+      operationId: 'listDocuments',
+      tags: ['Documents'],
+      summary: 'List documents',
+      description:
+        'Every document, deleted ones included (with `status: deleted`), by id unless `sort` says otherwise. An unknown `type` or ' +
+        '`status` is a 422.',
+      querystring: DocumentListQuery,
+      response: { 200: ListOf(document), 422: error },
+    },
+    handler: async (request, reply) => {
+      const list = listRequest(request.query, { maxPageSize, defaultSort: 'id' });
+      const filter = { type: request.query.type, status: request.query.status, studentId: request.query.student_id };
+      return sendList(request, reply, list, await documents.list(request.ctx, filter, list));
+    },
+  });
+
+  app.post('/documents', {
+    config: { access: { scope: 'documents:write' } },
+    // The body is a stream read by the handler; the schema below documents it.
+    validatorCompiler: () => () => true,
+    schema: {
+      operationId: 'uploadDocument',
+      tags: ['Documents'],
+      summary: 'Upload a document',
+      description:
+        'A `multipart/form-data` body with the fields `type`, optional `title`, `student_id` and `supersedes_id`, and one `file` ' +
+        '(send the fields before the file: then a refused file is refused as soon as its first bytes arrive). The file streams to ' +
+        'storage with its size and SHA-256 recorded; its media type is read from its content (signature), never from the file ' +
+        'name or the declared type. Answers 201 with the document in `stored` and its `Location`; a job checks the stored file ' +
+        'and makes it `available`. With `supersedes_id` the upload is a new version: the prior version (same type) is archived ' +
+        'in the same transaction; a deleted prior is a 409 `invalid_transition`, another type a 422.\n\n' +
+        'A file larger than its type allows is a 413 `payload_too_large`, content of a media type it does not accept a 415 ' +
+        '`unsupported_media_type`, a missing or unknown field a 422; after any refusal, or an upload cut short, nothing is ' +
+        'kept. Defaults per type (a deployment may change them, ACADEMY_DOCUMENT_TYPES_FILE):\n\n' +
+        '| type | largest file | media types |\n|---|---|---|\n' +
+        DOCUMENT_TYPE_TABLE,
+      consumes: ['multipart/form-data'],
+      body: Type.Object({
+        type: Type.String({ enum: [...DOCUMENT_TYPES] }),
+        file: Type.String({ contentEncoding: 'binary', description: 'The file.' }),
+        title: Type.Optional(Type.String({ maxLength: 200 })),
+        student_id: Type.Optional(Type.Integer({ minimum: 1 })),
+        supersedes_id: Type.Optional(Type.Integer({ minimum: 1 })),
+      }),
+      response: { 201: Single(document), 400: error, 409: error, 413: error, 415: error, 422: error },
+    },
+    handler: async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw new AppError(415, 'unsupported_media_type', 'Send the document as multipart/form-data with the fields type and file.');
+      }
+      let data: Document;
+      try {
+        data = await documents.upload(request.ctx, partsOf(request));
+      } catch (failure) {
+        if (!(failure instanceof AppError) && isBrokenUpload(failure, request)) {
+          throw new MalformedRequestError('The multipart body was cut short or could not be parsed; nothing was kept.');
+        }
+        throw failure;
+      }
+      return reply.code(201).header('location', `/api/v1/documents/${data.id}`).send({ data });
+    },
+  });
+
+  app.get('/documents/:document', {
+    config: { access: { scope: 'documents:read' } },
+    schema: {
+      operationId: 'getDocument',
+      tags: ['Documents'],
+      summary: 'Get a document',
+      description: 'Its metadata, status and versions; the file itself is at `download_path`.',
+      params: Type.Object({ document: IdParam }),
+      response: { 200: Single(document), 404: error },
+    },
+    handler: async (request) => ({ data: await documents.get(request.ctx, request.params.document) }),
+  });
+
+  app.patch('/documents/:document', {
+    config: { access: { scope: 'documents:write' } },
+    schema: {
+      operationId: 'updateDocument',
+      tags: ['Documents'],
+      summary: 'Change a document’s metadata',
+      description:
+        'Only the fields sent (`title`, `student_id`); the file never changes here — a new file is a new version (POST with ' +
+        '`supersedes_id`). A deleted document is a 409.',
+      params: Type.Object({ document: IdParam }),
+      body: Ref(DocumentPatch),
+      response: { 200: Single(document), 404: error, 409: error, 422: error },
+    },
+    handler: async (request) => ({ data: await documents.update(request.ctx, request.params.document, request.body) }),
+  });
+
+  app.delete('/documents/:document', {
+    config: { access: { scope: 'documents:write' } },
+    schema: {
+      operationId: 'deleteDocument',
+      tags: ['Documents'],
+      summary: 'Delete a document',
+      description:
+        'Soft and final: the document stays listed with `status: deleted` and its download becomes a 404; the stored file is not ' +
+        'removed. Deleting a deleted document is a 409.',
+      params: Type.Object({ document: IdParam }),
+      response: { 200: Single(document), 404: error, 409: error },
+    },
+    handler: async (request) => ({ data: await documents.delete(request.ctx, request.params.document) }),
+  });
+
+  app.post('/documents/:document/archive', {
+    config: { access: { scope: 'documents:write' } },
+    schema: {
+      operationId: 'archiveDocument',
+      tags: ['Documents'],
+      summary: 'Archive a document',
+      description: '`stored` or `available` → `archived`; from any other state a 409 `invalid_transition`.',
+      params: Type.Object({ document: IdParam }),
+      response: { 200: Single(document), 404: error, 409: error },
+    },
+    handler: async (request) => ({ data: await documents.archive(request.ctx, request.params.document) }),
+  });
+
+  app.get('/documents/:document/download', {
+    config: { access: { scope: 'documents:read' } },
+    schema: {
+      operationId: 'downloadDocument',
+      tags: ['Documents'],
+      summary: 'Download a document’s file',
+      description:
+        'The file, streamed, with its media type, length, an `ETag` (from its SHA-256), `Content-Disposition: attachment` with ' +
+        'the file name (RFC 6266, UTF-8 `filename*`) and `X-Content-Type-Options: nosniff`. `Range: bytes=…` (one range) gets a ' +
+        '206 with `Content-Range`, an unsatisfiable one a 416; `If-Range` and `If-None-Match` are honoured. A deleted document ' +
+        'is a 404.',
+      params: Type.Object({ document: IdParam }),
+      response: {
+        200: Type.String({ contentEncoding: 'binary', description: 'The file.' }),
+        206: Type.String({ contentEncoding: 'binary', description: 'The requested bytes of the file.' }),
+        304: Type.Null({ description: 'Not modified: the `If-None-Match` ETag matches.' }),
+        404: error,
+        416: error,
+      },
+    },
+    handler: async (request, reply) => {
+      const current = await documents.get(request.ctx, request.params.document);
+      if (current.status === 'deleted') return reply.callNotFound();
+      const etag = `"${current.sha256.slice(0, 32)}"`;
+      reply.header('etag', etag);
+      reply.header('accept-ranges', 'bytes');
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('content-disposition', contentDisposition(current.filename, { type: 'attachment' }));
+      reply.header('cache-control', 'private, no-cache');
+      const match = request.headers['if-none-match'];
+      if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
+        return reply.code(304).send(null);
+      }
+      const ifRange = request.headers['if-range'];
+      const range = ifRange && ifRange !== etag ? null : parseRange(request.headers.range, current.size);
+      if (range === 'unsatisfiable') {
+        reply.header('content-range', `bytes */${current.size}`);
+        throw new AppError(416, 'range_not_satisfiable', `The requested range is outside the file's ${current.size} bytes.`);
+      }
+      const { stream } = await documents.open(request.ctx, current.id, range ?? undefined);
+      reply.type(current.media_type);
+      if (range) {
+        reply.code(206);
+        reply.header('content-range', `bytes ${range.start}-${range.end}/${current.size}`);
+        reply.header('content-length', String(range.end - range.start + 1));
+      } else reply.header('content-length', String(current.size));
+      return reply.send(stream as never);
+    },
+  });
+};

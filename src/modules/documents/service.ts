@@ -1,0 +1,410 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { ListRequest, Page } from '../../db/list.ts';
+import type { DB } from '../../db/schema.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import { ConflictError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../platform/errors.ts';
+import type { Outbox } from '../../platform/events/outbox.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import { defineLifecycle } from '../../platform/lifecycle.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { FileTooLargeError, type Storage, type StoredFile } from '../../platform/storage.ts';
+import { createDocumentRepository, type DocumentFilter, type DocumentRepository, type DocumentRow } from './repository.ts';
+import type { Document, DocumentPatch, DocumentSort, DocumentStatus } from './schemas.ts';
+import { SNIFF_BYTES, sniffMediaType } from './sniff.ts';
+import { DOCUMENT_TYPES, type DocumentType, type DocumentTypeRule, largestLimit, loadDocumentTypes } from './types.ts';
+
+/** stored → available (checked by the job); stored/available → archived; anything but deleted → deleted. */
+export const documentLifecycle = defineLifecycle<DocumentStatus, 'make_available' | 'archive' | 'delete'>({
+  table: 'documents',
+  moves: {
+    make_available: { from: ['stored'], to: 'available' },
+    archive: { from: ['stored', 'available'], to: 'archived' },
+    delete: { from: ['stored', 'available', 'archived'], to: 'deleted' },
+  },
+});
+
+export function presentDocument(row: DocumentRow): Document {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    title: row.title,
+    filename: row.filename,
+    media_type: row.media_type,
+    size: row.size,
+    sha256: row.sha256,
+    student_id: row.student_id,
+    supersedes_id: row.supersedes_id,
+    superseded_by_id: row.superseded_by_id,
+    download_path: `/api/v1/documents/${row.id}/download`,
+    available_at: row.available_at,
+    archived_at: row.archived_at,
+    deleted_at: row.deleted_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** The form fields of an upload, as received (strings); checked by `upload`. */
+export interface UploadFields {
+  type?: string | undefined;
+  title?: string | undefined;
+  student_id?: string | undefined;
+  supersedes_id?: string | undefined;
+}
+
+const KNOWN_FIELDS = ['type', 'title', 'student_id', 'supersedes_id', 'file'];
+
+/** An upload's file part: its stream, the client's name and claimed media type. */
+export interface UploadFile {
+  stream: Readable;
+  filename: string;
+  mediaType: string | undefined;
+}
+
+/** A file name fit to show and to send back: no path, no control characters, at most 255 characters. */
+export function cleanFilename(name: string | undefined): string {
+  // Browsers send a quote in a multipart file name as %22 (and CR, LF as %0D, %0A: dropped below).
+  const decoded = (name ?? '').replace(/%22/gi, '"').replace(/%0[ad]/gi, '');
+  const base = decoded.split(/[\\/]/).pop() ?? '';
+  const cleaned = base
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim()
+    .slice(0, 255);
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'file' : cleaned;
+}
+
+function positiveId(value: string | undefined, field: string, errors: Record<string, string[]>): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '' || value === 'null') return null;
+  if (!/^[1-9]\d{0,9}$/.test(value.trim()) || Number(value) > 2147483647) {
+    errors[field] = [`The ${field} field must be a positive integer id.`];
+    return undefined;
+  }
+  return Number(value);
+}
+
+/**
+ * The checked fields of an upload, or the fields' errors. `final` once every part has arrived: then a
+ * missing type is an error, before it is only unknown yet.
+ */
+function readFields(fields: UploadFields & Record<string, string | undefined>, final: boolean) {
+  const errors: Record<string, string[]> = {};
+  for (const name of Object.keys(fields)) {
+    if (!KNOWN_FIELDS.includes(name)) errors[name] = [`The ${name} field is not recognised (known: ${KNOWN_FIELDS.join(', ')}).`];
+  }
+  let type: DocumentType | undefined;
+  if (fields.type !== undefined) {
+    if ((DOCUMENT_TYPES as readonly string[]).includes(fields.type)) type = fields.type as DocumentType;
+    else errors.type = [`The type field must be one of: ${DOCUMENT_TYPES.join(', ')}.`];
+  } else if (final) errors.type = ['The type field is required.'];
+  let title: string | null | undefined;
+  if (fields.title !== undefined) {
+    const trimmed = fields.title.replace(/\p{Cc}/gu, ' ').trim();
+    if (trimmed.length > 200) errors.title = ['The title field must be at most 200 characters.'];
+    else title = trimmed === '' ? null : trimmed;
+  }
+  const studentId = positiveId(fields.student_id, 'student_id', errors);
+  const supersedesId = positiveId(fields.supersedes_id, 'supersedes_id', errors);
+  return { errors, type, title, studentId, supersedesId };
+}
+
+export interface DocumentServiceDeps {
+  db: Kysely<DB>;
+  documents: DocumentRepository;
+  storage: Storage;
+  outbox: Outbox;
+  queue: JobQueue;
+  rules: Record<DocumentType, DocumentTypeRule>;
+}
+
+export function createDocumentService(deps: DocumentServiceDeps) {
+  const { db, documents, storage, outbox, rules } = deps;
+  const largest = largestLimit(rules);
+
+  async function find(executor: Kysely<DB>, id: number): Promise<DocumentRow> {
+    const row = await documents.find(executor, id);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  async function checkStudent(trx: Kysely<DB>, studentId: number | null | undefined): Promise<void> {
+    if (studentId === undefined || studentId === null) return;
+    const student = await trx
+      .selectFrom('users')
+      .select('users.id')
+      .where('users.id', '=', studentId)
+      .where('users.is_admin', '=', false)
+      .where((eb) =>
+        eb.exists(
+          eb.selectFrom('course_applications').select('course_applications.id').whereRef('course_applications.user_id', '=', 'users.id'),
+        ),
+      )
+      .executeTakeFirst();
+    if (!student) throw ValidationError.field('student_id', `There is no student with id ${studentId}.`);
+  }
+
+  function refuseMediaType(type: DocumentType, mediaType: string): UnsupportedMediaTypeError {
+    return new UnsupportedMediaTypeError(
+      `A ${type} may be ${rules[type].mediaTypes.join(', ')}; the file's content is ${mediaType} (the type is read from the content, not from the file name or the declared type).`,
+    );
+  }
+
+  /**
+   * The file, read as it arrives: its first SNIFF_BYTES are held back until its media type is known
+   * (and refused at once when the document type is known and does not accept it), then everything
+   * passes through. Never more than that sample in memory.
+   */
+  async function* sniffing(file: UploadFile, type: () => DocumentType | undefined, found: { mediaType?: string }) {
+    const held: Buffer[] = [];
+    let heldBytes = 0;
+    let decided = false;
+    const decide = async (complete: boolean) => {
+      const head = Buffer.concat(held);
+      found.mediaType = await sniffMediaType(head, complete, { mediaType: file.mediaType, filename: file.filename });
+      const known = type();
+      if (known && !rules[known].mediaTypes.includes(found.mediaType)) throw refuseMediaType(known, found.mediaType);
+      decided = true;
+    };
+    for await (const chunk of file.stream as AsyncIterable<Buffer>) {
+      if (decided) {
+        yield chunk;
+        continue;
+      }
+      held.push(chunk);
+      heldBytes += chunk.length;
+      if (heldBytes >= SNIFF_BYTES) {
+        await decide(false);
+        yield* held;
+        held.length = 0;
+      }
+    }
+    if (!decided) {
+      await decide(true);
+      yield* held;
+    }
+  }
+
+  return {
+    rules,
+
+    async list(_ctx: ServiceContext, filter: DocumentFilter, list: ListRequest<DocumentSort>): Promise<Page<Document>> {
+      const page = await documents.list(filter, list);
+      return { items: page.items.map(presentDocument), total: page.total };
+    },
+
+    async get(_ctx: ServiceContext, id: number): Promise<Document> {
+      return presentDocument(await find(db, id));
+    },
+
+    /**
+     * Stores an upload: `parts` yields the form's fields and its one file in the order they arrive.
+     * The file streams to storage (its size limit is its type's when the type came first, else the
+     * largest of any type, checked again at the end); every refusal, and an aborted upload, leaves
+     * neither a row nor a file.
+     */
+    async upload(
+      ctx: ServiceContext,
+      parts: AsyncIterable<{ kind: 'field'; name: string; value: string } | { kind: 'file'; name: string; file: UploadFile }>,
+    ): Promise<Document> {
+      const fields: Record<string, string | undefined> = {};
+      const received: { file: (StoredFile & { mediaType: string; filename: string }) | null } = { file: null };
+      try {
+        for await (const part of parts) {
+          if (part.kind === 'field') {
+            if (part.name in fields) throw ValidationError.field(part.name, `The ${part.name} field was sent twice.`);
+            fields[part.name] = part.value;
+            continue;
+          }
+          if (part.name !== 'file') throw ValidationError.field(part.name, `Files are sent in the file field, not ${part.name}.`);
+          if (received.file) throw ValidationError.field('file', 'Send one file per upload.');
+          const early = readFields(fields, false);
+          if (Object.keys(early.errors).length > 0) throw new ValidationError(early.errors);
+          const found: { mediaType?: string } = {};
+          const limit = early.type ? rules[early.type].maxBytes : largest;
+          const file = await storage.put(
+            sniffing(part.file, () => early.type, found),
+            { maxBytes: limit, prefix: 'documents' },
+          );
+          received.file = {
+            ...file,
+            mediaType: found.mediaType ?? 'application/octet-stream',
+            filename: cleanFilename(part.file.filename),
+          };
+        }
+        const checked = readFields(fields, true);
+        if (!received.file) checked.errors.file = ['The file field is required: send the file as a multipart part named file.'];
+        if (Object.keys(checked.errors).length > 0) throw new ValidationError(checked.errors);
+        const file = received.file as NonNullable<typeof received.file>;
+        const type = checked.type as DocumentType;
+        if (file.size > rules[type].maxBytes) throw new FileTooLargeError(rules[type].maxBytes);
+        if (!rules[type].mediaTypes.includes(file.mediaType)) throw refuseMediaType(type, file.mediaType);
+        if (file.size === 0) throw ValidationError.field('file', 'The file is empty.');
+
+        const now = ctx.clock.now().toISOString();
+        const id = await db.transaction().execute(async (trx) => {
+          await checkStudent(trx, checked.studentId);
+          if (checked.supersedesId) {
+            const prior = await documents.find(trx, checked.supersedesId);
+            if (!prior) throw ValidationError.field('supersedes_id', `There is no document with id ${checked.supersedesId}.`);
+            if (prior.type !== type) {
+              throw ValidationError.field(
+                'supersedes_id',
+                `Document ${prior.id} is a ${prior.type}; a new version must have the same type.`,
+              );
+            }
+            if (prior.status === 'deleted') {
+              throw new ConflictError('invalid_transition', `Document ${prior.id} is deleted; a deleted document has no new versions.`);
+            }
+          }
+          const inserted = await documents.insert(trx, {
+            type,
+            status: 'stored',
+            title: checked.title ?? null,
+            filename: file.filename,
+            media_type: file.mediaType,
+            size: file.size,
+            sha256: file.sha256,
+            storage_key: file.key,
+            student_id: checked.studentId ?? null,
+            supersedes_id: checked.supersedesId ?? null,
+            uploaded_by_token_id: ctx.actor.tokenId,
+            created_at: now,
+            updated_at: now,
+          });
+          if (checked.supersedesId) {
+            await documentLifecycle.tryApply(trx, checked.supersedesId, 'archive', {
+              set: { archived_at: now, updated_at: now },
+              event: {
+                sink: outbox,
+                type: 'document.archived',
+                payload: { document_id: checked.supersedesId, superseded_by_id: inserted },
+              },
+            });
+          }
+          await outbox.emit(trx, 'document.stored', { document_id: inserted, type, size: file.size, sha256: file.sha256 });
+          await deps.queue.enqueue(trx, 'documents.process', { documentId: inserted });
+          return inserted;
+        });
+        ctx.logger.info({ documentId: id, size: file.size, type }, 'document stored');
+        return presentDocument(await find(db, id));
+      } catch (error) {
+        // Whatever refused the upload, or cut it short, the file it left is removed.
+        if (received.file) await storage.delete(received.file.key).catch(() => {});
+        throw error;
+      }
+    },
+
+    async update(ctx: ServiceContext, id: number, patch: DocumentPatch): Promise<Document> {
+      const now = ctx.clock.now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        const row = await find(trx, id);
+        if (row.status === 'deleted') throw new ConflictError('invalid_transition', 'A deleted document cannot be changed.');
+        await checkStudent(trx, patch.student_id);
+        const values: Record<string, unknown> = { updated_at: now };
+        if (patch.title !== undefined) values.title = patch.title === null ? null : patch.title.trim();
+        if (patch.student_id !== undefined) values.student_id = patch.student_id;
+        await documents.update(trx, id, values);
+        await outbox.emit(trx, 'document.updated', { document_id: id, fields: Object.keys(patch).sort() });
+      });
+      return presentDocument(await find(db, id));
+    },
+
+    async archive(ctx: ServiceContext, id: number): Promise<Document> {
+      const now = ctx.clock.now().toISOString();
+      await db.transaction().execute((trx) =>
+        documentLifecycle.apply(trx, id, 'archive', {
+          set: { archived_at: now, updated_at: now },
+          event: { sink: outbox, type: 'document.archived', payload: { document_id: id } },
+        }),
+      );
+      return presentDocument(await find(db, id));
+    },
+
+    /** Soft and final: the row stays (listed as deleted), the file stays in storage, downloads are 404s. */
+    async delete(ctx: ServiceContext, id: number): Promise<Document> {
+      const now = ctx.clock.now().toISOString();
+      await db.transaction().execute((trx) =>
+        documentLifecycle.apply(trx, id, 'delete', {
+          set: { deleted_at: now, updated_at: now },
+          event: { sink: outbox, type: 'document.deleted', payload: { document_id: id } },
+        }),
+      );
+      return presentDocument(await find(db, id));
+    },
+
+    /** The document and its file (a byte range of it when asked), for download; a deleted one is a 404. */
+    async open(ctx: ServiceContext, id: number, range?: { start: number; end: number }) {
+      const row = await find(db, id);
+      if (row.status === 'deleted') throw new NotFoundError();
+      const file = await storage.get(row.storage_key, range);
+      await db.transaction().execute((trx) =>
+        outbox.emit(trx, 'document.downloaded', {
+          document_id: id,
+          token_id: ctx.actor.tokenId,
+          range: range ? `${range.start}-${range.end}` : null,
+        }),
+      );
+      return { document: row, stream: file.stream };
+    },
+
+    /** The job after an upload: reads the stored file back, and makes it available when size and SHA-256 match. */
+    async process(ctx: ServiceContext, id: number): Promise<'available' | 'mismatch' | 'skipped'> {
+      const row = await documents.find(db, id);
+      if (!row || row.status !== 'stored') return 'skipped';
+      const { stream } = await storage.get(row.storage_key);
+      const hash = createHash('sha256');
+      let size = 0;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        size += chunk.length;
+      }
+      const sha256 = hash.digest('hex');
+      const now = ctx.clock.now().toISOString();
+      if (sha256 !== row.sha256 || size !== row.size) {
+        const reason = `The stored file does not match what was received (size ${size} of ${row.size}, SHA-256 ${sha256.slice(0, 12)}…).`;
+        await db.transaction().execute((trx) => documents.update(trx, id, { failure_reason: reason, updated_at: now }));
+        ctx.logger.error({ documentId: id }, reason);
+        return 'mismatch';
+      }
+      await db.transaction().execute((trx) =>
+        documentLifecycle.tryApply(trx, id, 'make_available', {
+          set: { available_at: now, updated_at: now, failure_reason: null },
+          event: { sink: outbox, type: 'document.available', payload: { document_id: id } },
+        }),
+      );
+      return 'available';
+    },
+
+    async storageUsage() {
+      const rows = await documents.usage();
+      return {
+        documents: rows.map((r) => ({ type: r.type, status: r.status, files: Number(r.files), bytes: Number(r.bytes ?? 0) })),
+        storage: await storage.usage(),
+      };
+    },
+  };
+}
+
+export type DocumentService = ReturnType<typeof createDocumentService>;
+
+const rulesByFile = new Map<string, Record<DocumentType, DocumentTypeRule>>();
+
+export function documentServiceFor(platform: Platform): DocumentService {
+  const file = platform.config.documentTypesFile;
+  let rules = rulesByFile.get(file ?? '');
+  if (!rules) {
+    rules = loadDocumentTypes(file);
+    rulesByFile.set(file ?? '', rules);
+  }
+  return createDocumentService({
+    db: platform.database.db,
+    documents: createDocumentRepository(platform.database.db),
+    storage: platform.storage,
+    outbox: platform.outbox,
+    queue: platform.queue,
+    rules,
+  });
+}
