@@ -132,7 +132,8 @@ export function createLocalStorage(root: string): Storage {
         const group = relative.split(path.sep)[0] as string;
         if (group === '.partial') continue;
         const { size } = await stat(path.join(entry.parentPath, entry.name));
-        const total = (totals[group] ??= { files: 0, bytes: 0 });
+        totals[group] ??= { files: 0, bytes: 0 };
+        const total = totals[group];
         total.files += 1;
         total.bytes += size;
       }

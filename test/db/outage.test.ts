@@ -94,6 +94,10 @@ test('with PostgreSQL refusing connections, the API answers 503 unavailable with
     // With the listener gone too, no token can be checked: still a 503, never a 401 or a 500.
     await proxy.cut({ refuse: true });
     const fresh = (await other.tokens.create({ name: 'fresh', scopes: ['health:read'] })).token;
+    // The cut reaches the listener's socket a moment later; until then the cached token still checks.
+    await eventually(async () => (await get('/api/v1/health/database', token)).json().code === 'unavailable', {
+      what: 'the listener loss to be noticed',
+    });
     for (const res of [await get('/api/v1/health/database', token), await get('/api/v1/health', fresh)]) {
       assert.equal(res.statusCode, 503, res.body);
       assert.equal(res.json().code, 'unavailable');
