@@ -15,6 +15,7 @@ import { integrationsModule } from './integrations/module.ts';
 import { meetingsModule } from './meetings/module.ts';
 import { notificationsModule } from './notifications/module.ts';
 import { organizationModule } from './organization/module.ts';
+import { reportsModule } from './reports/module.ts';
 import { resourcesModule } from './resources/module.ts';
 import { searchModule } from './search/module.ts';
 import { sessionsModule } from './sessions/module.ts';
@@ -49,6 +50,7 @@ export const modules = [
   notificationsModule,
   workflowsModule,
   documentsModule,
+  reportsModule,
   searchModule,
 ] as const satisfies readonly AcademyModule[];
 

@@ -58,7 +58,7 @@ describe('GET /search', () => {
       const res = await get(url);
       assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
       const data: Results = res.json().data;
-      assert.deepEqual(Object.keys(data).sort(), [...GROUPS, 'notifications', 'users'].sort());
+      assert.deepEqual(Object.keys(data).sort(), [...GROUPS, 'notifications', 'reports', 'users'].sort());
       for (const group of GROUPS) assert.deepEqual(data[group], { total: 0, items: [] }, `${url} ${group}`);
       assert.ok(Object.values(data).every((group) => group.total === 0 && group.items.length === 0));
     }

@@ -1,0 +1,315 @@
+import { PassThrough } from 'node:stream';
+import { type Kysely, sql, type Updateable } from 'kysely';
+import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import type { DB, ReportTable } from '../../db/schema.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
+import type { Outbox } from '../../platform/events/outbox.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import { defineLifecycle } from '../../platform/lifecycle.ts';
+import type { Platform } from '../../platform/platform.ts';
+import type { Storage } from '../../platform/storage.ts';
+import type { Report, ReportRequest, ReportSort, ReportStatus } from './schemas.ts';
+import { REPORTS, type ReportFormat, type ReportParameters, type ReportType } from './types.ts';
+import { rowWriter } from './writers.ts';
+
+/** Rows read per query while generating: one keyset page. */
+const BATCH = 5000;
+/** Progress is written at most this often. */
+const PROGRESS_EVERY_MS = 500;
+const DAY = 86_400_000;
+
+export const reportLifecycle = defineLifecycle<ReportStatus, 'generate' | 'generated' | 'stored' | 'available' | 'expire' | 'fail'>({
+  table: 'reports',
+  moves: {
+    // A report still `generating` is taken again after a crash: the job is retried when its lease ends.
+    generate: { from: ['requested', 'generating'], to: 'generating' },
+    generated: { from: ['generating'], to: 'generated' },
+    stored: { from: ['generated'], to: 'stored' },
+    available: { from: ['stored'], to: 'available' },
+    expire: { from: ['available'], to: 'expired' },
+    fail: { from: ['requested', 'generating', 'generated', 'stored'], to: 'failed' },
+  },
+  refuse: (_move, current) =>
+    new ConflictError('report_not_available', `The report is ${current}; it can be downloaded only while it is available.`),
+});
+
+type ReportRow = Omit<ReportTable, 'id' | 'progress' | 'attempts'> & { id: number; progress: number; attempts: number };
+
+function present(row: ReportRow): Report {
+  return {
+    id: row.id,
+    type: row.type as ReportType,
+    format: row.format as ReportFormat,
+    status: row.status as ReportStatus,
+    parameters: JSON.parse(row.parameters),
+    progress: row.progress,
+    row_count: row.row_count,
+    size: row.size === null ? null : Number(row.size),
+    sha256: row.sha256,
+    failure_reason: row.failure_reason,
+    download_path: row.status === 'available' ? `/api/v1/reports/${row.id}/download` : null,
+    generated_at: row.generated_at,
+    available_at: row.available_at,
+    expires_at: row.expires_at,
+    expired_at: row.expired_at,
+    failed_at: row.failed_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export interface ReportServiceDeps {
+  db: Kysely<DB>;
+  storage: Storage;
+  outbox: Outbox;
+  queue: JobQueue;
+}
+
+export function createReportService(deps: ReportServiceDeps) {
+  const { db, storage, outbox } = deps;
+
+  async function find(id: number): Promise<ReportRow> {
+    const row = (await db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst()) as ReportRow | undefined;
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  async function update(id: number, values: Updateable<ReportTable>): Promise<void> {
+    await db.updateTable('reports').set(values).where('id', '=', id).execute();
+  }
+
+  async function fail(ctx: ServiceContext, id: number, reason: string): Promise<void> {
+    const now = ctx.clock.now().toISOString();
+    await db.transaction().execute((trx) =>
+      reportLifecycle.tryApply(trx, id, 'fail', {
+        set: { failure_reason: reason.slice(0, 500), failed_at: now, updated_at: now },
+        event: { sink: outbox, type: 'report.failed', payload: { report_id: id, reason: reason.slice(0, 500) } },
+      }),
+    );
+  }
+
+  return {
+    async request(ctx: ServiceContext, body: ReportRequest): Promise<Report> {
+      const definition = REPORTS[body.type];
+      const parameters: ReportParameters = body.parameters ?? {};
+      const refused = Object.keys(parameters).filter((name) => !(definition.parameters as readonly string[]).includes(name));
+      if (refused.length > 0) {
+        throw new ValidationError(
+          Object.fromEntries(
+            refused.map((name) => [
+              `parameters.${name}`,
+              [`A ${body.type} report does not take ${name} (it takes: ${definition.parameters.join(', ') || 'nothing'}).`],
+            ]),
+          ),
+        );
+      }
+      if (parameters.from && parameters.to && parameters.from > parameters.to) {
+        throw ValidationError.field('parameters.to', 'The to day must not be before the from day.');
+      }
+      const now = ctx.clock.now().toISOString();
+      const id = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('reports')
+          .values({
+            type: body.type,
+            format: body.format ?? 'csv',
+            status: 'requested',
+            parameters: JSON.stringify(parameters),
+            requested_by_token_id: ctx.actor.tokenId,
+            request_id: ctx.requestId,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await outbox.emit(trx, 'report.requested', { report_id: row.id, type: body.type, format: body.format ?? 'csv' });
+        await deps.queue.enqueue(trx, 'reports.generate', { reportId: row.id });
+        return row.id;
+      });
+      return present(await find(id));
+    },
+
+    async list(
+      _ctx: ServiceContext,
+      filter: { type?: ReportType | undefined; status?: ReportStatus | undefined },
+      list: ListRequest<ReportSort>,
+    ): Promise<Page<Report>> {
+      let query = db.selectFrom('reports').selectAll();
+      let count = db.selectFrom('reports');
+      if (filter.type !== undefined) {
+        query = query.where('type', '=', filter.type);
+        count = count.where('type', '=', filter.type);
+      }
+      if (filter.status !== undefined) {
+        query = query.where('status', '=', filter.status);
+        count = count.where('status', '=', filter.status);
+      }
+      const page = await listPage(query, list, { sort: { id: 'id', created_at: 'created_at', updated_at: 'updated_at' } }, { count });
+      return { items: page.items.map((row) => present(row as ReportRow)), total: page.total };
+    },
+
+    async get(_ctx: ServiceContext, id: number): Promise<Report> {
+      return present(await find(id));
+    },
+
+    /** The file of an available report; in every other state a 409 `report_not_available`. */
+    async open(_ctx: ServiceContext, id: number) {
+      const row = await find(id);
+      if (row.status !== 'available' || !row.storage_key) {
+        throw new ConflictError('report_not_available', `The report is ${row.status}; it can be downloaded once it is available.`);
+      }
+      const file = await storage.get(row.storage_key);
+      return { report: present(row), stream: file.stream, size: file.size };
+    },
+
+    /**
+     * The job: writes the rows to a file as they are read (a keyset page at a time), records progress,
+     * and moves the report through generated → stored → available. A failure ends it `failed` with the
+     * reason; a crash leaves it `generating` until the job is retried, which starts again into a new file.
+     */
+    async generate(ctx: ServiceContext, id: number): Promise<ReportStatus | 'skipped'> {
+      const started = ctx.clock.now().toISOString();
+      const claimed = await db.transaction().execute((trx) =>
+        reportLifecycle.tryApply(trx, id, 'generate', {
+          set: { attempts: sql`attempts + 1`, progress: 0, row_count: 0, updated_at: started },
+        }),
+      );
+      if (!claimed) return 'skipped';
+      const row = await find(id);
+      const definition = REPORTS[row.type as ReportType];
+      const parameters = JSON.parse(row.parameters) as ReportParameters;
+      const out = new PassThrough();
+      // Its errors reach the generation through `stored` and the writer; none may go unhandled.
+      out.on('error', () => {});
+      const stored = storage.put(out, { prefix: 'reports' });
+      // The storage write runs beside the generation: when it fails, the writes below stop waiting for
+      // a reader that is gone and fail with its error.
+      const storeFailed = new Promise<never>((_, reject) => {
+        stored.catch((error) => {
+          out.destroy(error);
+          reject(error);
+        });
+      });
+      storeFailed.catch(() => {});
+      const guarded = <T>(work: Promise<T>) => Promise.race([work, storeFailed]);
+      try {
+        const total = await definition.count(db, parameters);
+        const writer = rowWriter(row.format as ReportFormat, out, definition.columns, definition.title);
+        let afterId = 0;
+        let written = 0;
+        let reportedAt = Date.now();
+        for (;;) {
+          const rows = await definition.page(db, parameters, afterId, BATCH);
+          if (rows.length === 0) break;
+          for (const record of rows) await guarded(writer.write(record));
+          written += rows.length;
+          afterId = Number(rows[rows.length - 1]?.id);
+          if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
+            reportedAt = Date.now();
+            const progress = total === 0 ? 99 : Math.min(99, Math.floor((100 * written) / total));
+            await update(id, { progress, row_count: written, updated_at: ctx.clock.now().toISOString() });
+          }
+          if (rows.length < BATCH) break;
+        }
+        await guarded(writer.end());
+        out.end();
+        const generatedAt = ctx.clock.now().toISOString();
+        await db.transaction().execute((trx) =>
+          reportLifecycle.tryApply(trx, id, 'generated', {
+            set: { progress: 100, row_count: written, generated_at: generatedAt, updated_at: generatedAt },
+            event: { sink: outbox, type: 'report.generated', payload: { report_id: id, row_count: written } },
+          }),
+        );
+        const file = await stored;
+        const now = ctx.clock.now();
+        const at = now.toISOString();
+        const moved = await db.transaction().execute(async (trx) => {
+          const kept = await reportLifecycle.tryApply(trx, id, 'stored', {
+            set: { storage_key: file.key, size: file.size, sha256: file.sha256, updated_at: at },
+            event: { sink: outbox, type: 'report.stored', payload: { report_id: id, size: file.size } },
+          });
+          if (!kept) return false;
+          const expiresAt = new Date(now.getTime() + definition.expiryDays * DAY).toISOString();
+          return reportLifecycle.tryApply(trx, id, 'available', {
+            set: { available_at: at, expires_at: expiresAt, updated_at: at },
+            event: {
+              sink: outbox,
+              type: 'export.completed',
+              payload: {
+                report_id: id,
+                type: row.type,
+                format: row.format,
+                row_count: written,
+                size: file.size,
+                download_path: `/api/v1/reports/${id}/download`,
+              },
+            },
+          });
+        });
+        if (!moved) await storage.delete(file.key);
+        ctx.logger.info({ reportId: id, rows: written, size: file.size }, 'report available');
+        return moved ? 'available' : 'skipped';
+      } catch (error) {
+        out.destroy(error as Error);
+        const file = await stored.catch(() => null);
+        if (file) await storage.delete(file.key).catch(() => {});
+        const reason = error instanceof Error ? error.message : String(error);
+        ctx.logger.warn({ reportId: id, err: error }, 'report generation failed');
+        await fail(ctx, id, `Generation failed: ${reason}`);
+        return 'failed';
+      }
+    },
+
+    /**
+     * The expiry task's work: available reports past their expiry become `expired` and lose their
+     * file; reports that stopped making progress (a crash on the job's last attempt) end `failed`.
+     */
+    async expire(ctx: ServiceContext): Promise<{ expired: number; removedBytes: number; stalled: number }> {
+      const now = ctx.clock.now();
+      const at = now.toISOString();
+      const due = await db
+        .selectFrom('reports')
+        .select(['id', 'storage_key', 'size'])
+        .where('status', '=', 'available')
+        .where('expires_at', '<=', at)
+        .orderBy('id')
+        .execute();
+      let expired = 0;
+      let removedBytes = 0;
+      for (const report of due) {
+        const moved = await db.transaction().execute((trx) =>
+          reportLifecycle.tryApply(trx, report.id, 'expire', {
+            set: { expired_at: at, updated_at: at },
+            event: { sink: outbox, type: 'report.expired', payload: { report_id: report.id } },
+          }),
+        );
+        if (!moved) continue;
+        expired += 1;
+        if (report.storage_key && (await storage.delete(report.storage_key))) removedBytes += Number(report.size ?? 0);
+      }
+      const stalledBefore = new Date(now.getTime() - 60 * 60_000).toISOString();
+      const stalled = await db
+        .selectFrom('reports')
+        .select('id')
+        .where('status', 'in', ['requested', 'generating'])
+        .where('updated_at', '<', stalledBefore)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb.selectFrom('jobs').select('jobs.id').where('jobs.name', '=', 'reports.generate').where('jobs.failed_at', 'is', null),
+            ),
+          ),
+        )
+        .execute();
+      for (const report of stalled) await fail(ctx, report.id, 'Generation stopped making progress and is not being retried.');
+      return { expired, removedBytes, stalled: stalled.length };
+    },
+  };
+}
+
+export type ReportService = ReturnType<typeof createReportService>;
+
+export function reportServiceFor(platform: Platform): ReportService {
+  return createReportService({ db: platform.database.db, storage: platform.storage, outbox: platform.outbox, queue: platform.queue });
+}

@@ -1,0 +1,273 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+
+export const REPORT_TYPES = ['enrolments', 'completions', 'certificates_issued', 'attendance', 'session_capacity'] as const;
+export type ReportType = (typeof REPORT_TYPES)[number];
+export const REPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** What a report may be narrowed to; each type says which of these it takes. */
+export interface ReportParameters {
+  course_id?: number;
+  session_id?: number;
+  status?: string;
+  from?: string;
+  to?: string;
+}
+
+export interface ReportColumn {
+  key: string;
+  header: string;
+}
+
+export interface ReportDefinition {
+  title: string;
+  description: string;
+  /** Days a generated report is kept before the expiry task removes it. */
+  expiryDays: number;
+  parameters: readonly (keyof ReportParameters)[];
+  columns: readonly ReportColumn[];
+  /** Rows after `afterId` (by the row's `id`), at most `limit`: reports stream in batches of keyset pages. */
+  page(db: Kysely<DB>, parameters: ReportParameters, afterId: number, limit: number): Promise<Record<string, unknown>[]>;
+  /** How many rows the report will have (for its progress). */
+  count(db: Kysely<DB>, parameters: ReportParameters): Promise<number>;
+}
+
+const dayStart = (date: string) => `${date}T00:00:00.000Z`;
+const dayEnd = (date: string) => `${date}T23:59:59.999Z`;
+
+function enrolmentsBase(db: Kysely<DB>, p: ReportParameters, at: 'enrolments.created_at' | 'enrolments.completion_recorded_at') {
+  let query = db
+    .selectFrom('enrolments')
+    .innerJoin('users', 'users.id', 'enrolments.user_id')
+    .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
+    .innerJoin('courses', 'courses.id', 'training_sessions.course_id');
+  if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
+  if (p.session_id !== undefined) query = query.where('enrolments.session_id', '=', p.session_id);
+  if (p.from !== undefined) query = query.where(at, '>=', dayStart(p.from));
+  if (p.to !== undefined) query = query.where(at, '<=', dayEnd(p.to));
+  return query;
+}
+
+async function counted(query: { select: (s: any) => { executeTakeFirstOrThrow: () => Promise<unknown> } }): Promise<number> {
+  const row = (await query.select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow()) as { n: number | string };
+  return Number(row.n);
+}
+
+export const REPORTS: Record<ReportType, ReportDefinition> = {
+  enrolments: {
+    title: 'Enrolments',
+    description: 'Every enrolment with its student, course, session, status, waitlist position and dates.',
+    expiryDays: 7,
+    parameters: ['course_id', 'session_id', 'status', 'from', 'to'],
+    columns: [
+      { key: 'id', header: 'enrolment_id' },
+      { key: 'student_id', header: 'student_id' },
+      { key: 'student_name', header: 'student_name' },
+      { key: 'student_email', header: 'student_email' },
+      { key: 'course', header: 'course' },
+      { key: 'session_id', header: 'session_id' },
+      { key: 'session_name', header: 'session_name' },
+      { key: 'status', header: 'status' },
+      { key: 'waitlist_position', header: 'waitlist_position' },
+      { key: 'created_at', header: 'enrolled_at' },
+      { key: 'cancelled_at', header: 'cancelled_at' },
+      { key: 'completion_outcome', header: 'completion_outcome' },
+    ],
+    page: (db, p, afterId, limit) => {
+      let query = enrolmentsBase(db, p, 'enrolments.created_at');
+      if (p.status !== undefined) query = query.where('enrolments.status', '=', p.status);
+      return query
+        .select([
+          'enrolments.id',
+          'enrolments.user_id as student_id',
+          'users.name as student_name',
+          'users.email as student_email',
+          'courses.slug as course',
+          'enrolments.session_id',
+          'training_sessions.name as session_name',
+          'enrolments.status',
+          'enrolments.waitlist_position',
+          'enrolments.created_at',
+          'enrolments.cancelled_at',
+          'enrolments.completion_outcome',
+        ])
+        .where('enrolments.id', '>', afterId)
+        .orderBy('enrolments.id')
+        .limit(limit)
+        .execute();
+    },
+    count: (db, p) => {
+      let query = enrolmentsBase(db, p, 'enrolments.created_at');
+      if (p.status !== undefined) query = query.where('enrolments.status', '=', p.status);
+      return counted(query as never);
+    },
+  },
+  completions: {
+    title: 'Completions',
+    description: 'Completed enrolments with their outcome and when it was recorded.',
+    expiryDays: 30,
+    parameters: ['course_id', 'session_id', 'from', 'to'],
+    columns: [
+      { key: 'id', header: 'enrolment_id' },
+      { key: 'student_id', header: 'student_id' },
+      { key: 'student_name', header: 'student_name' },
+      { key: 'course', header: 'course' },
+      { key: 'session_id', header: 'session_id' },
+      { key: 'completion_outcome', header: 'outcome' },
+      { key: 'completion_recorded_at', header: 'recorded_at' },
+    ],
+    page: (db, p, afterId, limit) =>
+      enrolmentsBase(db, p, 'enrolments.completion_recorded_at')
+        .where('enrolments.completion_outcome', 'is not', null)
+        .select([
+          'enrolments.id',
+          'enrolments.user_id as student_id',
+          'users.name as student_name',
+          'courses.slug as course',
+          'enrolments.session_id',
+          'enrolments.completion_outcome',
+          'enrolments.completion_recorded_at',
+        ])
+        .where('enrolments.id', '>', afterId)
+        .orderBy('enrolments.id')
+        .limit(limit)
+        .execute(),
+    count: (db, p) =>
+      counted(enrolmentsBase(db, p, 'enrolments.completion_recorded_at').where('enrolments.completion_outcome', 'is not', null) as never),
+  },
+  certificates_issued: {
+    title: 'Certificates issued',
+    description: 'Certificates with their number, holder, course and status (revoked ones included).',
+    expiryDays: 30,
+    parameters: ['course_id', 'from', 'to'],
+    columns: [
+      { key: 'id', header: 'certificate_id' },
+      { key: 'certificate_number', header: 'certificate_number' },
+      { key: 'student_id', header: 'student_id' },
+      { key: 'holder_name', header: 'holder_name' },
+      { key: 'course', header: 'course' },
+      { key: 'status', header: 'status' },
+      { key: 'issued_at', header: 'issued_at' },
+      { key: 'revoked_at', header: 'revoked_at' },
+    ],
+    page: (db, p, afterId, limit) => {
+      let query = db
+        .selectFrom('certificates')
+        .innerJoin('users', 'users.id', 'certificates.user_id')
+        .innerJoin('courses', 'courses.id', 'certificates.course_id')
+        .select([
+          'certificates.id',
+          'certificates.certificate_number',
+          'certificates.user_id as student_id',
+          'users.name as holder_name',
+          'courses.slug as course',
+          'certificates.status',
+          'certificates.issued_at',
+          'certificates.revoked_at',
+        ]);
+      if (p.course_id !== undefined) query = query.where('certificates.course_id', '=', p.course_id);
+      if (p.from !== undefined) query = query.where('certificates.issued_at', '>=', dayStart(p.from));
+      if (p.to !== undefined) query = query.where('certificates.issued_at', '<=', dayEnd(p.to));
+      return query.where('certificates.id', '>', afterId).orderBy('certificates.id').limit(limit).execute();
+    },
+    count: (db, p) => {
+      let query = db.selectFrom('certificates');
+      if (p.course_id !== undefined) query = query.where('certificates.course_id', '=', p.course_id);
+      if (p.from !== undefined) query = query.where('certificates.issued_at', '>=', dayStart(p.from));
+      if (p.to !== undefined) query = query.where('certificates.issued_at', '<=', dayEnd(p.to));
+      return counted(query as never);
+    },
+  },
+  attendance: {
+    title: 'Meetings and attendance',
+    description: 'Meetings with their session, day, times, status, and the session’s confirmed participants.',
+    expiryDays: 14,
+    parameters: ['course_id', 'session_id', 'from', 'to'],
+    columns: [
+      { key: 'id', header: 'meeting_id' },
+      { key: 'course', header: 'course' },
+      { key: 'session_id', header: 'session_id' },
+      { key: 'held_on', header: 'held_on' },
+      { key: 'starts_at', header: 'starts_at' },
+      { key: 'ends_at', header: 'ends_at' },
+      { key: 'location', header: 'location' },
+      { key: 'status', header: 'status' },
+      { key: 'confirmed_count', header: 'expected_participants' },
+    ],
+    page: (db, p, afterId, limit) => {
+      let query = db
+        .selectFrom('meetings')
+        .innerJoin('training_sessions', 'training_sessions.id', 'meetings.session_id')
+        .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
+        .select([
+          'meetings.id',
+          'courses.slug as course',
+          'meetings.session_id',
+          'meetings.held_on',
+          'meetings.starts_at',
+          'meetings.ends_at',
+          'meetings.location',
+          'meetings.status',
+          'training_sessions.confirmed_count',
+        ]);
+      if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
+      if (p.session_id !== undefined) query = query.where('meetings.session_id', '=', p.session_id);
+      if (p.from !== undefined) query = query.where('meetings.held_on', '>=', p.from);
+      if (p.to !== undefined) query = query.where('meetings.held_on', '<=', p.to);
+      return query.where('meetings.id', '>', afterId).orderBy('meetings.id').limit(limit).execute();
+    },
+    count: (db, p) => {
+      let query = db.selectFrom('meetings').innerJoin('training_sessions', 'training_sessions.id', 'meetings.session_id');
+      if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
+      if (p.session_id !== undefined) query = query.where('meetings.session_id', '=', p.session_id);
+      if (p.from !== undefined) query = query.where('meetings.held_on', '>=', p.from);
+      if (p.to !== undefined) query = query.where('meetings.held_on', '<=', p.to);
+      return counted(query as never);
+    },
+  },
+  session_capacity: {
+    title: 'Session capacity and waitlist',
+    description: 'Every session with its seats, confirmed and waitlisted counts, free seats and workflow state.',
+    expiryDays: 3,
+    parameters: ['course_id', 'status'],
+    columns: [
+      { key: 'id', header: 'session_id' },
+      { key: 'course', header: 'course' },
+      { key: 'name', header: 'session_name' },
+      { key: 'workflow_state', header: 'workflow_state' },
+      { key: 'starts_on', header: 'starts_on' },
+      { key: 'max_participants', header: 'seats' },
+      { key: 'confirmed_count', header: 'confirmed' },
+      { key: 'waitlisted_count', header: 'waitlisted' },
+      { key: 'available_seats', header: 'available_seats' },
+    ],
+    page: (db, p, afterId, limit) => {
+      let query = db
+        .selectFrom('training_sessions')
+        .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
+        .select([
+          'training_sessions.id',
+          'courses.slug as course',
+          'training_sessions.name',
+          'training_sessions.workflow_state',
+          'training_sessions.starts_on',
+          'training_sessions.max_participants',
+          'training_sessions.confirmed_count',
+          'training_sessions.waitlisted_count',
+          sql<number>`case when training_sessions.max_participants > training_sessions.confirmed_count then training_sessions.max_participants - training_sessions.confirmed_count else 0 end`.as(
+            'available_seats',
+          ),
+        ]);
+      if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
+      if (p.status !== undefined) query = query.where('training_sessions.workflow_state', '=', p.status);
+      return query.where('training_sessions.id', '>', afterId).orderBy('training_sessions.id').limit(limit).execute();
+    },
+    count: (db, p) => {
+      let query = db.selectFrom('training_sessions');
+      if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
+      if (p.status !== undefined) query = query.where('training_sessions.workflow_state', '=', p.status);
+      return counted(query as never);
+    },
+  },
+};

@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { reportServiceFor } from '../../src/modules/reports/service.ts';
+import { systemContext } from '../../src/platform/context.ts';
+import { eventually } from '../support/eventually.ts';
+import { fixtures } from '../support/fixtures.ts';
+import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+
+describe('reports', () => {
+  let app: TestApp;
+  let token: string;
+
+  before(async () => {
+    app = await createTestApp();
+    token = await app.token(['reports:read', 'reports:write', 'search:read']);
+    const make = fixtures(app.platform);
+    const course = await make.course({ title: 'Report course', slug: 'report-course' });
+    const session = await make.session({ course_id: course.id, name: 'Report session' });
+    for (let i = 0; i < 12; i++) {
+      const student = await make.student({ name: `Report Student ${i}` }, { courseId: course.id });
+      await make.enrolment({ user_id: student.id, session_id: session.id });
+    }
+  });
+
+  const request = (body: unknown) =>
+    app.http.inject({
+      method: 'POST',
+      url: '/api/v1/reports',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: body as object,
+    });
+  const get = (url: string) => app.http.inject({ method: 'GET', url: `/api/v1${url}`, headers: bearer(token) });
+
+  /** Runs a worker until the report leaves the generating states; returns the statuses seen while polling. */
+  async function generate(id: number): Promise<string[]> {
+    const seen: string[] = [];
+    const worker = app.platform.createWorker({ pollMs: 10 });
+    await worker.start();
+    try {
+      await eventually(
+        async () => {
+          // Read from the database: polling over HTTP this often would spend the token's rate limit.
+          const { status } = await app.platform.database.db
+            .selectFrom('reports')
+            .select('status')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
+          if (seen.at(-1) !== status) seen.push(status);
+          return ['available', 'failed'].includes(status);
+        },
+        { what: 'the report to finish', intervalMs: 2 },
+      );
+    } finally {
+      await worker.stop();
+    }
+    return seen;
+  }
+
+  test('POST answers 202 with the report requested and its Location; download is a 409 until it is available', async () => {
+    const res = await request({ type: 'enrolments', format: 'csv' });
+    assert.equal(res.statusCode, 202, res.body);
+    const { data } = res.json();
+    assert.equal(res.headers.location, `/api/v1/reports/${data.id}`);
+    assert.equal(data.status, 'requested');
+    assert.equal(data.download_path, null);
+    const early = await get(`/reports/${data.id}/download`);
+    assert.equal(early.statusCode, 409);
+    assert.equal(early.json().code, 'report_not_available');
+    const seen = await generate(data.id);
+    assert.equal(seen.at(-1), 'available', `seen: ${seen.join(' → ')}`);
+    const done = (await get(`/reports/${data.id}`)).json().data;
+    assert.equal(done.progress, 100);
+    assert.equal(done.row_count, 12);
+    assert.equal(done.download_path, `/api/v1/reports/${data.id}/download`);
+    assert.ok(done.expires_at > done.available_at);
+  });
+
+  test('the CSV lists exactly the enrolments of the database', async () => {
+    const { data } = (await request({ type: 'enrolments', parameters: { status: 'confirmed' } })).json();
+    await generate(data.id);
+    const res = await get(`/reports/${data.id}/download`);
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+    assert.match(
+      String(res.headers['content-disposition']),
+      new RegExp(`^attachment; filename="?enrolments-\\d{4}-\\d{2}-\\d{2}-${data.id}\\.csv"?$`),
+    );
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    const rows: Record<string, string>[] = parse(res.body, { columns: true });
+    const expected = await app.platform.database.db
+      .selectFrom('enrolments')
+      .innerJoin('users', 'users.id', 'enrolments.user_id')
+      .select(['enrolments.id', 'users.email', 'enrolments.status'])
+      .where('enrolments.status', '=', 'confirmed')
+      .orderBy('enrolments.id')
+      .execute();
+    assert.ok(expected.length > 0);
+    assert.deepEqual(
+      rows.map((r) => [Number(r.enrolment_id), r.student_email, r.status]),
+      expected.map((e) => [e.id, e.email, e.status]),
+    );
+  });
+
+  test('the XLSX opens in a spreadsheet reader with a header and every row', async () => {
+    const { data } = (await request({ type: 'session_capacity', format: 'xlsx' })).json();
+    assert.equal((await generate(data.id)).at(-1), 'available');
+    const res = await get(`/reports/${data.id}/download`);
+    assert.equal(res.headers['content-type'], 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as never);
+    const sheet = workbook.worksheets[0];
+    assert.ok(sheet);
+    const sessions = await app.platform.database.db.selectFrom('training_sessions').select('id').orderBy('id').execute();
+    assert.equal(sheet.getRow(1).getCell(1).value, 'session_id');
+    assert.equal(sheet.actualRowCount, sessions.length + 1);
+    assert.equal(Number(sheet.getRow(2).getCell(1).value), sessions[0]?.id);
+  });
+
+  test('a generation that throws ends failed with its reason, and leaves no file', async () => {
+    // The reports area of the storage is a file, not a directory: writing the report fails.
+    const area = path.join(app.platform.storage.root, 'reports');
+    mkdirSync(app.platform.storage.root, { recursive: true });
+    rmSync(area, { recursive: true, force: true });
+    writeFileSync(area, 'not a directory');
+    try {
+      const { data } = (await request({ type: 'completions' })).json();
+      assert.equal((await generate(data.id)).at(-1), 'failed');
+      const failed = (await get(`/reports/${data.id}`)).json().data;
+      assert.match(failed.failure_reason, /^Generation failed: /);
+      assert.ok(failed.failed_at);
+      assert.equal((await get(`/reports/${data.id}/download`)).json().code, 'report_not_available');
+    } finally {
+      rmSync(area, { force: true });
+    }
+  });
+
+  test('an expired report cannot be downloaded and its file is gone', async () => {
+    const { data } = (await request({ type: 'certificates_issued' })).json();
+    await generate(data.id);
+    const row = await app.platform.database.db
+      .selectFrom('reports')
+      .select('storage_key')
+      .where('id', '=', data.id)
+      .executeTakeFirstOrThrow();
+    assert.ok(row.storage_key && (await app.platform.storage.exists(row.storage_key)));
+    const later = new Date(Date.now() + 31 * 86_400_000);
+    const result = await reportServiceFor(app.platform).expire({ ...systemContext(app.platform), clock: { now: () => later } });
+    assert.ok(result.expired >= 1);
+    const expired = (await get(`/reports/${data.id}`)).json().data;
+    assert.equal(expired.status, 'expired');
+    const download = await get(`/reports/${data.id}/download`);
+    assert.equal(download.statusCode, 409);
+    assert.equal(download.json().code, 'report_not_available');
+    assert.equal(await app.platform.storage.exists(row.storage_key as string), false);
+  });
+
+  test('filters, validation and scopes', async () => {
+    assert.equal((await request({ type: 'nonsense' })).statusCode, 422);
+    const extra = await request({ type: 'session_capacity', parameters: { from: '2026-01-01' } });
+    assert.equal(extra.statusCode, 422);
+    assert.ok(extra.json().errors['parameters.from']);
+    assert.equal((await request({ type: 'enrolments', parameters: { from: '2026-02-01', to: '2026-01-01' } })).statusCode, 422);
+    const list = (await get('/reports?type=enrolments&per_page=100')).json();
+    assert.ok(list.data.length >= 2 && list.data.every((r: { type: string }) => r.type === 'enrolments'));
+    assert.equal((await get('/reports?status=lost')).statusCode, 422);
+    const reader = await app.token(['reports:read']);
+    const refused = await app.http.inject({
+      method: 'POST',
+      url: '/api/v1/reports',
+      headers: { ...bearer(reader), 'content-type': 'application/json' },
+      payload: { type: 'enrolments' },
+    });
+    assert.equal(refused.statusCode, 403);
+    assert.equal((await get('/reports/99999')).statusCode, 404);
+    const found = (await get('/search?q=enrolments')).json().data.reports;
+    assert.ok(found.total >= 2);
+  });
+});
