@@ -19,7 +19,7 @@ import { studentServiceFor } from '../src/modules/students/service.ts';
 import { operatorContext, type ServiceContext } from '../src/platform/context.ts';
 import type { Platform } from '../src/platform/platform.ts';
 import { type BenchDialect, type Dataset, dataset, postgresReachable } from './datasets.ts';
-import { durationOf, type LoadTool, measure, record, replay, row, startServer, stop } from './http.ts';
+import { durationOf, type LoadTool, measure, record, replay, row, SERVER_FLAGS, startServer, stop } from './http.ts';
 import type { LoadResult } from './load.ts';
 import { type BenchRow, formatTable } from './report.ts';
 import { wrkAvailable } from './wrk.ts';
@@ -150,7 +150,7 @@ async function benchDialect(data: Dataset, loadTools: LoadTool[], baselines: Map
     await platform.close();
   }
 
-  const server = await startServer<{ base: string; token: string }>('app-server.ts', ['--single-threaded-gc'], {
+  const server = await startServer<{ base: string; token: string }>('app-server.ts', SERVER_FLAGS, {
     BENCH_DATABASE_URL: data.url,
     BENCH_DATA_DIR: data.dataDir,
   });

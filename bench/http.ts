@@ -7,6 +7,8 @@ import type { BenchRow } from './report.ts';
 import { runWrk } from './wrk.ts';
 
 export const CONNECTIONS = 32;
+/** The Node.js flags the `academy` command runs with (ADR 0006, ADR 0011): benchmark servers use the same. */
+export const SERVER_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=2'];
 const WARMUP_SECONDS = 3;
 
 function script(name: string): string {
@@ -133,7 +135,7 @@ export async function httpBench(): Promise<BenchRow[]> {
   }
 
   // Academy runs with the V8 flags its `academy` command and `npm start` use (docs/decisions/0006).
-  const academy = await startServer<{ url: string; token: string }>('app-server.ts', ['--single-threaded-gc']);
+  const academy = await startServer<{ url: string; token: string }>('app-server.ts', SERVER_FLAGS);
   let organization: LoadResult;
   let recorded: Recorded;
   try {

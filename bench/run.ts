@@ -1,5 +1,5 @@
 // npm run bench: runs every suite on this machine, prints one table and writes .bench/results.json.
-//   BENCH_SUITES=http,queue,catalogue,search   the suites to run (all by default)
+//   BENCH_SUITES=http,queue,catalogue,search,documents,reports   the suites to run (all by default)
 //   BENCH_DURATION=10       seconds of measured autocannon load per target (after a short warm-up)
 //   BENCH_WRK_DURATION=30   seconds of measured wrk load per target (catalogue suite)
 //   BENCH_TOOL=both         the catalogue suite's load generator: autocannon, wrk or both
@@ -8,13 +8,22 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { catalogueBench } from './catalogue.ts';
+import { documentsBench } from './documents.ts';
 import { httpBench } from './http.ts';
 import { queueBench } from './queue.ts';
 import { type BenchRow, formatTable, type Suite, writeResults } from './report.ts';
+import { reportsBench } from './reports.ts';
 import { searchBench } from './search.ts';
 
 /** Each suite starts and stops what it measures; add new ones here. */
-const all: Record<string, Suite> = { http: httpBench, queue: queueBench, catalogue: catalogueBench, search: searchBench };
+const all: Record<string, Suite> = {
+  http: httpBench,
+  queue: queueBench,
+  catalogue: catalogueBench,
+  search: searchBench,
+  documents: documentsBench,
+  reports: reportsBench,
+};
 const chosen = (process.env.BENCH_SUITES ?? Object.keys(all).join(',')).split(',').map((name) => name.trim());
 const unknown = chosen.filter((name) => !(name in all));
 if (unknown.length) throw new Error(`BENCH_SUITES names unknown suites: ${unknown.join(', ')} (known: ${Object.keys(all).join(', ')})`);

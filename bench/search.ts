@@ -19,7 +19,7 @@ import { assemble, modules } from '../src/modules/index.ts';
 import { createSearchService, searchGroupsOf } from '../src/modules/search/service.ts';
 import { operatorContext } from '../src/platform/context.ts';
 import { type BenchDialect, type Dataset, dataset, postgresReachable } from './datasets.ts';
-import { CONNECTIONS, startServer, stop } from './http.ts';
+import { CONNECTIONS, SERVER_FLAGS, startServer, stop } from './http.ts';
 import { type BenchRow, formatTable } from './report.ts';
 import { WRK, wrkAvailable } from './wrk.ts';
 
@@ -135,7 +135,7 @@ async function benchDialect(data: Dataset, seconds: number): Promise<BenchRow[]>
     log(`${label}: search for ${mix.name}: the service call alone, ${runs} runs`);
     costs.set(mix, await inProcess(data, mix, runs));
   }
-  const server = await startServer<{ base: string; token: string }>('app-server.ts', ['--single-threaded-gc'], {
+  const server = await startServer<{ base: string; token: string }>('app-server.ts', SERVER_FLAGS, {
     BENCH_DATABASE_URL: data.url,
     BENCH_DATA_DIR: data.dataDir,
   });

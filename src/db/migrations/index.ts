@@ -11,7 +11,7 @@ import * as m0009 from './0009_people.ts';
 import * as m0010 from './0010_workflows.ts';
 import * as m0012 from './0012_search.ts';
 import * as m0013 from './0013_documents_reports.ts';
-import * as m0016 from './0016_enrolments_by_student.ts';
+import * as m0014 from './0014_enrolments_by_student.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -27,7 +27,7 @@ const steps: Record<string, Step> = {
   '0010_workflows': m0010,
   '0012_search': m0012,
   '0013_documents_reports': m0013,
-  '0016_enrolments_by_student': m0016,
+  '0014_enrolments_by_student': m0014,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

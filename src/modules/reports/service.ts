@@ -14,7 +14,7 @@ import { REPORTS, type ReportFormat, type ReportParameters, type ReportType } fr
 import { rowWriter } from './writers.ts';
 
 /** Rows read per query while generating: one keyset page. */
-const BATCH = 5000;
+const BATCH = 1000;
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 500;
 const DAY = 86_400_000;
@@ -183,26 +183,27 @@ export function createReportService(deps: ReportServiceDeps) {
       // Its errors reach the generation through `stored` and the writer; none may go unhandled.
       out.on('error', () => {});
       const stored = storage.put(out, { prefix: 'reports' });
-      // The storage write runs beside the generation: when it fails, the writes below stop waiting for
-      // a reader that is gone and fail with its error.
-      const storeFailed = new Promise<never>((_, reject) => {
-        stored.catch((error) => {
-          out.destroy(error);
-          reject(error);
-        });
+      // The storage write runs beside the generation: when it fails, the writer is destroyed with its
+      // error, so that a write waiting for a reader that is gone fails instead of waiting for ever.
+      let writer: ReturnType<typeof rowWriter> | null = null;
+      let storeError: Error | null = null;
+      stored.catch((error: Error) => {
+        storeError = error;
+        writer?.destroy(error);
+        out.destroy(error);
       });
-      storeFailed.catch(() => {});
-      const guarded = <T>(work: Promise<T>) => Promise.race([work, storeFailed]);
       try {
         const total = await definition.count(db, parameters);
-        const writer = rowWriter(row.format as ReportFormat, out, definition.columns, definition.title);
+        writer = rowWriter(row.format as ReportFormat, out, definition.columns, definition.title);
+        if (storeError) throw storeError;
         let afterId = 0;
         let written = 0;
         let reportedAt = Date.now();
         for (;;) {
           const rows = await definition.page(db, parameters, afterId, BATCH);
           if (rows.length === 0) break;
-          for (const record of rows) await guarded(writer.write(record));
+          for (const record of rows) await writer.write(record);
+          if (storeError) throw storeError;
           written += rows.length;
           afterId = Number(rows[rows.length - 1]?.id);
           if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
@@ -212,7 +213,7 @@ export function createReportService(deps: ReportServiceDeps) {
           }
           if (rows.length < BATCH) break;
         }
-        await guarded(writer.end());
+        await writer.end();
         out.end();
         const generatedAt = ctx.clock.now().toISOString();
         await db.transaction().execute((trx) =>

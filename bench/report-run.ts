@@ -1,0 +1,33 @@
+// One report generated in a process of its own (for bench/reports.ts): requests an enrolments report
+// in the given format on the given database and runs the generation job's work here, sampling this
+// process's resident memory every 20 ms. Prints one JSON line: seconds, rows, bytes, RSS before and peak.
+import pino from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { assemble } from '../src/modules/index.ts';
+import { reportServiceFor } from '../src/modules/reports/service.ts';
+import { systemContext } from '../src/platform/context.ts';
+
+const [url, dataDir, format = 'csv'] = process.argv.slice(2);
+const platform = assemble(loadConfig({ DATABASE_URL: url, ACADEMY_DATA_DIR: dataDir }), { logger: pino({ level: 'warn' }) });
+const ctx = systemContext(platform);
+const reports = reportServiceFor(platform);
+const report = await reports.request(ctx, { type: 'enrolments', format: format as 'csv' | 'xlsx' });
+const before = process.memoryUsage.rss();
+let peak = before;
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage.rss());
+}, 20);
+const started = performance.now();
+const outcome = await reports.generate(ctx, report.id);
+const seconds = (performance.now() - started) / 1000;
+clearInterval(sampler);
+peak = Math.max(peak, process.memoryUsage.rss());
+const done = await reports.get(ctx, report.id);
+// The benchmark's report is not kept: its file and row are removed again.
+const row = await platform.database.db.selectFrom('reports').select('storage_key').where('id', '=', report.id).executeTakeFirst();
+if (row?.storage_key) await platform.storage.delete(row.storage_key);
+await platform.database.db.deleteFrom('reports').where('id', '=', report.id).execute();
+await platform.close();
+process.stdout.write(
+  `${JSON.stringify({ outcome, seconds, rows: done.row_count, bytes: done.size, before, peak, reason: done.failure_reason })}\n`,
+);
