@@ -25,6 +25,8 @@ export interface Config {
   logLevel: string;
   metricsPort: number | null;
   versionsFile: string | null;
+  /** Where documents and reports are kept: the data directory, or an S3-compatible bucket. */
+  storage: StorageSettings;
   /** ACADEMY_DOCUMENT_TYPES_FILE: per document type, a size limit and media types replacing the defaults. */
   documentTypesFile: string | null;
   workerConcurrency: number;
@@ -48,6 +50,19 @@ export interface Config {
   /** Bounds on every database wait, so an outage or a stall answers a quick 503 (README: Timeouts and outages). */
   dbTimeouts: DatabaseTimeouts;
 }
+
+export type StorageSettings =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint: string | null;
+      region: string;
+      accessKeyId: string | null;
+      secretAccessKey: string | null;
+      forcePathStyle: boolean;
+      prefix: string;
+    };
 
 export class ConfigError extends Error {
   readonly variable: string;
@@ -76,6 +91,43 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(name, `must be true or false, got "${env[name]}"`);
+}
+
+/** ACADEMY_STORAGE (local, s3) and, for s3, the bucket and how to reach it. */
+function storageSettings(env: Env): StorageSettings {
+  const kind = env.ACADEMY_STORAGE?.trim() || 'local';
+  if (kind === 'local') return { kind };
+  if (kind !== 's3') throw new ConfigError('ACADEMY_STORAGE', `must be local or s3, got "${kind}"`);
+  const bucket = env.ACADEMY_S3_BUCKET?.trim() ?? '';
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError(
+      'ACADEMY_S3_BUCKET',
+      'must name the bucket (3 to 63 lowercase letters, digits, dots and hyphens) when ACADEMY_STORAGE=s3',
+    );
+  }
+  const endpoint = url(env, 'ACADEMY_S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = env.ACADEMY_S3_ACCESS_KEY_ID?.trim() || null;
+  const secretAccessKey = env.ACADEMY_S3_SECRET_ACCESS_KEY?.trim() || null;
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError(
+      accessKeyId ? 'ACADEMY_S3_SECRET_ACCESS_KEY' : 'ACADEMY_S3_ACCESS_KEY_ID',
+      'must be set together with its pair (or neither, to use the default AWS credentials)',
+    );
+  }
+  const prefix = env.ACADEMY_S3_PREFIX?.trim().replace(/^\/+|\/+$/g, '') ?? '';
+  if (prefix && !/^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/.test(prefix)) {
+    throw new ConfigError('ACADEMY_S3_PREFIX', 'must be lowercase path segments of letters, digits, - and _ (e.g. academy/production)');
+  }
+  return {
+    kind,
+    bucket,
+    endpoint,
+    region: env.ACADEMY_S3_REGION?.trim() || 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(env, 'ACADEMY_S3_FORCE_PATH_STYLE', endpoint !== null),
+    prefix,
+  };
 }
 
 function url(env: Env, name: string, protocols: string[]): string | null {
@@ -221,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: metricsPortRaw ? int(env, 'ACADEMY_METRICS_PORT', 0, 1, 65535) : null,
     versionsFile: env.ACADEMY_VERSIONS_FILE?.trim() || null,
     documentTypesFile: env.ACADEMY_DOCUMENT_TYPES_FILE?.trim() || null,
+    storage: storageSettings(env),
     workerConcurrency: int(env, 'ACADEMY_WORKER_CONCURRENCY', 4, 1, 64),
     jobLeaseMs: int(env, 'ACADEMY_JOB_LEASE_SECONDS', 300, 1, 86_400) * 1000,
     jobPollMs: int(env, 'ACADEMY_JOB_POLL_MS', 1000, 10, 60_000),

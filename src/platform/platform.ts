@@ -16,6 +16,7 @@ import { createJobRepository, type JobRepository } from './jobs/repository.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import { createMailer, type Mailer } from './mail.ts';
 import { createLocalStorage, type Storage } from './storage.ts';
+import { createS3Storage } from './storage-s3.ts';
 import { createTokenRepository } from './tokens/repository.ts';
 import { createTokenService, type TokenService } from './tokens/service.ts';
 
@@ -44,7 +45,7 @@ export interface Platform {
   createWorker(options?: Partial<{ concurrency: number; leaseMs: number; pollMs: number }>, handlers?: JobRegistry): Worker;
   /** Outgoing mail: SMTP with SMTP_URL, else .eml files under the data directory. */
   mail: Mailer;
-  /** Stored files (documents, reports) under `<ACADEMY_DATA_DIR>/files/`. */
+  /** Stored files (documents, reports): under `<ACADEMY_DATA_DIR>/files/`, or in an S3 bucket (ACADEMY_STORAGE=s3). */
   storage: Storage;
   close(): Promise<void>;
 }
@@ -134,7 +135,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
         },
       ),
     mail,
-    storage: createLocalStorage(path.join(config.dataDir, 'files')),
+    storage: config.storage.kind === 's3' ? createS3Storage(config.storage) : createLocalStorage(path.join(config.dataDir, 'files')),
     async close() {
       clearInterval(usageFlush);
       await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));

@@ -30,7 +30,7 @@ export interface Storage {
    * NotFoundError. `size` is the whole file's.
    */
   get(key: string, range?: { start: number; end: number }): Promise<{ stream: Readable; size: number }>;
-  /** Bytes stored under each first path segment (`documents`, `reports`), and files counted. */
+  /** Bytes stored under each first path segment (`documents`, `reports`; `.partial`: unfinished writes), and files counted. */
   usage(): Promise<Record<string, { files: number; bytes: number }>>;
   exists(key: string): Promise<boolean>;
   /** Removes a file; true when it existed. */
@@ -53,8 +53,32 @@ export class FileTooLargeError extends PayloadTooLargeError {
 // so a key taken from a database row can never point outside the storage root.
 const KEY = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/;
 
-function checkKey(key: string): void {
+export function checkKey(key: string): void {
   if (!KEY.test(key) || key.length > 300) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+}
+
+/** A new key under `prefix`: `<prefix>/<year>/<month>/<32 hex>`, never derived from client input. */
+export function newKey(prefix: string | undefined): string {
+  if (prefix !== undefined) checkKey(prefix);
+  const now = new Date();
+  return [prefix, String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'), randomBytes(16).toString('hex')]
+    .filter(Boolean)
+    .join('/');
+}
+
+/** Counts and hashes what passes through, and fails with FileTooLargeError past `limit` bytes. */
+export function meter(limit: number) {
+  const hash = createHash('sha256');
+  let size = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      if (size > limit) return callback(new FileTooLargeError(limit));
+      hash.update(chunk);
+      callback(null, chunk);
+    },
+  });
+  return { stream, result: () => ({ size, sha256: hash.digest('hex') }) };
 }
 
 export function createLocalStorage(root: string): Storage {
@@ -69,33 +93,14 @@ export function createLocalStorage(root: string): Storage {
     root: resolvedRoot,
 
     async put(source, options = {}) {
-      if (options.prefix !== undefined) checkKey(options.prefix);
-      const now = new Date();
-      const key = [
-        options.prefix,
-        String(now.getUTCFullYear()),
-        String(now.getUTCMonth() + 1).padStart(2, '0'),
-        randomBytes(16).toString('hex'),
-      ]
-        .filter(Boolean)
-        .join('/');
+      const key = newKey(options.prefix);
       const file = fileOf(key);
       await mkdir(temporary, { recursive: true });
       await mkdir(path.dirname(file), { recursive: true });
       const partial = path.join(temporary, `${randomBytes(8).toString('hex')}.partial`);
-      const hash = createHash('sha256');
-      let size = 0;
-      const limit = options.maxBytes ?? Number.POSITIVE_INFINITY;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          size += chunk.length;
-          if (size > limit) return callback(new FileTooLargeError(limit));
-          hash.update(chunk);
-          callback(null, chunk);
-        },
-      });
+      const metered = meter(options.maxBytes ?? Number.POSITIVE_INFINITY);
       try {
-        await pipeline(source, meter, createWriteStream(partial, { flags: 'wx' }));
+        await pipeline(source, metered.stream, createWriteStream(partial, { flags: 'wx' }));
         // Durable before it becomes visible under its key: a crash leaves a stray partial, never a torn file.
         const handle = await open(partial, 'r+');
         try {
@@ -108,7 +113,7 @@ export function createLocalStorage(root: string): Storage {
         await rm(partial, { force: true });
         throw error;
       }
-      return { key, size, sha256: hash.digest('hex') };
+      return { key, ...metered.result() };
     },
 
     async get(key, range) {
@@ -130,8 +135,13 @@ export function createLocalStorage(root: string): Storage {
         if (!entry.isFile()) continue;
         const relative = path.relative(resolvedRoot, path.join(entry.parentPath, entry.name));
         const group = relative.split(path.sep)[0] as string;
-        if (group === '.partial') continue;
-        const { size } = await stat(path.join(entry.parentPath, entry.name));
+        // A file may be gone between the listing and now (an upload finished or was refused).
+        const found = await stat(path.join(entry.parentPath, entry.name)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return null;
+          throw error;
+        });
+        if (!found) continue;
+        const { size } = found;
         totals[group] ??= { files: 0, bytes: 0 };
         const total = totals[group];
         total.files += 1;

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse as parseDisposition } from 'content-disposition';
+import type { Storage } from '../../src/platform/storage.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+import { startS3, type TestS3 } from '../support/s3.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const pdf = (size: number) => {
@@ -31,300 +33,297 @@ function form(parts: Part[]): FormData {
   return data;
 }
 
-/** Every file under the storage root's documents area and its unfinished uploads. */
-function storedFiles(root: string): string[] {
-  const files: string[] = [];
-  for (const area of ['documents', '.partial']) {
-    try {
-      for (const entry of readdirSync(path.join(root, area), { recursive: true, withFileTypes: true })) {
-        if (entry.isFile()) files.push(path.join(entry.parentPath, entry.name));
-      }
-    } catch {
-      // not created yet
-    }
-  }
-  return files;
+/** Files kept in the storage's documents area, and unfinished uploads (local storage). */
+async function storedFiles(storage: Storage): Promise<number> {
+  const usage = await storage.usage();
+  return (usage.documents?.files ?? 0) + (usage['.partial']?.files ?? 0);
 }
 
 /** fetch, with JSON bodies read as the tests read them (untyped). */
 const fetch = globalThis.fetch as (input: string, init?: RequestInit) => Promise<Omit<Response, 'json'> & { json(): Promise<any> }>;
 
-describe('documents', () => {
-  let app: TestApp;
-  let base: string;
-  let writer: string;
-  let reader: string;
+for (const kind of ['local', 's3'] as const) {
+  describe(`documents (${kind} storage)`, () => {
+    let app: TestApp;
+    let s3: TestS3 | null = null;
+    let base: string;
+    let writer: string;
+    let reader: string;
 
-  before(async () => {
-    const rules = path.join(tmpdir(), `academy-document-types-${process.pid}.json`);
-    writeFileSync(
-      rules,
-      JSON.stringify({
-        profile_document: { max_bytes: 4096, media_types: ['image/png', 'image/jpeg'] },
-        employment_letter: { max_bytes: 2000, media_types: ['application/pdf'] },
-      }),
-    );
-    app = await createTestApp({ env: { ACADEMY_DOCUMENT_TYPES_FILE: rules } });
-    base = `${await app.http.listen({ port: 0, host: '127.0.0.1' })}/api/v1`;
-    writer = await app.token(['documents:write', 'documents:read', 'search:read']);
-    reader = await app.token(['documents:read']);
-  });
-  after(async () => {
-    await app.http.close();
-  });
+    before(async () => {
+      const rules = path.join(tmpdir(), `academy-document-types-${process.pid}.json`);
+      writeFileSync(
+        rules,
+        JSON.stringify({
+          profile_document: { max_bytes: 4096, media_types: ['image/png', 'image/jpeg'] },
+          employment_letter: { max_bytes: 2000, media_types: ['application/pdf'] },
+        }),
+      );
+      s3 = kind === 's3' ? await startS3() : null;
+      app = await createTestApp({ env: { ACADEMY_DOCUMENT_TYPES_FILE: rules, ...s3?.env } });
+      base = `${await app.http.listen({ port: 0, host: '127.0.0.1' })}/api/v1`;
+      writer = await app.token(['documents:write', 'documents:read', 'search:read']);
+      reader = await app.token(['documents:read']);
+    });
+    after(async () => {
+      await app.http.close();
+      await s3?.close();
+    });
 
-  const upload = (parts: Part[], token = writer) =>
-    fetch(`${base}/documents`, { method: 'POST', headers: bearer(token), body: form(parts) });
-  /** Uploads and returns the created document. */
-  const created = async (parts: Part[]) => (await (await upload(parts)).json()).data;
-  const get = (url: string, headers: Record<string, string> = {}) => fetch(`${base}${url}`, { headers: { ...bearer(reader), ...headers } });
-  const rowCount = async () =>
-    Number(
-      (
-        await app.platform.database.db
-          .selectFrom('documents')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    const upload = (parts: Part[], token = writer) =>
+      fetch(`${base}/documents`, { method: 'POST', headers: bearer(token), body: form(parts) });
+    /** Uploads and returns the created document. */
+    const created = async (parts: Part[]) => (await (await upload(parts)).json()).data;
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}${url}`, { headers: { ...bearer(reader), ...headers } });
+    const rowCount = async () =>
+      Number(
+        (
+          await app.platform.database.db
+            .selectFrom('documents')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
-  test('an upload is stored with its size and SHA-256, becomes available, and downloads byte for byte', async () => {
-    const content = pdf(1500);
-    const res = await upload([
-      { name: 'type', value: 'employment_letter' },
-      { name: 'title', value: 'Offer letter' },
-      { name: 'file', file: { content, filename: 'offer.pdf', type: 'application/pdf' } },
-    ]);
-    assert.equal(res.status, 201, await res.clone().text());
-    const { data } = await res.json();
-    assert.equal(res.headers.get('location'), `/api/v1/documents/${data.id}`);
-    assert.equal(data.status, 'stored');
-    assert.equal(data.size, 1500);
-    assert.equal(data.media_type, 'application/pdf');
-    assert.equal(data.sha256, (await import('node:crypto')).createHash('sha256').update(content).digest('hex'));
-    const worker = app.platform.createWorker({ pollMs: 20 });
-    await worker.start();
-    try {
-      await eventually(async () => (await (await get(`/documents/${data.id}`)).json()).data.status === 'available', {
-        what: 'the document to become available',
+    test('an upload is stored with its size and SHA-256, becomes available, and downloads byte for byte', async () => {
+      const content = pdf(1500);
+      const res = await upload([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'title', value: 'Offer letter' },
+        { name: 'file', file: { content, filename: 'offer.pdf', type: 'application/pdf' } },
+      ]);
+      assert.equal(res.status, 201, await res.clone().text());
+      const { data } = await res.json();
+      assert.equal(res.headers.get('location'), `/api/v1/documents/${data.id}`);
+      assert.equal(data.status, 'stored');
+      assert.equal(data.size, 1500);
+      assert.equal(data.media_type, 'application/pdf');
+      assert.equal(data.sha256, (await import('node:crypto')).createHash('sha256').update(content).digest('hex'));
+      const worker = app.platform.createWorker({ pollMs: 20 });
+      await worker.start();
+      try {
+        await eventually(async () => (await (await get(`/documents/${data.id}`)).json()).data.status === 'available', {
+          what: 'the document to become available',
+        });
+      } finally {
+        await worker.stop();
+      }
+      const download = await get(`/documents/${data.id}/download`);
+      assert.equal(download.status, 200);
+      assert.equal(download.headers.get('content-type'), 'application/pdf');
+      assert.equal(download.headers.get('content-length'), '1500');
+      assert.equal(download.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(download.headers.get('accept-ranges'), 'bytes');
+      assert.ok(download.headers.get('etag'));
+      assert.deepEqual(Buffer.from(await download.arrayBuffer()), content);
+      const again = await get(`/documents/${data.id}/download`, { 'if-none-match': download.headers.get('etag') as string });
+      assert.equal(again.status, 304);
+    });
+
+    test('a PDF renamed .png and declared image/png, for a type that takes only images, is a 415 and nothing is kept', async () => {
+      const rows = await rowCount();
+      const files = await storedFiles(app.platform.storage);
+      const res = await upload([
+        { name: 'type', value: 'profile_document' },
+        { name: 'file', file: { content: pdf(900), filename: 'photo.png', type: 'image/png' } },
+      ]);
+      assert.equal(res.status, 415);
+      const body = await res.json();
+      assert.equal(body.code, 'unsupported_media_type');
+      assert.match(body.message, /application\/pdf/);
+      assert.equal(await rowCount(), rows);
+      assert.equal(await storedFiles(app.platform.storage), files);
+      // The same check when the type comes after the file.
+      const late = await upload([
+        { name: 'file', file: { content: pdf(900), filename: 'photo.png', type: 'image/png' } },
+        { name: 'type', value: 'profile_document' },
+      ]);
+      assert.equal(late.status, 415);
+      assert.equal(await storedFiles(app.platform.storage), files);
+      const png = await upload([
+        { name: 'type', value: 'profile_document' },
+        { name: 'file', file: { content: PNG, filename: 'photo.pdf', type: 'application/pdf' } },
+      ]);
+      assert.equal(png.status, 201, 'a PNG is a PNG, whatever its name and declared type');
+      assert.equal((await png.json()).data.media_type, 'image/png');
+    });
+
+    test("a file one byte over its type's limit is a 413, with no row and no file", async () => {
+      const rows = await rowCount();
+      const files = await storedFiles(app.platform.storage);
+      const exact = await upload([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'file', file: { content: pdf(2000), filename: 'exact.pdf', type: 'application/pdf' } },
+      ]);
+      assert.equal(exact.status, 201, 'exactly the limit is accepted');
+      const over = await upload([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'file', file: { content: pdf(2001), filename: 'over.pdf', type: 'application/pdf' } },
+      ]);
+      assert.equal(over.status, 413);
+      assert.equal((await over.json()).code, 'payload_too_large');
+      assert.equal(await rowCount(), rows + 1);
+      assert.equal(await storedFiles(app.platform.storage), files + 1);
+    });
+
+    test('a client that disconnects mid-upload leaves no row and no file', async () => {
+      const rows = await rowCount();
+      const files = await storedFiles(app.platform.storage);
+      const { port } = new URL(base);
+      const boundary = 'academyboundary';
+      const head =
+        `--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nemployment_letter\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
+      const socket = net.connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST /api/v1/documents HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${writer}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100000\r\n\r\n${head}`,
+      );
+      socket.write(pdf(1000));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      socket.destroy();
+      await eventually(async () => (await storedFiles(app.platform.storage)) === files, { what: 'the partial file to be removed' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(await rowCount(), rows);
+      assert.equal(await storedFiles(app.platform.storage), files);
+    });
+
+    test('supersedes_id archives the prior version; another type is a 422, a deleted prior a 409', async () => {
+      const first = await created([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'file', file: { content: pdf(800), filename: 'v1.pdf', type: 'application/pdf' } },
+      ]);
+      const second = await upload([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'supersedes_id', value: String(first.id) },
+        { name: 'file', file: { content: pdf(820), filename: 'v2.pdf', type: 'application/pdf' } },
+      ]);
+      assert.equal(second.status, 201);
+      const v2 = (await second.json()).data;
+      assert.equal(v2.supersedes_id, first.id);
+      const prior = (await (await get(`/documents/${first.id}`)).json()).data;
+      assert.equal(prior.status, 'archived');
+      assert.equal(prior.superseded_by_id, v2.id);
+      const otherType = await upload([
+        { name: 'type', value: 'profile_document' },
+        { name: 'supersedes_id', value: String(v2.id) },
+        { name: 'file', file: { content: PNG, filename: 'x.png', type: 'image/png' } },
+      ]);
+      assert.equal(otherType.status, 422);
+      assert.ok((await otherType.json()).errors.supersedes_id);
+      assert.equal((await fetch(`${base}/documents/${v2.id}`, { method: 'DELETE', headers: bearer(writer) })).status, 200);
+      const onDeleted = await upload([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'supersedes_id', value: String(v2.id) },
+        { name: 'file', file: { content: pdf(830), filename: 'v3.pdf', type: 'application/pdf' } },
+      ]);
+      assert.equal(onDeleted.status, 409);
+    });
+
+    test('a deleted document stays listed as deleted, its download is a 404, and it moves no further', async () => {
+      const doc = await created([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'file', file: { content: pdf(700), filename: 'gone.pdf', type: 'application/pdf' } },
+      ]);
+      const deleted = await fetch(`${base}/documents/${doc.id}`, { method: 'DELETE', headers: bearer(writer) });
+      assert.equal((await deleted.json()).data.status, 'deleted');
+      const listed = await (await get('/documents?status=deleted&per_page=100')).json();
+      assert.ok(listed.data.some((d: { id: number }) => d.id === doc.id));
+      const download = await get(`/documents/${doc.id}/download`);
+      assert.equal(download.status, 404);
+      assert.deepEqual(await download.json(), { message: 'The requested resource was not found.', code: 'not_found' });
+      assert.equal((await fetch(`${base}/documents/${doc.id}`, { method: 'DELETE', headers: bearer(writer) })).status, 409);
+      assert.equal((await fetch(`${base}/documents/${doc.id}/archive`, { method: 'POST', headers: bearer(writer) })).status, 409);
+      const row = await app.platform.database.db
+        .selectFrom('documents')
+        .select('storage_key')
+        .where('id', '=', doc.id)
+        .executeTakeFirstOrThrow();
+      assert.ok(await app.platform.storage.exists(row.storage_key), 'the file stays in storage');
+    });
+
+    test('Range gets a correct 206, a suffix range too, and an unsatisfiable one a 416', async () => {
+      const content = Buffer.concat([PNG, Buffer.from('0123456789abcdefghij')]);
+      const doc = await created([
+        { name: 'type', value: 'profile_document' },
+        { name: 'file', file: { content, filename: 'r.png', type: 'image/png' } },
+      ]);
+      const part = await get(`/documents/${doc.id}/download`, { range: 'bytes=10-19' });
+      assert.equal(part.status, 206);
+      assert.equal(part.headers.get('content-range'), `bytes 10-19/${content.length}`);
+      assert.equal(part.headers.get('content-length'), '10');
+      assert.deepEqual(Buffer.from(await part.arrayBuffer()), content.subarray(10, 20));
+      const suffix = await get(`/documents/${doc.id}/download`, { range: 'bytes=-5' });
+      assert.equal(suffix.status, 206);
+      assert.deepEqual(Buffer.from(await suffix.arrayBuffer()), content.subarray(content.length - 5));
+      const beyond = await get(`/documents/${doc.id}/download`, { range: `bytes=${content.length}-` });
+      assert.equal(beyond.status, 416);
+      assert.equal(beyond.headers.get('content-range'), `bytes */${content.length}`);
+      const stale = await get(`/documents/${doc.id}/download`, { range: 'bytes=0-3', 'if-range': '"something-else"' });
+      assert.equal(stale.status, 200, 'If-Range that does not match sends the whole file');
+    });
+
+    test('a file name with quotes, slashes and non-ASCII letters downloads under a safe Content-Disposition', async () => {
+      const name = 'a/b\\Zeugnis "Müller" – été.png';
+      const doc = await created([
+        { name: 'type', value: 'profile_document' },
+        { name: 'file', file: { content: PNG, filename: name, type: 'image/png' } },
+      ]);
+      assert.equal(doc.filename, 'Zeugnis "Müller" – été.png', 'no path survives');
+      const res = await get(`/documents/${doc.id}/download`);
+      const header = res.headers.get('content-disposition') as string;
+      assert.match(header, /^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''/);
+      const parsed = parseDisposition(header);
+      assert.equal(parsed.type, 'attachment');
+      assert.equal(parsed.parameters.filename, 'Zeugnis "Müller" – été.png');
+    });
+
+    test('list filters, PATCH changes metadata only, scopes are enforced, and search finds documents', async () => {
+      const make = fixtures(app.platform);
+      const student = await make.student({ name: 'Doc Owner' });
+      const doc = await created([
+        { name: 'type', value: 'profile_document' },
+        { name: 'title', value: 'Passport photo zebracorn' },
+        { name: 'file', file: { content: PNG, filename: 'passport.png', type: 'image/png' } },
+      ]);
+      const patched = await fetch(`${base}/documents/${doc.id}`, {
+        method: 'PATCH',
+        headers: { ...bearer(writer), 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Passport photo 2026 zebracorn', student_id: student.id }),
       });
-    } finally {
-      await worker.stop();
-    }
-    const download = await get(`/documents/${data.id}/download`);
-    assert.equal(download.status, 200);
-    assert.equal(download.headers.get('content-type'), 'application/pdf');
-    assert.equal(download.headers.get('content-length'), '1500');
-    assert.equal(download.headers.get('x-content-type-options'), 'nosniff');
-    assert.equal(download.headers.get('accept-ranges'), 'bytes');
-    assert.ok(download.headers.get('etag'));
-    assert.deepEqual(Buffer.from(await download.arrayBuffer()), content);
-    const again = await get(`/documents/${data.id}/download`, { 'if-none-match': download.headers.get('etag') as string });
-    assert.equal(again.status, 304);
-  });
-
-  test('a PDF renamed .png and declared image/png, for a type that takes only images, is a 415 and nothing is kept', async () => {
-    const rows = await rowCount();
-    const files = storedFiles(app.platform.storage.root).length;
-    const res = await upload([
-      { name: 'type', value: 'profile_document' },
-      { name: 'file', file: { content: pdf(900), filename: 'photo.png', type: 'image/png' } },
-    ]);
-    assert.equal(res.status, 415);
-    const body = await res.json();
-    assert.equal(body.code, 'unsupported_media_type');
-    assert.match(body.message, /application\/pdf/);
-    assert.equal(await rowCount(), rows);
-    assert.equal(storedFiles(app.platform.storage.root).length, files);
-    // The same check when the type comes after the file.
-    const late = await upload([
-      { name: 'file', file: { content: pdf(900), filename: 'photo.png', type: 'image/png' } },
-      { name: 'type', value: 'profile_document' },
-    ]);
-    assert.equal(late.status, 415);
-    assert.equal(storedFiles(app.platform.storage.root).length, files);
-    const png = await upload([
-      { name: 'type', value: 'profile_document' },
-      { name: 'file', file: { content: PNG, filename: 'photo.pdf', type: 'application/pdf' } },
-    ]);
-    assert.equal(png.status, 201, 'a PNG is a PNG, whatever its name and declared type');
-    assert.equal((await png.json()).data.media_type, 'image/png');
-  });
-
-  test("a file one byte over its type's limit is a 413, with no row and no file", async () => {
-    const rows = await rowCount();
-    const files = storedFiles(app.platform.storage.root).length;
-    const exact = await upload([
-      { name: 'type', value: 'employment_letter' },
-      { name: 'file', file: { content: pdf(2000), filename: 'exact.pdf', type: 'application/pdf' } },
-    ]);
-    assert.equal(exact.status, 201, 'exactly the limit is accepted');
-    const over = await upload([
-      { name: 'type', value: 'employment_letter' },
-      { name: 'file', file: { content: pdf(2001), filename: 'over.pdf', type: 'application/pdf' } },
-    ]);
-    assert.equal(over.status, 413);
-    assert.equal((await over.json()).code, 'payload_too_large');
-    assert.equal(await rowCount(), rows + 1);
-    assert.equal(storedFiles(app.platform.storage.root).length, files + 1);
-  });
-
-  test('a client that disconnects mid-upload leaves no row and no file', async () => {
-    const rows = await rowCount();
-    const files = storedFiles(app.platform.storage.root).length;
-    const { port } = new URL(base);
-    const boundary = 'academyboundary';
-    const head =
-      `--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nemployment_letter\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
-    const socket = net.connect(Number(port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(
-      `POST /api/v1/documents HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${writer}\r\n` +
-        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100000\r\n\r\n${head}`,
-    );
-    socket.write(pdf(1000));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    socket.destroy();
-    await eventually(() => storedFiles(app.platform.storage.root).length === files, { what: 'the partial file to be removed' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(await rowCount(), rows);
-    assert.equal(storedFiles(app.platform.storage.root).length, files);
-  });
-
-  test('supersedes_id archives the prior version; another type is a 422, a deleted prior a 409', async () => {
-    const first = await created([
-      { name: 'type', value: 'employment_letter' },
-      { name: 'file', file: { content: pdf(800), filename: 'v1.pdf', type: 'application/pdf' } },
-    ]);
-    const second = await upload([
-      { name: 'type', value: 'employment_letter' },
-      { name: 'supersedes_id', value: String(first.id) },
-      { name: 'file', file: { content: pdf(820), filename: 'v2.pdf', type: 'application/pdf' } },
-    ]);
-    assert.equal(second.status, 201);
-    const v2 = (await second.json()).data;
-    assert.equal(v2.supersedes_id, first.id);
-    const prior = (await (await get(`/documents/${first.id}`)).json()).data;
-    assert.equal(prior.status, 'archived');
-    assert.equal(prior.superseded_by_id, v2.id);
-    const otherType = await upload([
-      { name: 'type', value: 'profile_document' },
-      { name: 'supersedes_id', value: String(v2.id) },
-      { name: 'file', file: { content: PNG, filename: 'x.png', type: 'image/png' } },
-    ]);
-    assert.equal(otherType.status, 422);
-    assert.ok((await otherType.json()).errors.supersedes_id);
-    assert.equal((await fetch(`${base}/documents/${v2.id}`, { method: 'DELETE', headers: bearer(writer) })).status, 200);
-    const onDeleted = await upload([
-      { name: 'type', value: 'employment_letter' },
-      { name: 'supersedes_id', value: String(v2.id) },
-      { name: 'file', file: { content: pdf(830), filename: 'v3.pdf', type: 'application/pdf' } },
-    ]);
-    assert.equal(onDeleted.status, 409);
-  });
-
-  test('a deleted document stays listed as deleted, its download is a 404, and it moves no further', async () => {
-    const doc = await created([
-      { name: 'type', value: 'employment_letter' },
-      { name: 'file', file: { content: pdf(700), filename: 'gone.pdf', type: 'application/pdf' } },
-    ]);
-    const deleted = await fetch(`${base}/documents/${doc.id}`, { method: 'DELETE', headers: bearer(writer) });
-    assert.equal((await deleted.json()).data.status, 'deleted');
-    const listed = await (await get('/documents?status=deleted&per_page=100')).json();
-    assert.ok(listed.data.some((d: { id: number }) => d.id === doc.id));
-    const download = await get(`/documents/${doc.id}/download`);
-    assert.equal(download.status, 404);
-    assert.deepEqual(await download.json(), { message: 'The requested resource was not found.', code: 'not_found' });
-    assert.equal((await fetch(`${base}/documents/${doc.id}`, { method: 'DELETE', headers: bearer(writer) })).status, 409);
-    assert.equal((await fetch(`${base}/documents/${doc.id}/archive`, { method: 'POST', headers: bearer(writer) })).status, 409);
-    const row = await app.platform.database.db
-      .selectFrom('documents')
-      .select('storage_key')
-      .where('id', '=', doc.id)
-      .executeTakeFirstOrThrow();
-    assert.ok(await app.platform.storage.exists(row.storage_key), 'the file stays in storage');
-  });
-
-  test('Range gets a correct 206, a suffix range too, and an unsatisfiable one a 416', async () => {
-    const content = Buffer.concat([PNG, Buffer.from('0123456789abcdefghij')]);
-    const doc = await created([
-      { name: 'type', value: 'profile_document' },
-      { name: 'file', file: { content, filename: 'r.png', type: 'image/png' } },
-    ]);
-    const part = await get(`/documents/${doc.id}/download`, { range: 'bytes=10-19' });
-    assert.equal(part.status, 206);
-    assert.equal(part.headers.get('content-range'), `bytes 10-19/${content.length}`);
-    assert.equal(part.headers.get('content-length'), '10');
-    assert.deepEqual(Buffer.from(await part.arrayBuffer()), content.subarray(10, 20));
-    const suffix = await get(`/documents/${doc.id}/download`, { range: 'bytes=-5' });
-    assert.equal(suffix.status, 206);
-    assert.deepEqual(Buffer.from(await suffix.arrayBuffer()), content.subarray(content.length - 5));
-    const beyond = await get(`/documents/${doc.id}/download`, { range: `bytes=${content.length}-` });
-    assert.equal(beyond.status, 416);
-    assert.equal(beyond.headers.get('content-range'), `bytes */${content.length}`);
-    const stale = await get(`/documents/${doc.id}/download`, { range: 'bytes=0-3', 'if-range': '"something-else"' });
-    assert.equal(stale.status, 200, 'If-Range that does not match sends the whole file');
-  });
-
-  test('a file name with quotes, slashes and non-ASCII letters downloads under a safe Content-Disposition', async () => {
-    const name = 'a/b\\Zeugnis "Müller" – été.png';
-    const doc = await created([
-      { name: 'type', value: 'profile_document' },
-      { name: 'file', file: { content: PNG, filename: name, type: 'image/png' } },
-    ]);
-    assert.equal(doc.filename, 'Zeugnis "Müller" – été.png', 'no path survives');
-    const res = await get(`/documents/${doc.id}/download`);
-    const header = res.headers.get('content-disposition') as string;
-    assert.match(header, /^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''/);
-    const parsed = parseDisposition(header);
-    assert.equal(parsed.type, 'attachment');
-    assert.equal(parsed.parameters.filename, 'Zeugnis "Müller" – été.png');
-  });
-
-  test('list filters, PATCH changes metadata only, scopes are enforced, and search finds documents', async () => {
-    const make = fixtures(app.platform);
-    const student = await make.student({ name: 'Doc Owner' });
-    const doc = await created([
-      { name: 'type', value: 'profile_document' },
-      { name: 'title', value: 'Passport photo zebracorn' },
-      { name: 'file', file: { content: PNG, filename: 'passport.png', type: 'image/png' } },
-    ]);
-    const patched = await fetch(`${base}/documents/${doc.id}`, {
-      method: 'PATCH',
-      headers: { ...bearer(writer), 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Passport photo 2026 zebracorn', student_id: student.id }),
+      assert.equal(patched.status, 200);
+      const after = (await patched.json()).data;
+      assert.equal(after.title, 'Passport photo 2026 zebracorn');
+      assert.equal(after.student_id, student.id);
+      assert.equal(after.sha256, doc.sha256);
+      const noStudent = await fetch(`${base}/documents/${doc.id}`, {
+        method: 'PATCH',
+        headers: { ...bearer(writer), 'content-type': 'application/json' },
+        body: JSON.stringify({ student_id: 2147483000 }),
+      });
+      assert.equal(noStudent.status, 422);
+      const byType = await (await get('/documents?type=profile_document&per_page=100')).json();
+      assert.ok(byType.data.every((d: { type: string }) => d.type === 'profile_document'));
+      assert.ok(byType.data.some((d: { id: number }) => d.id === doc.id));
+      assert.equal((await get('/documents?status=lost')).status, 422);
+      assert.equal((await get('/documents?type=diary')).status, 422);
+      assert.equal((await upload([{ name: 'type', value: 'profile_document' }], reader)).status, 403);
+      const missing = await upload([{ name: 'type', value: 'profile_document' }]);
+      assert.equal(missing.status, 422);
+      assert.ok((await missing.json()).errors.file);
+      const json = await fetch(`${base}/documents`, {
+        method: 'POST',
+        headers: { ...bearer(writer), 'content-type': 'application/json' },
+        body: '{}',
+      });
+      assert.equal(json.status, 415);
+      const found = await (await fetch(`${base}/search?q=zebracorn`, { headers: bearer(writer) })).json();
+      assert.deepEqual(
+        found.data.documents.items.map((hit: { id: number; path: string }) => [hit.id, hit.path]),
+        [[doc.id, `/api/v1/documents/${doc.id}`]],
+      );
     });
-    assert.equal(patched.status, 200);
-    const after = (await patched.json()).data;
-    assert.equal(after.title, 'Passport photo 2026 zebracorn');
-    assert.equal(after.student_id, student.id);
-    assert.equal(after.sha256, doc.sha256);
-    const noStudent = await fetch(`${base}/documents/${doc.id}`, {
-      method: 'PATCH',
-      headers: { ...bearer(writer), 'content-type': 'application/json' },
-      body: JSON.stringify({ student_id: 2147483000 }),
-    });
-    assert.equal(noStudent.status, 422);
-    const byType = await (await get('/documents?type=profile_document&per_page=100')).json();
-    assert.ok(byType.data.every((d: { type: string }) => d.type === 'profile_document'));
-    assert.ok(byType.data.some((d: { id: number }) => d.id === doc.id));
-    assert.equal((await get('/documents?status=lost')).status, 422);
-    assert.equal((await get('/documents?type=diary')).status, 422);
-    assert.equal((await upload([{ name: 'type', value: 'profile_document' }], reader)).status, 403);
-    const missing = await upload([{ name: 'type', value: 'profile_document' }]);
-    assert.equal(missing.status, 422);
-    assert.ok((await missing.json()).errors.file);
-    const json = await fetch(`${base}/documents`, {
-      method: 'POST',
-      headers: { ...bearer(writer), 'content-type': 'application/json' },
-      body: '{}',
-    });
-    assert.equal(json.status, 415);
-    const found = await (await fetch(`${base}/search?q=zebracorn`, { headers: bearer(writer) })).json();
-    assert.deepEqual(
-      found.data.documents.items.map((hit: { id: number; path: string }) => [hit.id, hit.path]),
-      [[doc.id, `/api/v1/documents/${doc.id}`]],
-    );
   });
-});
+}

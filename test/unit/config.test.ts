@@ -161,6 +161,41 @@ describe('configuration', () => {
     }
   });
 
+  test('storage: local by default; s3 needs a valid bucket, and both keys or neither; each refusal names its variable', () => {
+    assert.deepEqual(loadConfig({}).storage, { kind: 'local' });
+    const s3 = loadConfig({
+      ACADEMY_STORAGE: 's3',
+      ACADEMY_S3_BUCKET: 'academy-files',
+      ACADEMY_S3_ENDPOINT: 'http://127.0.0.1:9000',
+    }).storage;
+    assert.deepEqual(s3, {
+      kind: 's3',
+      bucket: 'academy-files',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      accessKeyId: null,
+      secretAccessKey: null,
+      forcePathStyle: true,
+      prefix: '',
+    });
+    const bad: [Record<string, string>, string][] = [
+      [{ ACADEMY_STORAGE: 'ftp' }, 'ACADEMY_STORAGE'],
+      [{ ACADEMY_STORAGE: 's3' }, 'ACADEMY_S3_BUCKET'],
+      [{ ACADEMY_STORAGE: 's3', ACADEMY_S3_BUCKET: 'Bad_Bucket' }, 'ACADEMY_S3_BUCKET'],
+      [{ ACADEMY_STORAGE: 's3', ACADEMY_S3_BUCKET: 'ok-bucket', ACADEMY_S3_ENDPOINT: 'minio:9000' }, 'ACADEMY_S3_ENDPOINT'],
+      [{ ACADEMY_STORAGE: 's3', ACADEMY_S3_BUCKET: 'ok-bucket', ACADEMY_S3_ACCESS_KEY_ID: 'key' }, 'ACADEMY_S3_SECRET_ACCESS_KEY'],
+      [{ ACADEMY_STORAGE: 's3', ACADEMY_S3_BUCKET: 'ok-bucket', ACADEMY_S3_PREFIX: 'Has Spaces' }, 'ACADEMY_S3_PREFIX'],
+      [{ ACADEMY_STORAGE: 's3', ACADEMY_S3_BUCKET: 'ok-bucket', ACADEMY_S3_FORCE_PATH_STYLE: 'sometimes' }, 'ACADEMY_S3_FORCE_PATH_STYLE'],
+    ];
+    for (const [env, variable] of bad) {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && error.variable === variable,
+        JSON.stringify(env),
+      );
+    }
+  });
+
   test('.env fills in variables that the environment does not set, and never overrides them', () => {
     const file = path.join(dir, '.env');
     writeFileSync(file, 'ACADEMY_TEST_ONLY_A=from-file\nACADEMY_TEST_ONLY_B=from-file\n');
