@@ -1,4 +1,7 @@
+import zlib from 'node:zlib';
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import fastifyCompress from '@fastify/compress';
+import fastifyCors from '@fastify/cors';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -22,6 +25,29 @@ import type { AcademyModule } from './platform/module.ts';
 import type { Platform } from './platform/platform.ts';
 
 const ajvCompilers = AjvCompiler();
+
+/** Response headers a browser script may read when CORS is on (ACADEMY_CORS_ORIGINS). */
+export const CORS_EXPOSED_HEADERS = [
+  'Link',
+  'ETag',
+  'Location',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Request-Id',
+  'Idempotent-Replayed',
+  'Content-Disposition',
+];
+
+/** The reference's own mark, in place of the framework's logo. */
+const REFERENCE_LOGO = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="220" height="40" viewBox="0 0 220 40">' +
+    '<rect width="40" height="40" rx="8" fill="#1f4e79"/><path d="M11 29 20 9l9 20h-5l-4-9-4 9z" fill="#fff"/>' +
+    '<text x="50" y="27" font-family="sans-serif" font-size="20" font-weight="600" fill="#ffffff">Academy API</text></svg>',
+);
 
 /**
  * Query strings and paths arrive as text, so their values are coerced to the schema's types; JSON
@@ -79,11 +105,53 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   registerMetrics(http, metrics);
   registerIdempotency(http, createIdempotencyService({ keys: createIdempotencyRepository(platform.database.db), clock: platform.clock }));
 
+  // Compressed when the client asks and the JSON is worth it (files are sent as they are, ranges intact).
+  await http.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    customTypes: /^application\/json/,
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+  if (platform.config.corsOrigins) {
+    await http.register(fastifyCors, {
+      origin: platform.config.corsOrigins === '*' ? '*' : platform.config.corsOrigins,
+      methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Idempotency-Key',
+        'If-None-Match',
+        'If-Match',
+        'If-Range',
+        'Range',
+        'X-Request-Id',
+      ],
+      exposedHeaders: CORS_EXPOSED_HEADERS,
+      maxAge: 600,
+      strictPreflight: false,
+    });
+  }
+
   await http.register(fastifySwagger, openApiOptions);
   await http.register(fastifySwaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { deepLinking: true, validatorUrl: null, tryItOutEnabled: true },
+    uiConfig: {
+      deepLinking: true,
+      validatorUrl: null,
+      tryItOutEnabled: true,
+      // The token entered under Authorize survives a reload; the filter box searches operations by tag.
+      persistAuthorization: true,
+      filter: true,
+      displayRequestDuration: true,
+      docExpansion: 'list',
+    },
+    theme: { title: 'Academy API reference' },
+    logo: { type: 'image/svg+xml', content: REFERENCE_LOGO, href: '/docs', target: '_self' },
     staticCSP: true,
+    // Served over plain HTTP at any address (an intranet host, a container's IP), the page must not
+    // ask the browser to fetch its own assets over https: that left it blank.
+    transformStaticCSP: (header: string) => header.replace(/\s*upgrade-insecure-requests;?/g, ''),
     transformSpecificationClone: true,
     uiHooks: {},
   });

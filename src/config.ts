@@ -25,6 +25,8 @@ export interface Config {
   logLevel: string;
   metricsPort: number | null;
   versionsFile: string | null;
+  /** ACADEMY_CORS_ORIGINS: browser origins allowed to call the API (`*` for any); none by default. */
+  corsOrigins: string[] | '*' | null;
   /** Where documents and reports are kept: the data directory, or an S3-compatible bucket. */
   storage: StorageSettings;
   /** ACADEMY_DOCUMENT_TYPES_FILE: per document type, a size limit and media types replacing the defaults. */
@@ -91,6 +93,32 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(name, `must be true or false, got "${env[name]}"`);
+}
+
+/** ACADEMY_CORS_ORIGINS: `*`, or origins (`https://crm.example.org`) separated by commas. */
+function corsOrigins(env: Env): string[] | '*' | null {
+  const raw = env.ACADEMY_CORS_ORIGINS?.trim();
+  if (!raw) return null;
+  if (raw === '*') return '*';
+  const origins = raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // refused below
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, '')) {
+      throw new ConfigError(
+        'ACADEMY_CORS_ORIGINS',
+        `must be * or origins like https://crm.example.org separated by commas, got "${origin}"`,
+      );
+    }
+  }
+  return origins.map((origin) => origin.replace(/\/$/, ''));
 }
 
 /** ACADEMY_STORAGE (local, s3) and, for s3, the bucket and how to reach it. */
@@ -274,6 +302,7 @@ export function loadConfig(env: Env = process.env): Config {
     versionsFile: env.ACADEMY_VERSIONS_FILE?.trim() || null,
     documentTypesFile: env.ACADEMY_DOCUMENT_TYPES_FILE?.trim() || null,
     storage: storageSettings(env),
+    corsOrigins: corsOrigins(env),
     workerConcurrency: int(env, 'ACADEMY_WORKER_CONCURRENCY', 4, 1, 64),
     jobLeaseMs: int(env, 'ACADEMY_JOB_LEASE_SECONDS', 300, 1, 86_400) * 1000,
     jobPollMs: int(env, 'ACADEMY_JOB_POLL_MS', 1000, 10, 60_000),

@@ -19,6 +19,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     actor: Actor | null;
+    /** The quota this request was counted against, so that a 304 can give it back. */
+    counted: { policy: PolicyName; key: string } | null;
   }
 }
 
@@ -34,6 +36,7 @@ function bearer(request: FastifyRequest): string | null {
 
 export function registerAccessControl(app: FastifyInstance, platform: Platform): void {
   app.decorateRequest('actor', null);
+  app.decorateRequest('counted', null);
 
   // Fail at start, not in production, when a route forgets to say who may call it.
   app.addHook('onRoute', (route) => {
@@ -57,11 +60,12 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
     }
   });
 
-  async function limit(reply: FastifyReply, policy: PolicyName, key: string): Promise<void> {
+  async function limit(request: FastifyRequest, reply: FastifyReply, policy: PolicyName, key: string): Promise<void> {
     const now = platform.clock.now();
     const decision = await platform.rateLimiter.consume(policy, key);
     const headers = rateLimitHeaders(policy, decision, now);
     if (!decision.allowed) throw new RateLimitedError(headers);
+    request.counted = { policy, key };
     reply.headers(headers);
   }
 
@@ -69,7 +73,7 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
     const access = request.routeOptions.config.access;
     if (!access || access === 'open') return;
     if ('public' in access) {
-      await limit(reply, access.public, `ip:${request.ip}`);
+      await limit(request, reply, access.public, `ip:${request.ip}`);
       return;
     }
     const presented = bearer(request);
@@ -77,11 +81,39 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
     const token = resolved instanceof Promise ? await resolved : resolved;
     if (!token) {
       // No valid token: count against the client address, so guessing tokens is throttled too.
-      await limit(reply, 'anonymous', `ip:${request.ip}`);
+      await limit(request, reply, 'anonymous', `ip:${request.ip}`);
       throw new UnauthenticatedError(presented !== null);
     }
-    await limit(reply, 'default', `token:${token.id}`);
+    await limit(request, reply, 'default', `token:${token.id}`);
     request.actor = { ...anonymousActor, tokenId: token.id, userId: token.userId, scopes: token.scopes };
     if (!grants(token.scopes, access.scope)) throw new InsufficientScopeError(access.scope);
+  });
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const access = request.routeOptions.config.access;
+    if ((request.method === 'GET' || request.method === 'HEAD') && access && access !== 'open') {
+      // Answers depend on the token; a shared cache must not keep them, a private one must revalidate.
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'scope' in access ? 'private, no-cache' : 'no-cache');
+      if ('scope' in access) reply.header('vary', 'Authorization');
+    }
+    // A 304 (the client's copy is current) costs no quota: the request is given back.
+    const counted = request.counted;
+    if (reply.statusCode === 304 && counted) {
+      const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
+      if (Number.isFinite(remaining)) {
+        reply.header('x-ratelimit-remaining', String(remaining + 1));
+        const limitHeader = String(reply.getHeader('ratelimit') ?? '');
+        reply.header(
+          'ratelimit',
+          limitHeader.replace(/;r=(\d+)/, (_, r) => `;r=${Number(r) + 1}`),
+        );
+      }
+      platform.rateLimiter.refund(counted.policy, counted.key).then(
+        () => done(null, payload),
+        () => done(null, payload),
+      );
+      return;
+    }
+    done(null, payload);
   });
 }

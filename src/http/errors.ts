@@ -13,6 +13,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../platform/errors.ts';
+import { registerMethodChecks } from './methods.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -175,5 +176,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, mapped);
   });
-  app.setNotFoundHandler((_request, reply) => sendError(reply, new NotFoundError()));
+  const otherMethod = registerMethodChecks(app);
+  app.setNotFoundHandler((request, reply) => {
+    const answer = otherMethod(request, reply);
+    if (answer === 'answered') return reply;
+    return sendError(reply, answer ?? new NotFoundError());
+  });
 }

@@ -12,14 +12,15 @@ The Training Administration REST API v1 of Academy.
 - List \`links\`, \`meta.path\` and \`Link\` headers are paths relative to the request's URL (\`/api/v1/tasks?page=2&per_page=15\`), or absolute URLs when the deployment configures its public URL; never built from the \`Host\` header.
 - Ids are positive integers; a malformed id in a path is a 404, and so is a path parameter holding a NUL character. Timestamps are RFC 3339 in UTC.
 - A NUL character in any string of a body or query is a 422 naming the field. A JSON body holds at most ${MAX_BODY_VALUES} values (object members and array items at any depth); a 422 names at most ${MAX_REPORTED_FIELDS} fields, and \`errors._\` says when more were left out.
-- Every response carries \`X-Request-Id\` (echoed when the client sent a sane one). GET responses carry an \`ETag\`; a matching \`If-None-Match\` gets a 304.
+- Every response carries \`X-Request-Id\` (echoed when the client sent a sane one). GET responses carry an \`ETag\`; a matching \`If-None-Match\` gets a 304. Authenticated GETs are \`Cache-Control: private, no-cache\` with \`Vary: Authorization\`.
+- JSON responses above 1 KB are compressed (br or gzip) when the client sends \`Accept-Encoding\`. Browser apps are allowed by origin (\`ACADEMY_CORS_ORIGINS\`). A known path asked with another method is a 405 with \`Allow\`; \`OPTIONS\` answers with \`Allow\`.
 - POST endpoints accept \`Idempotency-Key\` (at most 255 characters, kept 24 hours per token): a repeat with the same body replays the first response with \`Idempotent-Replayed: true\`; the same key with another body is a 422 \`idempotency_key_reused\`; while the first request is still running, a 409 \`idempotency_key_in_use\`.
 
 ## Authentication
 Bearer tokens (\`Authorization: Bearer acd_…\`), created outside the API with \`academy tokens create\`. Each operation names the scope it needs; \`*\` grants every scope; \`certificates:issue\` and \`integrations:manage\` grant nothing through this API. A missing, unknown, expired or revoked token is a 401 with \`WWW-Authenticate\`; a token without the scope is a 403 \`insufficient_scope\`.
 
 ## Rate limits
-Per token, ${POLICIES.default.limit} requests per ${POLICIES.default.windowSeconds} seconds (policy \`default\`; a deployment may set another limit, which \`RateLimit-Policy\` always states). Public certificate verification: ${POLICIES.public.limit} per ${POLICIES.public.windowSeconds} seconds per client address (policy \`public\`). Requests without a valid token: ${POLICIES.anonymous.limit} per ${POLICIES.anonymous.windowSeconds} seconds per client address (policy \`anonymous\`). Responses carry \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers-11) and \`X-RateLimit-Limit\` / \`X-RateLimit-Remaining\`; a 429 adds \`Retry-After\` and \`X-RateLimit-Reset\`.
+Per token, ${POLICIES.default.limit} requests per ${POLICIES.default.windowSeconds} seconds (policy \`default\`; a deployment may set another limit, which \`RateLimit-Policy\` always states). Public certificate verification: ${POLICIES.public.limit} per ${POLICIES.public.windowSeconds} seconds per client address (policy \`public\`). Requests without a valid token: ${POLICIES.anonymous.limit} per ${POLICIES.anonymous.windowSeconds} seconds per client address (policy \`anonymous\`). Responses carry \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers-11) and \`X-RateLimit-Limit\` / \`X-RateLimit-Remaining\` / \`X-RateLimit-Reset\` (Unix time); a 429 adds \`Retry-After\`. A 304 costs no quota.
 
 ## Versions
 \`GET /api\` lists the API versions with their status and dates. A deprecated version's responses carry \`Deprecation\` (RFC 9745), \`Sunset\` (RFC 8594) when a date is set, and \`Link\` relations to the documentation; past its sunset date every call is a 410 \`version_sunset\`.
@@ -34,10 +35,12 @@ Every error body is \`{"message": "…", "code": "snake_case", "errors"?: {"fiel
 | 403 | \`insufficient_scope\` | the token lacks the operation's scope |
 | 403 | \`permission_denied\` | the acting user lacks a required permission |
 | 404 | \`not_found\` | no such resource (one body for every case) |
+| 405 | \`method_not_allowed\` | the path exists, but not with this method; \`Allow\` lists its methods |
 | 408 | \`request_timeout\` | the request's headers or body did not arrive in time; the connection is closed |
 | 409 | \`invalid_transition\`, \`report_not_available\`, \`not_retryable\`, \`task_disabled\`, \`conflict\`, \`idempotency_key_in_use\` | the resource's state does not allow the action |
 | 410 | \`version_sunset\` | the API version is past its sunset date |
-| 413 / 415 | \`payload_too_large\` / \`unsupported_media_type\` | body too large or of a refused type |
+| 413 / 415 | \`payload_too_large\` / \`unsupported_media_type\` | body too large or of a refused type; for documents, per type, the media type read from the content |
+| 416 | \`range_not_satisfiable\` | a download's \`Range\` lies outside the file |
 | 422 | \`validation_failed\`, \`idempotency_key_reused\` | invalid input, with \`errors\` keyed by field |
 | 429 | \`rate_limited\` | rate limit exceeded |
 | 431 | \`headers_too_large\` | the request headers are too large; the connection is closed |

@@ -31,6 +31,8 @@ export interface Decision {
 
 export interface RateLimiter {
   consume(policy: PolicyName, key: string): Promise<Decision>;
+  /** Gives back one request counted against `key` (a 304 costs no quota). */
+  refund(policy: PolicyName, key: string): Promise<void>;
   /** Stops the instance heartbeat and leaves the instance count (Redis only). */
   close(): Promise<void>;
 }
@@ -151,6 +153,15 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
       }
     },
 
+    async refund(name, key) {
+      const remote = shared.get(name);
+      try {
+        await (remote && !degraded ? remote : (local.get(name) as RateLimiterMemory)).reward(key, 1);
+      } catch {
+        // A refund that cannot be made costs the client one request, nothing more.
+      }
+    },
+
     async close() {
       if (heartbeat) clearInterval(heartbeat);
       heartbeat = null;
@@ -167,10 +178,8 @@ export function rateLimitHeaders(policyName: PolicyName, d: Decision, now: Date)
     ratelimit: `"${policy.name}";r=${d.remaining};t=${d.resetSeconds}`,
     'x-ratelimit-limit': String(d.limit),
     'x-ratelimit-remaining': String(d.remaining),
+    'x-ratelimit-reset': String(Math.ceil(now.getTime() / 1000) + d.resetSeconds),
   };
-  if (!d.allowed) {
-    headers['retry-after'] = String(d.resetSeconds);
-    headers['x-ratelimit-reset'] = String(Math.ceil(now.getTime() / 1000) + d.resetSeconds);
-  }
+  if (!d.allowed) headers['retry-after'] = String(d.resetSeconds);
   return headers;
 }

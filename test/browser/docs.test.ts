@@ -1,7 +1,11 @@
-// The interactive reference at /docs, in a real headless Chromium: it renders the operations and
-// fetches nothing from anywhere but this server (no CDN, no validator badge, no web fonts).
+// The interactive reference at /docs, in a real headless Chromium, opened through the machine's own
+// non-loopback address over plain HTTP (as from another computer on the network; loopback when the
+// machine has none): it renders the operations and fetches nothing from anywhere but this server (no
+// CDN, no validator badge, no web fonts). UPDATE_SCREENSHOT=1 writes docs/reference.png.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { ci } from '../support/env.ts';
@@ -21,7 +25,11 @@ describe('interactive API docs at /docs', { skip }, () => {
 
   before(async () => {
     app = await createTestApp();
-    origin = await app.http.listen({ port: 0, host: '127.0.0.1' });
+    const listening = new URL(await app.http.listen({ port: 0, host: '0.0.0.0' }));
+    const outward = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === 'IPv4' && !address.internal);
+    origin = `http://${outward?.address ?? '127.0.0.1'}:${listening.port}`;
     browser = await chromium.launch({
       executablePath,
       args: [
@@ -43,6 +51,22 @@ describe('interactive API docs at /docs', { skip }, () => {
 
   after(async () => {
     await browser?.close();
+  });
+
+  test('is served over plain HTTP without asking for https, under its own title', async () => {
+    const res = await fetch(`${origin}/docs/static/index.html`);
+    assert.equal(res.status, 200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'self'/);
+    assert.doesNotMatch(csp, /upgrade-insecure-requests/);
+    assert.equal(await page.title(), 'Academy API reference');
+    await page.locator('.opblock').first().waitFor({ state: 'visible', timeout: 15_000 });
+    const file =
+      process.env.UPDATE_SCREENSHOT === '1'
+        ? path.resolve('docs/reference.png')
+        : path.join(tmpdir(), `academy-reference-${process.pid}.png`);
+    await page.screenshot({ path: file, fullPage: false });
+    assert.ok(existsSync(file));
   });
 
   test('renders the operations of the document', async () => {

@@ -259,7 +259,8 @@ describe('integration messages', () => {
     const a = await eventually(
       async () => {
         const body = (await get('/api/v1/integrations?integration_key=lms-a&status=delivered')).json();
-        return body.meta.total === 3 ? body : null;
+        // The page and its total are read side by side: both must have seen the third delivery.
+        return body.meta.total === 3 && body.data.length === 3 ? body : null;
       },
       { what: 'three delivered lms-a messages' },
     );

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
 import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
-import { AppError, MalformedRequestError } from '../../platform/errors.ts';
+import { AppError, MalformedRequestError, NotFoundError } from '../../platform/errors.ts';
 import { DOCUMENT_TYPE_TABLE, Document, DocumentListQuery, DocumentPatch } from './schemas.ts';
 import type { DocumentService, UploadFile } from './service.ts';
 import { DOCUMENT_TYPES } from './types.ts';
@@ -211,7 +211,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
     },
     handler: async (request, reply) => {
       const current = await documents.get(request.ctx, request.params.document);
-      if (current.status === 'deleted') return reply.callNotFound();
+      if (current.status === 'deleted') throw new NotFoundError();
       const etag = `"${current.sha256.slice(0, 32)}"`;
       reply.header('etag', etag);
       reply.header('accept-ranges', 'bytes');
