@@ -120,11 +120,23 @@ describe('scheduled tasks API', () => {
     const started = Date.now();
     const res = await run(id);
     assert.equal(res.statusCode, 202);
-    assert.equal(res.headers.location, `/api/v1/tasks/${id}`);
     const queued = res.json().data;
+    assert.equal(res.headers.location, `/api/v1/tasks/${id}/runs/${queued.id}`);
     assert.equal(queued.trigger, 'manual');
     assert.equal(queued.status, 'queued');
     assert.equal(queued.scheduled_for, null);
+    // The run's Location is polled until the run has finished.
+    const polled = await eventually(
+      async () => {
+        const data = (await get(res.headers.location as string)).json().data;
+        return data.status === 'succeeded' || data.status === 'failed' ? data : undefined;
+      },
+      { what: 'the polled run to finish', timeoutMs: 5000 },
+    );
+    assert.equal(polled.id, queued.id);
+    assert.equal(polled.status, 'succeeded');
+    assert.ok(polled.finished_at);
+    assert.equal((await get(`/api/v1/tasks/${id + 1}/runs/${queued.id}`)).statusCode, 404, 'a run under another task is a 404');
 
     const task = await eventually(
       async () => {

@@ -55,14 +55,27 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService; maxPage
       summary: 'Run a task now',
       description:
         'Queues a run at once, skipping the cron timer; it then runs like a scheduled run (trigger `manual`). Returns 202 ' +
-        'with the queued run; follow its progress in the task’s `recent_runs`. A disabled task is a 409 `task_disabled`. ' +
+        'with the queued run and its `Location`, `GET /tasks/{task}/runs/{run}`, to poll until it has finished. A disabled task is a 409 `task_disabled`. ' +
         'A run is attempted once: a failure is recorded on the run and the task (`last_outcome`, `last_error`).',
       params,
       response: { 202: Single(Ref(TaskRun)), 404: error, 409: error },
     },
     handler: async (request, reply) => {
       const run = await tasks.runNow(request.ctx, request.params.task);
-      return reply.code(202).header('location', `/api/v1/tasks/${run.task_id}`).send({ data: run });
+      return reply.code(202).header('location', `/api/v1/tasks/${run.task_id}/runs/${run.id}`).send({ data: run });
     },
+  });
+
+  app.get('/tasks/:task/runs/:run', {
+    config: { access: { scope: 'tasks:read' } },
+    schema: {
+      operationId: 'getTaskRun',
+      tags: ['Tasks'],
+      summary: 'Get one run of a task',
+      description: 'Where `POST /tasks/{task}/run` points (`Location`): poll it until its status says the run has finished.',
+      params: Type.Object({ task: IdParam, run: IdParam }),
+      response: { 200: Single(Ref(TaskRun)), 404: error },
+    },
+    handler: async (request) => ({ data: await tasks.getRun(request.ctx, request.params.task, request.params.run) }),
   });
 };

@@ -74,6 +74,13 @@ export function createTaskService(deps: TaskServiceDeps) {
       return { ...presentTask(row, zone), recent_runs: runs.map(presentRun) };
     },
 
+    /** One run of a task: a run under another task is the same 404 as a missing one. */
+    async getRun(_ctx: ServiceContext, taskId: number, runId: number): Promise<TaskRun> {
+      const run = await deps.tasks.findRun(runId);
+      if (!run || run.task_id !== taskId) throw new NotFoundError();
+      return presentRun(run);
+    },
+
     /** A task by id or by its task_type (the CLI accepts either). */
     async resolve(_ctx: ServiceContext, reference: string): Promise<TaskRow> {
       const row = /^\d+$/.test(reference) ? await deps.tasks.findById(Number(reference)) : await deps.tasks.findByType(reference);
