@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, loadDotenv } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
@@ -12,6 +13,16 @@ import type { Runner } from './runner.ts';
 import { serveCommands } from './serve.ts';
 import { tokenCommands } from './tokens.ts';
 import { workerCommands } from './worker.ts';
+
+/** The package's version, as `academy --version` prints it. */
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** The code of an error as `--json` reports it on stderr: the API's code where there is one. */
+function codeOf(error: unknown): string {
+  if (error instanceof ConfigError) return 'invalid_configuration';
+  if (error instanceof AppError) return error.code;
+  return 'failed';
+}
 
 function describe(error: unknown): string {
   if (error instanceof AppError && error.details) {
@@ -39,11 +50,19 @@ const processIO: CliIO = { stdout: process.stdout, stderr: process.stderr, env: 
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   if (io.env === process.env) loadDotenv();
   let exitCode = 0;
+  const json = argv.includes('--json');
   const program = new Command('academy')
     .description('Academy: the Training Administration API server, worker and administration')
-    .option('--json', 'print machine-readable JSON on stdout')
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
-    .showHelpAfterError()
+    .version(VERSION, '-V, --version', 'print the version')
+    .option('--json', 'print machine-readable JSON on stdout, and errors as JSON on stderr')
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // A usage error is one line and a hint (not the whole help); with --json, a JSON error.
+      outputError: (text, write) =>
+        write(json ? `${JSON.stringify({ message: text.trim().replace(/^error: /, ''), code: 'usage' })}\n` : text),
+    })
+    .showHelpAfterError(json ? false : '(academy --help, or academy <command> --help, shows the usage)')
     .exitOverride();
 
   const run: Runner = async (fn, options = {}) => {
@@ -60,7 +79,11 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       if (options.migrate !== false) await migrate(platform.database);
       await fn({ platform, out, ctx: operatorContext(platform) });
     } catch (error) {
-      io.stderr.write(`${error instanceof ConfigError ? error.message : `Error: ${describe(error)}`}\n`);
+      if (json) {
+        const body: Record<string, unknown> = { message: error instanceof Error ? error.message : String(error), code: codeOf(error) };
+        if (error instanceof AppError && error.details) body.errors = error.details;
+        io.stderr.write(`${JSON.stringify(body)}\n`);
+      } else io.stderr.write(`${error instanceof ConfigError ? error.message : `Error: ${describe(error)}`}\n`);
       exitCode = error instanceof ConfigError ? 78 : 1;
     } finally {
       await platform?.close();

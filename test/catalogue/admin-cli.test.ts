@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Platform } from '../../src/platform/platform.ts';
-import { runCli } from '../support/cli.ts';
+import { jsonError, runCli } from '../support/cli.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { runAcademy } from '../support/process.ts';
@@ -127,9 +127,12 @@ describe('academy admin: courses, sessions, meetings, assessments, resources, en
     );
     assert.notEqual(bad.code, 0);
     assert.equal(bad.stdout, '');
-    assert.match(bad.stderr, /The input is invalid/);
+    assert.match(jsonError(bad.stderr), /^validation_failed: /);
     for (const field of ['slug', 'title', 'code', 'price', 'currency', 'language', 'colour'])
-      assert.match(bad.stderr, new RegExp(`^  ${field}: `, 'm'), field);
+      assert.match(jsonError(bad.stderr), new RegExp(`^  ${field}: `, 'm'), field);
+    const human = await runCli(['admin', 'courses', 'create', '--data', JSON.stringify({ slug: 'X Y' })], env);
+    assert.match(human.stderr, /The input is invalid/);
+    assert.match(human.stderr, /^ {2}slug: /m);
 
     const moved = await runCli(['admin', 'sessions', 'transition', '999999', '--data', '{"to_state":"cancelled"}'], env);
     assert.notEqual(moved.code, 0);

@@ -5,7 +5,7 @@ import { before, describe, test } from 'node:test';
 import { studentServiceFor } from '../../src/modules/students/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { Platform } from '../../src/platform/platform.ts';
-import { runCli } from '../support/cli.ts';
+import { jsonError, runCli } from '../support/cli.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { runAcademy } from '../support/process.ts';
@@ -126,7 +126,7 @@ describe('academy admin students and applications', () => {
         const result = await academy(['--json', 'admin', ...args]);
         assert.equal(result.code, 1, args.join(' '));
         assert.equal(result.stdout, '');
-        assert.match(result.stderr, message);
+        assert.match(jsonError(result.stderr), message);
       }
     });
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Platform } from '../../src/platform/platform.ts';
-import { runCli } from '../support/cli.ts';
+import { jsonError, runCli } from '../support/cli.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { runAcademy } from '../support/process.ts';
@@ -64,14 +64,14 @@ describe('academy admin certificates', () => {
         /Enrolment \d+ is waitlisted; only a confirmed enrolment earns a certificate/,
       ],
       [['issue', '--data', '{}'], /enrolment_id: The enrolment_id field is required/],
-      [['revoke', '99999999'], /Nothing has that id/],
+      [['revoke', '99999999'], /not_found/],
       [['revoke', 'CERT-2026-000001'], /"CERT-2026-000001" is not an id/],
     ];
     for (const [args, message] of cases) {
       const result = await academy(['--json', 'admin', 'certificates', ...args]);
       assert.equal(result.code, 1, args.join(' '));
       assert.equal(result.stdout, '');
-      assert.match(result.stderr, message);
+      assert.match(jsonError(result.stderr), message);
     }
     const certificate = await make.certificate({ status: 'revoked', revoked_at: new Date().toISOString() });
     const again = await academy(['admin', 'certificates', 'revoke', String(certificate.id)]);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { runCli } from '../support/cli.ts';
+import { jsonError, runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { runAcademy } from '../support/process.ts';
 
@@ -23,7 +24,7 @@ describe('academy tokens create validates its input', () => {
     for (const days of ['999999999', '36501', '0']) {
       const refused = await create('--name', 'far', '--expires-in-days', days);
       assert.equal(refused.code, 1, days);
-      assert.match(refused.stderr, /--expires-in-days: The expiry must be a whole number of days from 1 to 36500\./, days);
+      assert.match(jsonError(refused.stderr), /--expires-in-days: The expiry must be a whole number of days from 1 to 36500\./, days);
       assert.doesNotMatch(refused.stderr, /Invalid time value/);
     }
     const longest = await create('--name', 'century', '--expires-in-days', '36500');
@@ -40,16 +41,32 @@ describe('academy tokens create validates its input', () => {
     assert.match(refused.stderr, /--expires-in-days/);
   });
 
+  test('under --json an error is JSON on stderr; a mistyped scope is named with its likely meaning', async () => {
+    const typo = await create('--name', 'typo', '--scopes', 'student:read');
+    assert.equal(typo.code, 1);
+    const body = JSON.parse(typo.stderr);
+    assert.equal(body.code, 'validation_failed');
+    assert.match(body.errors['--scopes'][0], /Did you mean students:read \(for student:read\)\?/);
+    const usage = await runCli(['--json', 'tokens', 'creat'], { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir });
+    assert.notEqual(usage.code, 0);
+    assert.deepEqual(JSON.parse(usage.stderr), { message: "unknown command 'creat'\n(Did you mean create?)", code: 'usage' });
+    const human = await runCli(['tokens', 'creat'], { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir });
+    assert.match(human.stderr, /unknown command 'creat'\n\(Did you mean create\?\)\n\(academy --help/);
+    assert.ok(human.stderr.split('\n').length < 6, 'a usage error is short, not the whole help');
+    const version = await runCli(['--version'], {});
+    assert.equal(version.stdout.trim(), JSON.parse(readFileSync('package.json', 'utf8')).version);
+  });
+
   test('a name is 1-100 characters without control characters', async () => {
     const long = await create('--name', 'x'.repeat(101));
     assert.equal(long.code, 1);
-    assert.match(long.stderr, /--name: The name must be at most 100 characters\./);
+    assert.match(jsonError(long.stderr), /--name: The name must be at most 100 characters\./);
     const control = await create('--name', 'ops\nAuthorization: x');
     assert.equal(control.code, 1);
-    assert.match(control.stderr, /--name: The name must not contain control characters \(line breaks, tabs\)\./);
+    assert.match(jsonError(control.stderr), /--name: The name must not contain control characters \(line breaks, tabs\)\./);
     const blank = await create('--name', '   ');
     assert.equal(blank.code, 1);
-    assert.match(blank.stderr, /--name: A name is required\./);
+    assert.match(jsonError(blank.stderr), /--name: A name is required\./);
     assert.equal((await create('--name', 'é'.repeat(100))).code, 0, 'a hundred characters are accepted');
 
     const list = await runCli(['--json', 'tokens', 'list'], { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir });

@@ -17,3 +17,17 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
   });
   return { code, stdout, stderr };
 }
+
+/**
+ * A `--json` error from stderr (`{"message","code","errors"?}`) as text to match against: its code and
+ * message on the first line, then `  field: message` for each field error.
+ */
+export function jsonError(stderr: string): string {
+  const body = JSON.parse(stderr.trim().split('\n').pop() as string) as {
+    message: string;
+    code: string;
+    errors?: Record<string, string[]>;
+  };
+  const fields = Object.entries(body.errors ?? {}).flatMap(([field, messages]) => messages.map((message) => `  ${field}: ${message}`));
+  return [`${body.code}: ${body.message}`, ...fields].join('\n');
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runCli } from '../support/cli.ts';
+import { jsonError, runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { runAcademy } from '../support/process.ts';
 
@@ -41,6 +41,6 @@ describe('academy admin tasks', () => {
     const result = await runCli(['--json', 'admin', 'tasks', 'enable', 'reports.nope'], env);
     assert.notEqual(result.code, 0);
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /No task has the id or task type "reports\.nope"/);
+    assert.match(jsonError(result.stderr), /No task has the id or task type "reports\.nope"/);
   });
 });

@@ -1,4 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
+import { closest, distance } from 'fastest-levenshtein';
 import type { ChangeFeed } from '../changes.ts';
 import { createReadCache } from '../changes.ts';
 import type { Clock } from '../clock.ts';
@@ -82,7 +83,12 @@ function checkScopes(scopes: string[]): string[] {
   if (cleaned.length === 0) throw ValidationError.field('scopes', 'At least one scope is required.');
   const unknown = cleaned.filter((s) => !isGrantable(s));
   if (unknown.length > 0) {
-    throw ValidationError.field('scopes', `Unknown scope(s): ${unknown.join(', ')}. Known scopes: *, ${SCOPES.join(', ')}.`);
+    // A likely typo is named: `student:read` → students:read, `documents:wirte` → documents:write.
+    const guesses = unknown
+      .map((scope) => ({ scope, guess: closest(scope, [...SCOPES]) }))
+      .filter(({ scope, guess }) => distance(scope, guess) <= 3);
+    const hint = guesses.length ? ` Did you mean ${guesses.map(({ scope, guess }) => `${guess} (for ${scope})`).join(', ')}?` : '';
+    throw ValidationError.field('scopes', `Unknown scope(s): ${unknown.join(', ')}.${hint} Known scopes: *, ${SCOPES.join(', ')}.`);
   }
   return cleaned;
 }
