@@ -25,6 +25,8 @@ export interface Config {
   logLevel: string;
   metricsPort: number | null;
   versionsFile: string | null;
+  /** ACADEMY_ACCESS_LOG: one info line per request (`academy serve`). */
+  accessLog: boolean;
   /** ACADEMY_CORS_ORIGINS: browser origins allowed to call the API (`*` for any); none by default. */
   corsOrigins: string[] | '*' | null;
   /** Where documents and reports are kept: the data directory, or an S3-compatible bucket. */
@@ -303,6 +305,7 @@ export function loadConfig(env: Env = process.env): Config {
     documentTypesFile: env.ACADEMY_DOCUMENT_TYPES_FILE?.trim() || null,
     storage: storageSettings(env),
     corsOrigins: corsOrigins(env),
+    accessLog: bool(env, 'ACADEMY_ACCESS_LOG', true),
     workerConcurrency: int(env, 'ACADEMY_WORKER_CONCURRENCY', 4, 1, 64),
     jobLeaseMs: int(env, 'ACADEMY_JOB_LEASE_SECONDS', 300, 1, 86_400) * 1000,
     jobPollMs: int(env, 'ACADEMY_JOB_POLL_MS', 1000, 10, 60_000),

@@ -41,7 +41,7 @@ export function serveCommands(program: Command, run: Runner): void {
               );
             }
           }
-          const app = await buildApp(platform, { logRequests: config.logLevel === 'debug' || config.logLevel === 'trace' });
+          const app = await buildApp(platform, { logRequests: config.accessLog });
           const address = await app.http.listen({ port: config.port, host: config.host });
           out.info(`Academy API listening on ${address} (database: ${platform.database.dialect}; docs: ${address}/docs)`);
           out.info(`Try: curl -H "Authorization: Bearer <token>" ${address}/api/v1/organization`);

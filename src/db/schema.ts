@@ -312,6 +312,8 @@ export interface JobTable {
   locked_by: string | null;
   locked_at: Timestamp | null;
   failed_at: Timestamp | null;
+  /** The HTTP request (or job) that queued it. */
+  request_id: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

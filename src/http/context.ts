@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Platform } from '../platform/platform.ts';
+import { withRequestId } from '../platform/trace.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,6 +14,8 @@ const nobody = { kind: 'token', tokenId: null, userId: null, scopes: [] } as con
 
 /** `request.ctx`, built on first use (public and open routes never pay for it). */
 export function registerServiceContext(app: FastifyInstance, platform: Platform): void {
+  // Everything this request causes (jobs, their deliveries) is traced back to its id.
+  app.addHook('onRequest', (request, _reply, done) => withRequestId(request.id, done));
   app.decorateRequest('ctx', {
     getter(this: FastifyRequest): ServiceContext {
       return { actor: this.actor ?? nobody, clock: platform.clock, logger: this.log, requestId: this.id };

@@ -9,6 +9,7 @@ import { PermanentJobError, RetryAfterError } from '../../platform/jobs/registry
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
+import { currentRequestId } from '../../platform/trace.ts';
 import { createWebhookRepository, type WebhookRepository } from './repository.ts';
 
 /** Delay before each retry (CONTRACT.md): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h — 8 attempts in all. */
@@ -82,6 +83,8 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       'webhook-id': eventRow.id,
       'webhook-timestamp': String(Math.floor(started.getTime() / 1000)),
       'webhook-signature': signature,
+      // The API request whose change this event describes, for the receiver's support questions.
+      ...(currentRequestId() ? { 'academy-request-id': currentRequestId() as string } : {}),
     });
 
     const now = clock.now();

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
+import { currentRequestId } from '../trace.ts';
 import type { JobName, JobPayloads } from './names.ts';
 import type { JobRepository } from './repository.ts';
 
@@ -40,6 +41,7 @@ export function createJobQueue(deps: { jobs: JobRepository; clock: Clock }) {
         key: options.key ?? null,
         run_at: (options.runAt ?? now).toISOString(),
         max_attempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        request_id: currentRequestId(),
         created_at: now.toISOString(),
       });
       if (id !== undefined) {

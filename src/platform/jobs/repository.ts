@@ -10,6 +10,7 @@ export interface NewJob {
   key: string | null;
   run_at: string;
   max_attempts: number;
+  request_id?: string | null;
   created_at: string;
 }
 

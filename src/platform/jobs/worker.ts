@@ -6,6 +6,7 @@ import { listen } from '../../db/listen.ts';
 import { createAlarm } from '../alarm.ts';
 import type { Clock } from '../clock.ts';
 import type { Outbox } from '../events/outbox.ts';
+import { withRequestId } from '../trace.ts';
 import type { JobName } from './names.ts';
 import type { JobQueue } from './queue.ts';
 import { defaultBackoff, type JobRegistry, PermanentJobError, RetryAfterError } from './registry.ts';
@@ -125,13 +126,16 @@ export function createWorker(deps: WorkerDeps, options: WorkerOptions) {
     try {
       const definition = deps.registry.get(job.name);
       if (!definition) throw new PermanentJobError(`no handler for job ${job.name}`);
-      await definition.handler(parsePayload(job) as never, {
-        job,
-        attempt: job.attempts,
-        maxAttempts: job.max_attempts,
-        signal: abort.signal,
-        logger: logger.child({ job: job.id, name: job.name }),
-      });
+      // The job runs as part of the request that queued it: its logs and the jobs it queues carry its id.
+      await withRequestId(job.request_id, () =>
+        definition.handler(parsePayload(job) as never, {
+          job,
+          attempt: job.attempts,
+          maxAttempts: job.max_attempts,
+          signal: abort.signal,
+          logger: logger.child({ job: job.id, name: job.name, ...(job.request_id ? { requestId: job.request_id } : {}) }),
+        }),
+      );
     } catch (error) {
       failure = error ?? new Error('the handler threw without a reason');
     }
