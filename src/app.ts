@@ -14,6 +14,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { registerInputChecks } from './http/input.ts';
 import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
+import { addPlatformMetrics } from './http/platform-metrics.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { serverOptions } from './http/server.ts';
 import { systemRoutes } from './http/system-routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const metrics = createMetrics();
+  addPlatformMetrics(metrics.registry, platform);
   http.removeContentTypeParser('text/plain');
   http.addSchema(ErrorBody);
   registerErrorHandling(http);

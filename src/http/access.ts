@@ -3,7 +3,7 @@ import type { Actor } from '../platform/context.ts';
 import { InsufficientScopeError, RateLimitedError, UnauthenticatedError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { grants, type Scope } from '../platform/tokens/scopes.ts';
-import { type PolicyName, rateLimitHeaders } from './rate-limit.ts';
+import { type PolicyName, rateLimitHeaders, rateLimitRefusals } from './rate-limit.ts';
 
 /**
  * How a route is reached. Every route declares one in `config.access`:
@@ -64,7 +64,10 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
     const now = platform.clock.now();
     const decision = await platform.rateLimiter.consume(policy, key);
     const headers = rateLimitHeaders(policy, decision, now);
-    if (!decision.allowed) throw new RateLimitedError(headers);
+    if (!decision.allowed) {
+      rateLimitRefusals.set(policy, (rateLimitRefusals.get(policy) ?? 0) + 1);
+      throw new RateLimitedError(headers);
+    }
     request.counted = { policy, key };
     reply.headers(headers);
   }

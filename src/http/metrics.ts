@@ -6,6 +6,7 @@ import { ping } from '../db/database.ts';
 import { DatabaseUnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { sendError } from './errors.ts';
+import { addPlatformMetrics } from './platform-metrics.ts';
 import { serverOptions } from './server.ts';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -137,6 +138,7 @@ export async function createWorkerProbeServer(platform: Platform, worker: { read
       this.set(worker.running);
     },
   });
+  addPlatformMetrics(registry, platform);
   const server = Fastify({ ...serverOptions(platform.config), logger: false });
   server.get('/livez', async () => ({ status: 'ok' }));
   server.get('/readyz', async (_request, reply) => {

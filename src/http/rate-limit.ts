@@ -21,6 +21,9 @@ export const POLICIES = {
 
 export type PolicyName = keyof typeof POLICIES;
 
+/** 429s answered by this process, by policy (the metric academy_rate_limited_requests). */
+export const rateLimitRefusals = new Map<PolicyName, number>();
+
 export interface Decision {
   allowed: boolean;
   limit: number;

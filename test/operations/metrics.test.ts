@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fixtures } from '../support/fixtures.ts';
+import { bearer, createTestApp } from '../support/platform.ts';
+
+test('after a small workload, /metrics shows the queue by job name and age, outcomes by status, 429s and health checks', async () => {
+  const app = await createTestApp({ env: { ACADEMY_RATE_LIMIT_PER_MINUTE: '3' } });
+  const make = fixtures(app.platform);
+  const { db } = app.platform.database;
+  // Two waiting jobs (one due a minute ago), one failed one, and a webhook delivery that failed.
+  const minuteAgo = new Date(Date.now() - 60_000).toISOString();
+  await db.transaction().execute(async (trx) => {
+    await app.platform.queue.enqueue(trx, 'system.noop', {}, { runAt: new Date(minuteAgo) });
+    await app.platform.queue.enqueue(trx, 'system.noop', {});
+  });
+  await make.job({ name: 'webhooks.deliver', failed_at: new Date().toISOString() });
+  await make.webhookDelivery({ status: 'failed' });
+  const token = await app.token(['organization:read']);
+  const codes: number[] = [];
+  for (let i = 0; i < 5; i++)
+    codes.push((await app.http.inject({ method: 'GET', url: '/api/v1/organization', headers: bearer(token) })).statusCode);
+  assert.deepEqual(codes, [200, 200, 200, 429, 429]);
+  await db.updateTable('health_checks').set({ last_status: 'warn' }).where('name', '=', 'database').execute();
+
+  const res = await app.http.inject({ method: 'GET', url: '/metrics' });
+  assert.equal(res.statusCode, 200);
+  const text = res.body;
+  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1]);
+  assert.equal(value(/^academy_jobs\{name="system.noop",state="waiting"\} (\d+)$/m), 2);
+  const age = value(/^academy_jobs_oldest_waiting_seconds\{name="system.noop"\} ([\d.]+)$/m);
+  assert.ok(age >= 59 && age < 120, `oldest waiting job is ${age} s old`);
+  assert.equal(value(/^academy_jobs\{name="webhooks.deliver",state="failed"\} (\d+)$/m), 1);
+  assert.equal(value(/^academy_webhook_deliveries\{status="failed"\} (\d+)$/m), 1);
+  assert.equal(value(/^academy_rate_limited_requests\{policy="default"\} (\d+)$/m) >= 2, true);
+  assert.equal(value(/^academy_health_check_status\{check="database",status="warn"\} (\d)$/m), 1);
+  assert.equal(value(/^academy_health_check_status\{check="database",status="pass"\} (\d)$/m), 0);
+  assert.match(text, /^academy_http_requests_total\{method="GET",route="\/api\/v1\/organization",status="429"\} 2$/m);
+});
