@@ -3,6 +3,8 @@ export interface Output {
   json: boolean;
   result(value: unknown, text?: string): void;
   info(text: string): void;
+  /** What a server says about itself (its address, a token to try): on stderr, apart from its JSON logs. */
+  banner(text: string): void;
   /** Progress of long work, on stderr so that it never mixes with the result; nothing with --json. */
   progress(text: string): void;
 }
@@ -18,6 +20,9 @@ export function createOutput(json: boolean, stdout: Sink = process.stdout, stder
     },
     info(text) {
       if (!json) stdout.write(`${text}\n`);
+    },
+    banner(text) {
+      stderr.write(`${text}\n`);
     },
     progress(text) {
       if (!json) stderr.write(`${text}\n`);

@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { buildApp } from '../app.ts';
 import { migrate } from '../db/migrate.ts';
 import { createMetricsServer } from '../http/metrics.ts';
@@ -10,6 +14,22 @@ import type { Platform } from '../platform/platform.ts';
 import type { Output } from './output.ts';
 import type { Runner } from './runner.ts';
 import { untilSignal } from './worker.ts';
+
+/** Waits until the Redis connection is ready, at most `ms`; after that the server starts anyway (limits counted locally, and said so). */
+async function redisReady(redis: Redis, ms: number, logger: Logger): Promise<void> {
+  if (redis.status === 'ready') return;
+  const ready = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => finish(false), ms);
+    const finish = (value: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(value);
+    };
+    const onReady = () => finish(true);
+    redis.on('ready', onReady);
+  });
+  if (!ready) logger.warn({ waitedMs: ms }, 'Redis is not reachable yet: rate limits start counted by this process alone');
+}
 
 export function serveCommands(program: Command, run: Runner): void {
   program
@@ -25,35 +45,45 @@ export function serveCommands(program: Command, run: Runner): void {
           const { config, logger } = platform;
           const applied = await migrate(platform.database);
           if (applied.applied.length) logger.info({ migrations: applied.applied }, 'database migrated');
+          let demoTokenFile: string | null = null;
           if (options.demo) {
             const demo = await seedDemo(platform);
+            demoTokenFile = demo.tokenFile;
             if (demo.token) {
-              out.info(`Demo data loaded. Demo token (all scopes; shown once, also saved to ${demo.tokenFile}):\n\n  ${demo.token}\n`);
+              out.banner(`Demo data loaded. Demo token (all scopes; shown once, also saved to ${demo.tokenFile}):\n\n  ${demo.token}\n`);
             } else if (demo.savedToken) {
-              out.info(`Demo token (from ${demo.tokenFile}):\n\n  ${demo.savedToken}\n`);
+              out.banner(`Demo token (from ${demo.tokenFile}):\n\n  ${demo.savedToken}\n`);
             } else if (demo.savedTokenInvalid) {
-              out.info(
+              out.banner(
                 `The demo token in ${demo.tokenFile} was revoked or has expired; create one with: npx academy tokens create --name me --scopes '*'`,
               );
             } else if (demo.refused) {
-              out.info(
+              out.banner(
                 'This database already holds data of its own: demo data was not loaded. Create a token with `academy tokens create`.',
               );
             }
           }
+          // Rate limits shared through Redis must not start counted locally: wait (a little) for it.
+          if (platform.redis) await redisReady(platform.redis, 5000, logger);
           const app = await buildApp(platform, { logRequests: config.accessLog });
           const address = await app.http.listen({ port: config.port, host: config.host });
-          out.info(`Academy API listening on ${address} (database: ${platform.database.dialect}; docs: ${address}/docs)`);
-          out.info(`Try: curl -H "Authorization: Bearer <token>" ${address}/api/v1/organization`);
+          out.banner(`Academy API listening on ${address} (database: ${platform.database.dialect}; docs: ${address}/docs)`);
+          const tokenFile =
+            demoTokenFile && existsSync(demoTokenFile) ? path.relative(process.cwd(), demoTokenFile) || demoTokenFile : null;
+          out.banner(
+            tokenFile
+              ? `Try: curl -H "Authorization: Bearer $(cat ${tokenFile})" ${address}/api/v1/organization`
+              : `Try: curl -H "Authorization: Bearer $TOKEN" ${address}/api/v1/organization   (a token: academy tokens create --name me --scopes '*')`,
+          );
           const metricsServer = config.metricsPort === null ? null : await createMetricsServer(app.metrics, config);
           if (metricsServer) {
             const metricsAddress = await metricsServer.listen({ port: config.metricsPort as number, host: config.host });
-            out.info(`Metrics on ${metricsAddress}/metrics`);
+            out.banner(`Metrics on ${metricsAddress}/metrics`);
           }
           const worker = options.worker ? platform.createWorker() : null;
           if (worker) {
             await worker.start();
-            out.info(`Academy worker ${worker.id} started (concurrency ${config.workerConcurrency})`);
+            out.banner(`Academy worker ${worker.id} started (concurrency ${config.workerConcurrency})`);
           }
           // The cron scheduler runs wherever a worker runs.
           const scheduler = worker ? schedulerFor(platform) : null;
