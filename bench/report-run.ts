@@ -4,7 +4,7 @@
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { assemble } from '../src/modules/index.ts';
-import { reportServiceFor } from '../src/modules/reports/service.ts';
+import { generateInThread, reportServiceFor } from '../src/modules/reports/service.ts';
 import { systemContext } from '../src/platform/context.ts';
 
 const [url, dataDir, format = 'csv'] = process.argv.slice(2);
@@ -18,7 +18,7 @@ const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage.rss());
 }, 20);
 const started = performance.now();
-const outcome = await reports.generate(ctx, report.id);
+const outcome = await generateInThread(platform.config, report.id, null);
 const seconds = (performance.now() - started) / 1000;
 clearInterval(sampler);
 peak = Math.max(peak, process.memoryUsage.rss());

@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import { type Kysely, sql, type Updateable } from 'kysely';
+import type { Config } from '../../config.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, ReportTable } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -310,6 +312,39 @@ export function createReportService(deps: ReportServiceDeps) {
 }
 
 export type ReportService = ReturnType<typeof createReportService>;
+
+/** The heap a report's generation may use: it streams, so this bounds its memory whatever its size. */
+const THREAD_OLD_SPACE_MB = 96;
+
+/**
+ * Generates a report in a worker thread with a heap of its own, bounded (THREAD_OLD_SPACE_MB): a
+ * 500,000-row export then grows the process by tens of megabytes, where in the worker's own heap V8
+ * let the old generation fill with short-lived rows to well over 100 MB before collecting it. The
+ * thread opens its own connection to the database and storage; if it dies (out of memory included),
+ * the job fails like any other and is retried.
+ */
+export function generateInThread(
+  config: Config,
+  reportId: number,
+  requestId: string | null,
+  logLevel: string = config.logLevel,
+): Promise<ReportStatus | 'skipped'> {
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(new URL('./thread.ts', import.meta.url), {
+      workerData: { config, reportId, requestId, logLevel },
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_SPACE_MB, maxYoungGenerationSizeMb: 16 },
+    });
+    let outcome: ReportStatus | 'skipped' | null = null;
+    thread.on('message', (message: { outcome: ReportStatus | 'skipped' }) => {
+      outcome = message.outcome;
+    });
+    thread.on('error', reject);
+    thread.on('exit', (code) => {
+      if (outcome !== null) resolve(outcome);
+      else reject(new Error(`the report generator's thread exited (code ${code}) before it finished`));
+    });
+  });
+}
 
 export function reportServiceFor(platform: Platform): ReportService {
   return createReportService({ db: platform.database.db, storage: platform.storage, outbox: platform.outbox, queue: platform.queue });
