@@ -1,8 +1,10 @@
 // The Academy application as `academy serve --no-worker` runs it. By default over a fresh SQLite
 // database in a temporary directory with the demo data; with BENCH_DATABASE_URL (and
-// BENCH_DATA_DIR) over that database as it is (a large data set of the catalogue suite), with a
-// token of its own that is revoked when the benchmark stops it. The per-token rate limit is raised
-// through its configuration variable so that the benchmark measures served requests, not 429s.
+// BENCH_DATA_DIR) over that database as it is (a prepared one, or a large data set of the catalogue
+// suite), with a token of its own that is revoked when the benchmark stops it. BENCH_PORT with
+// BENCH_REUSE_PORT=1 lets several of these processes share one port, as ACADEMY_REUSE_PORT does for
+// `academy serve`. The per-token rate limit is raised through its configuration variable so that the
+// benchmark measures served requests, not 429s.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +21,7 @@ const config = loadConfig({
   DATABASE_URL: given ?? `sqlite:${path.join(dataDir, 'academy.db')}`,
   ACADEMY_DATA_DIR: dataDir,
   ACADEMY_RATE_LIMIT_PER_MINUTE: '100000000',
+  ACADEMY_REUSE_PORT: process.env.BENCH_REUSE_PORT === '1' ? 'true' : 'false',
   LOG_LEVEL: 'silent',
 });
 const platform = assemble(config, { logger: pino({ level: 'silent' }) });
@@ -26,7 +29,8 @@ await migrate(platform.database);
 const issued = given ? await platform.tokens.create({ name: 'bench', scopes: ['*'], expiresInDays: 1 }) : null;
 const token = issued?.token ?? (await seedDemo(platform)).token;
 const app = await buildApp(platform, { logRequests: false });
-const url = await app.http.listen({ port: 0, host: '127.0.0.1' });
+const listenOptions = { port: Number(process.env.BENCH_PORT ?? 0), host: '127.0.0.1', reusePort: config.reusePort };
+const url = await app.http.listen(listenOptions);
 process.send?.({ url: `${url}/api/v1/organization`, base: url, token });
 process.on('disconnect', async () => {
   await app.http.close();

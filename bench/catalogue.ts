@@ -22,7 +22,7 @@ import { type BenchDialect, type Dataset, dataset, postgresReachable } from './d
 import { durationOf, type LoadTool, measure, record, replay, row, SERVER_FLAGS, startServer, stop } from './http.ts';
 import type { LoadResult } from './load.ts';
 import { type BenchRow, formatTable } from './report.ts';
-import { wrkAvailable } from './wrk.ts';
+import { loadTools } from './wrk.ts';
 
 /** A surname about one student in sixty has: a search with a page of results and a total to count. */
 const SEARCH = 'okafor';
@@ -115,15 +115,6 @@ async function sqlCost(ctx: ServiceContext, target: Target, runs: number) {
   return { mean, p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-async function tools(): Promise<LoadTool[]> {
-  const asked = process.env.BENCH_TOOL ?? 'both';
-  if (!['autocannon', 'wrk', 'both'].includes(asked)) throw new Error('BENCH_TOOL must be autocannon, wrk or both');
-  const wrk = await wrkAvailable();
-  if (asked === 'wrk' && !wrk) throw new Error('BENCH_TOOL=wrk, but wrk is not installed (apt-get install wrk, or BENCH_WRK=/path/to/wrk)');
-  if (asked === 'both' && !wrk) log('wrk is not installed: autocannon only (apt-get install wrk for the C load generator)');
-  return asked === 'both' ? (wrk ? ['autocannon', 'wrk'] : ['autocannon']) : [asked as LoadTool];
-}
-
 function verdict(target: Target, result: LoadResult, baselineRps: number): string {
   const checks = [`p99 < ${P99_TARGET_MS} ms ${result.p99Ms < P99_TARGET_MS ? 'met' : 'MISSED'}`];
   if (target.ratioTarget)
@@ -201,7 +192,7 @@ async function benchDialect(data: Dataset, loadTools: LoadTool[], baselines: Map
 
 export async function catalogueBench(): Promise<BenchRow[]> {
   const scale = Number(process.env.BENCH_SCALE ?? 1);
-  const loadTools = await tools();
+  const chosenTools = await loadTools(log);
   const asked = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
   const rows: BenchRow[] = [];
   const dialects: BenchDialect[] = [];
@@ -215,9 +206,9 @@ export async function catalogueBench(): Promise<BenchRow[]> {
   for (const dialect of dialects) datasets.push(await dataset(dialect, scale, log));
 
   const baselines = new Map<LoadTool, number>();
-  const hello = await startServer<{ url: string }>('hello.ts');
+  const hello = await startServer<{ url: string }>('hello.ts', SERVER_FLAGS);
   try {
-    for (const tool of loadTools) {
+    for (const tool of chosenTools) {
       log(`hello world: ${tool}, ${durationOf(tool)} s`);
       const result = await measure({ url: hello.ready.url }, durationOf(tool), tool);
       baselines.set(tool, result.rps);
@@ -228,7 +219,7 @@ export async function catalogueBench(): Promise<BenchRow[]> {
   } finally {
     await stop(hello.child);
   }
-  for (const data of datasets) rows.push(...(await benchDialect(data, loadTools, baselines)));
+  for (const data of datasets) rows.push(...(await benchDialect(data, chosenTools, baselines)));
   return rows;
 }
 

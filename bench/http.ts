@@ -1,10 +1,23 @@
 // HTTP throughput: a bare Fastify server (the baseline) against Academy's authenticated
-// GET /api/v1/organization. Servers and the load generator each run in their own process.
+// GET /api/v1/organization, on SQLite and PostgreSQL, with one and with two API processes sharing the
+// port, each with autocannon and wrk (BENCH_TOOL). Servers and the load generator each run in their
+// own process.
 import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { seedDemo } from '../src/modules/demo/seed.ts';
+import { assemble } from '../src/modules/index.ts';
+import { type BenchDialect, postgresAdminUrl, postgresReachable } from './datasets.ts';
 import type { LoadJob, LoadResult } from './load.ts';
 import type { BenchRow } from './report.ts';
-import { runWrk } from './wrk.ts';
+import { loadTools, runWrk } from './wrk.ts';
 
 export const CONNECTIONS = 32;
 /** The Node.js flags the `academy` command runs with (ADR 0006, ADR 0011): benchmark servers use the same. */
@@ -123,36 +136,145 @@ export async function replay(recorded: Recorded, durationSeconds: number, tool: 
   }
 }
 
+/** A port that was free a moment ago, for servers that must share one (BENCH_REUSE_PORT). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+interface Prepared {
+  url: string;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+/** A migrated database with the demo academy, shared by the servers of one measurement. */
+async function prepare(dialect: BenchDialect): Promise<Prepared> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'academy-bench-http-'));
+  let url = `sqlite:${path.join(dataDir, 'academy.db')}`;
+  let dropDatabase = async () => {};
+  if (dialect === 'postgres') {
+    const name = `academy_bench_http_${process.pid}`;
+    const admin = async (statement: string) => {
+      const client = new pg.Client({ connectionString: postgresAdminUrl });
+      await client.connect();
+      try {
+        await client.query(statement);
+      } finally {
+        await client.end();
+      }
+    };
+    await admin(`drop database if exists ${name} with (force)`);
+    await admin(`create database ${name}`);
+    const target = new URL(postgresAdminUrl);
+    target.pathname = `/${name}`;
+    url = target.toString();
+    dropDatabase = () => admin(`drop database if exists ${name} with (force)`);
+  }
+  const platform = assemble(loadConfig({ DATABASE_URL: url, ACADEMY_DATA_DIR: dataDir }), { logger: pino({ level: 'warn' }) });
+  await migrate(platform.database);
+  await seedDemo(platform);
+  await platform.close();
+  return {
+    url,
+    dataDir,
+    drop: async () => {
+      await dropDatabase();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * `processes` Academy servers over one database, sharing one port (SO_REUSEPORT, as
+ * ACADEMY_REUSE_PORT does), so that the same load spreads over them.
+ */
+async function academyServers(database: Prepared, processes: number) {
+  const port = String(await freePort());
+  const servers: Awaited<ReturnType<typeof startServer<{ url: string; token: string }>>>[] = [];
+  for (let i = 0; i < processes; i++) {
+    servers.push(
+      await startServer<{ url: string; token: string }>('app-server.ts', SERVER_FLAGS, {
+        BENCH_DATABASE_URL: database.url,
+        BENCH_DATA_DIR: database.dataDir,
+        BENCH_PORT: port,
+        BENCH_REUSE_PORT: '1',
+      }),
+    );
+  }
+  return {
+    ready: servers[0]?.ready as { url: string; token: string },
+    stop: () => Promise.all(servers.map((server) => stop(server.child))),
+  };
+}
+
+const log = (text: string) => console.error(`[http] ${text}`);
+
+/** The targets of issue-level reviews: at least 60% of the baseline, p99 under 10 ms. */
+const RATIO_TARGET = 0.6;
+const P99_TARGET_MS = 10;
+
 export async function httpBench(): Promise<BenchRow[]> {
-  const durationSeconds = durationOf('autocannon');
-
-  const hello = await startServer<{ url: string }>('hello.ts');
-  let baseline: LoadResult;
-  try {
-    baseline = await measure({ url: hello.ready.url }, durationSeconds);
-  } finally {
-    await stop(hello.child);
+  const tools = await loadTools(log);
+  const asked = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+  const rows: BenchRow[] = [];
+  const dialects: BenchDialect[] = [];
+  if (asked.includes('sqlite')) dialects.push('sqlite');
+  if (asked.includes('postgres')) {
+    if (await postgresReachable()) dialects.push('postgres');
+    else rows.push({ suite: 'http', target: 'postgres', note: 'skipped: PostgreSQL not reachable (BENCH_POSTGRES_URL)' });
   }
-
-  // Academy runs with the V8 flags its `academy` command and `npm start` use (docs/decisions/0006).
-  const academy = await startServer<{ url: string; token: string }>('app-server.ts', SERVER_FLAGS);
-  let organization: LoadResult;
-  let recorded: Recorded;
+  const databases = new Map<BenchDialect, Prepared>();
+  for (const dialect of dialects) databases.set(dialect, await prepare(dialect));
   try {
-    const auth = { authorization: `Bearer ${academy.ready.token}` };
-    recorded = await record(academy.ready.url, auth);
-    organization = await measure({ url: academy.ready.url, headers: auth }, durationSeconds);
+    for (const tool of tools) {
+      const seconds = durationOf(tool);
+      // The baseline runs with the same Node.js flags as Academy's servers.
+      const hello = await startServer<{ url: string }>('hello.ts', SERVER_FLAGS);
+      let baseline: LoadResult;
+      try {
+        log(`hello world: ${tool}, ${seconds} s`);
+        baseline = await measure({ url: hello.ready.url }, seconds, tool);
+      } finally {
+        await stop(hello.child);
+      }
+      const first = row(`fastify hello world (baseline, ${tool})`, baseline);
+      first.note = `${first.note}, ${tool} ${seconds} s`;
+      rows.push(first);
+      let recorded: Recorded | null = null;
+      for (const [dialect, database] of databases) {
+        for (const processes of [1, 2]) {
+          const servers = await academyServers(database, processes);
+          try {
+            const auth = { authorization: `Bearer ${servers.ready.token}` };
+            recorded ??= await record(servers.ready.url, auth);
+            log(`GET /organization on ${dialect}, ${processes} process(es): ${tool}, ${seconds} s`);
+            const result = await measure({ url: servers.ready.url, headers: auth }, seconds, tool);
+            const line = row(
+              `GET /api/v1/organization (token, ${dialect}, ${processes} process${processes > 1 ? 'es' : ''}, ${tool})`,
+              result,
+              baseline.rps,
+            );
+            const ratioMet = result.rps >= RATIO_TARGET * baseline.rps;
+            const p99Met = result.p99Ms < P99_TARGET_MS;
+            line.note = `${line.note}; ≥ ${RATIO_TARGET * 100}% of baseline ${ratioMet ? 'met' : 'MISSED'}; p99 < ${P99_TARGET_MS} ms ${p99Met ? 'met' : 'MISSED'}`;
+            rows.push(line);
+          } finally {
+            await servers.stop();
+          }
+        }
+      }
+      if (recorded) {
+        const copy = await replay(recorded, seconds, tool);
+        const ceiling = row(`fastify sending a copy of that response (no work, ${tool})`, copy, baseline.rps);
+        rows.push(ceiling);
+      }
+    }
   } finally {
-    await stop(academy.child);
+    for (const database of databases.values()) await database.drop();
   }
-
-  const copy = await replay(recorded, durationSeconds);
-
-  const ceiling = row('fastify sending a copy of that response (no work)', copy, baseline.rps);
-  ceiling.note = `${ceiling.note}; Academy reaches ${((100 * organization.rps) / copy.rps).toFixed(0)}% of this`;
-  return [
-    row('fastify hello world (baseline)', baseline),
-    row('GET /api/v1/organization (token, SQLite)', organization, baseline.rps),
-    ceiling,
-  ];
+  return rows;
 }

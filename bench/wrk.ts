@@ -1,7 +1,7 @@
 // wrk, the C load generator (https://github.com/wg/wrk): far lighter than autocannon, so on a small
 // machine it leaves more of the CPU to the server it measures. Runs `wrk --latency` and reads its
 // report: requests per second, the 50th and 99th latency percentiles, and the failures.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import type { LoadJob, LoadResult } from './load.ts';
 
 /** Where the wrk binary is (BENCH_WRK, else `wrk` on the PATH). */
@@ -62,4 +62,37 @@ export function runWrk(job: LoadJob): Promise<LoadResult> {
       }
     });
   });
+}
+
+/**
+ * The load generators to use (BENCH_TOOL: autocannon, wrk or both, the default). A missing wrk is
+ * installed from the distribution's packages when this runs as root on Debian or Ubuntu.
+ */
+export async function loadTools(log: (text: string) => void): Promise<('autocannon' | 'wrk')[]> {
+  const asked = process.env.BENCH_TOOL ?? 'both';
+  if (!['autocannon', 'wrk', 'both'].includes(asked)) throw new Error('BENCH_TOOL must be autocannon, wrk or both');
+  let wrk = await wrkAvailable();
+  if (!wrk && asked !== 'autocannon' && WRK === 'wrk' && process.getuid?.() === 0) {
+    log('wrk is not installed: installing it (apt-get install wrk)');
+    try {
+      execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], {
+        stdio: 'ignore',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
+    } catch {
+      try {
+        execFileSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
+        execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], {
+          stdio: 'ignore',
+          env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        });
+      } catch {
+        log('installing wrk failed');
+      }
+    }
+    wrk = await wrkAvailable();
+  }
+  if (asked === 'wrk' && !wrk) throw new Error('BENCH_TOOL=wrk, but wrk is not installed (apt-get install wrk, or BENCH_WRK=/path/to/wrk)');
+  if (asked === 'both' && !wrk) log('wrk is not installed: autocannon only (apt-get install wrk for the C load generator)');
+  return asked === 'both' ? (wrk ? ['autocannon', 'wrk'] : ['autocannon']) : [asked as 'autocannon' | 'wrk'];
 }

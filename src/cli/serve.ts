@@ -66,7 +66,9 @@ export function serveCommands(program: Command, run: Runner): void {
           // Rate limits shared through Redis must not start counted locally: wait (a little) for it.
           if (platform.redis) await redisReady(platform.redis, 5000, logger);
           const app = await buildApp(platform, { logRequests: config.accessLog });
-          const address = await app.http.listen({ port: config.port, host: config.host, reusePort: config.reusePort });
+          // Fastify hands these to net.Server#listen, whose `reusePort` its own types do not list yet.
+          const listenOptions = { port: config.port, host: config.host, reusePort: config.reusePort };
+          const address = await app.http.listen(listenOptions);
           out.banner(`Academy API listening on ${address} (database: ${platform.database.dialect}; docs: ${address}/docs)`);
           const tokenFile =
             demoTokenFile && existsSync(demoTokenFile) ? path.relative(process.cwd(), demoTokenFile) || demoTokenFile : null;
