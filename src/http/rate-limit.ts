@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** A named quota: `limit` requests per `windowSeconds`, counted per key. */
 export interface Policy {
@@ -33,7 +33,8 @@ export interface Decision {
 }
 
 export interface RateLimiter {
-  consume(policy: PolicyName, key: string): Promise<Decision>;
+  /** The decision at once when counting in memory (no Redis), else its promise. */
+  consume(policy: PolicyName, key: string): Decision | Promise<Decision>;
   /** Gives back one request counted against `key` (a 304 costs no quota). */
   refund(policy: PolicyName, key: string): Promise<void>;
   /** Stops the instance heartbeat and leaves the instance count (Redis only). */
@@ -47,6 +48,45 @@ function decision(policy: Policy, res: RateLimiterRes, allowed: boolean): Decisi
     remaining: Math.max(0, res.remainingPoints),
     resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
   };
+}
+
+/**
+ * Fixed windows counted in this process: the same arithmetic as the shared counters in Redis (a
+ * window starts with a key's first request; past `points` the request is refused and still counted),
+ * answered synchronously, so a request costs a map lookup rather than promises and a timer per key.
+ * Windows that have ended are swept once per window length.
+ */
+export class LocalWindows {
+  points: number;
+  readonly #windowMs: number;
+  readonly #windows = new Map<string, { count: number; endsAt: number }>();
+  #sweepAt = 0;
+
+  constructor(points: number, windowSeconds: number) {
+    this.points = points;
+    this.#windowMs = windowSeconds * 1000;
+  }
+
+  consume(key: string, now = Date.now()): { allowed: boolean; remaining: number; msBeforeNext: number } {
+    if (now >= this.#sweepAt) this.#sweep(now);
+    let window = this.#windows.get(key);
+    if (!window || window.endsAt <= now) {
+      window = { count: 0, endsAt: now + this.#windowMs };
+      this.#windows.set(key, window);
+    }
+    window.count++;
+    return { allowed: window.count <= this.points, remaining: Math.max(0, this.points - window.count), msBeforeNext: window.endsAt - now };
+  }
+
+  reward(key: string, now = Date.now()): void {
+    const window = this.#windows.get(key);
+    if (window && window.endsAt > now && window.count > 0) window.count--;
+  }
+
+  #sweep(now: number): void {
+    for (const [key, window] of this.#windows) if (window.endsAt <= now) this.#windows.delete(key);
+    this.#sweepAt = now + this.#windowMs;
+  }
 }
 
 export interface RateLimiterOptions {
@@ -77,12 +117,14 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
   const policies = Object.fromEntries(
     Object.entries(POLICIES).map(([name, policy]) => [name, { ...policy, limit: options.limits?.[name as PolicyName] ?? policy.limit }]),
   ) as Record<PolicyName, Policy>;
-  const local = new Map<PolicyName, RateLimiterMemory>();
+  const local = new Map<PolicyName, LocalWindows>();
   const shared = new Map<PolicyName, RateLimiterRedis>();
   for (const [name, policy] of Object.entries(policies) as [PolicyName, Policy][]) {
-    const base = { points: policy.limit, duration: policy.windowSeconds, keyPrefix: `${prefix}:${name}` };
-    local.set(name, new RateLimiterMemory(base));
-    if (redis) shared.set(name, new RateLimiterRedis({ ...base, storeClient: redis, rejectIfRedisNotReady: true }));
+    local.set(name, new LocalWindows(policy.limit, policy.windowSeconds));
+    if (redis) {
+      const base = { points: policy.limit, duration: policy.windowSeconds, keyPrefix: `${prefix}:${name}` };
+      shared.set(name, new RateLimiterRedis({ ...base, storeClient: redis, rejectIfRedisNotReady: true }));
+    }
   }
 
   const instanceKey = `${prefix}:instances`;
@@ -122,7 +164,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     void beat();
   }
 
-  async function consume(limiter: RateLimiterMemory | RateLimiterRedis, policy: Policy, key: string): Promise<Decision> {
+  async function consumeShared(limiter: RateLimiterRedis, policy: Policy, key: string): Promise<Decision> {
     try {
       return decision(policy, await limiter.consume(key), true);
     } catch (rejection) {
@@ -131,35 +173,51 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     }
   }
 
-  return {
-    async consume(name, key) {
-      const policy = policies[name];
-      const remote = shared.get(name);
-      if (!remote) return consume(local.get(name) as RateLimiterMemory, policy, key);
-      startHeartbeat();
-      try {
-        const result = await consume(remote, policy, key);
-        if (degraded) {
-          degraded = false;
-          logger?.info('Redis is reachable again: rate limits are shared by every instance again');
-        }
-        return result;
-      } catch (error) {
-        if (!degraded) {
-          degraded = true;
-          logger?.warn(
-            { err: error, instances },
-            `Redis is unreachable: rate limits are counted by this process alone, at 1/${instances} of each limit (${instances} instance(s) last seen)`,
-          );
-        }
-        return consume(local.get(name) as RateLimiterMemory, policy, key);
+  function consumeLocal(name: PolicyName, key: string): Decision {
+    const counted = (local.get(name) as LocalWindows).consume(key);
+    return {
+      allowed: counted.allowed,
+      limit: policies[name].limit,
+      remaining: counted.remaining,
+      resetSeconds: Math.max(1, Math.ceil(counted.msBeforeNext / 1000)),
+    };
+  }
+
+  async function consumeOrFallBack(name: PolicyName, remote: RateLimiterRedis, key: string): Promise<Decision> {
+    startHeartbeat();
+    try {
+      const result = await consumeShared(remote, policies[name], key);
+      if (degraded) {
+        degraded = false;
+        logger?.info('Redis is reachable again: rate limits are shared by every instance again');
       }
+      return result;
+    } catch (error) {
+      if (!degraded) {
+        degraded = true;
+        logger?.warn(
+          { err: error, instances },
+          `Redis is unreachable: rate limits are counted by this process alone, at 1/${instances} of each limit (${instances} instance(s) last seen)`,
+        );
+      }
+      return consumeLocal(name, key);
+    }
+  }
+
+  return {
+    consume(name, key) {
+      const remote = shared.get(name);
+      return remote ? consumeOrFallBack(name, remote, key) : consumeLocal(name, key);
     },
 
     async refund(name, key) {
       const remote = shared.get(name);
+      if (!remote || degraded) {
+        (local.get(name) as LocalWindows).reward(key);
+        return;
+      }
       try {
-        await (remote && !degraded ? remote : (local.get(name) as RateLimiterMemory)).reward(key, 1);
+        await remote.reward(key, 1);
       } catch {
         // A refund that cannot be made costs the client one request, nothing more.
       }
