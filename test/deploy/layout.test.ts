@@ -15,6 +15,7 @@ const skip =
     ? await redisSkipReason('the scaled-out layout is')
     : 'the scaled-out layout (deploy/) runs on PostgreSQL and Redis; the PostgreSQL suite starts it';
 
+const STARTUP_MS = 90_000;
 const BIN = path.resolve(import.meta.dirname, '../../bin/academy.js');
 
 /** A small round-robin reverse proxy, as Caddy is in deploy/compose.yaml: each request goes to the next upstream. */
@@ -106,10 +107,11 @@ describe('the deploy/ layout as plain processes: migrate once, two API instances
 
   test('two `academy serve --no-worker` on their own ports, one `academy worker`, a round-robin proxy', async () => {
     worker = startNode([BIN, 'worker'], { ...env, LOG_LEVEL: 'warn' });
-    apis = await Promise.all([startServer(['--no-worker'], env), startServer(['--no-worker'], env)]);
+    // Three Node.js processes starting at once on a busy machine can take a while: a generous bound.
+    apis = await Promise.all([startServer(['--no-worker'], env, STARTUP_MS), startServer(['--no-worker'], env, STARTUP_MS)]);
     const ports = apis.map((api) => new URL(api.url).port);
     assert.notEqual(ports[0], ports[1]);
-    await worker.waitFor(/Academy worker \S+ started/);
+    await worker.waitFor(/Academy worker \S+ started/, STARTUP_MS);
     proxy = await startProxy(apis.map((api) => new URL(api.url)));
   });
 
