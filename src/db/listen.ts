@@ -70,7 +70,9 @@ export async function listen(
         lost = true;
         handlers.onLost?.();
         next.end().catch(() => {});
-        if (!closed) logger.warn({ err: error, channel }, 'could not LISTEN; retrying');
+        // Once per outage: the attempts after the first failure (or the lost connection) stay quiet.
+        if (!closed && failures === 0) logger.warn({ err: error, channel }, 'could not LISTEN; retrying');
+        else if (!closed) logger.debug({ err: error, channel, attempt: failures + 1 }, 'could not LISTEN; retrying');
         retry();
       }
       return;

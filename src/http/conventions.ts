@@ -24,6 +24,11 @@ function bodyUnread(request: FastifyRequest): boolean {
   return declared && raw.complete === false;
 }
 
+/** The strong ETag of a representation: a one-shot hash of the exact bytes sent (no Hash object per response). */
+export function entityTag(payload: string | Buffer): string {
+  return `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
+}
+
 const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
 
 /**
@@ -63,6 +68,8 @@ function registerRouteConventions(app: FastifyInstance): void {
         ...(params.length ? { 404: error } : {}),
         ...(schema.body ? { 400: error, 415: error } : {}),
         ...(schema.body || schema.querystring ? { 422: error } : {}),
+        // Every PATCH honours If-Match (src/http/preconditions.ts).
+        ...(route.method === 'PATCH' ? { 412: error } : {}),
         ...schema.response,
       },
     };
@@ -111,8 +118,7 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     // Strong ETags over the exact bytes sent; a matching If-None-Match gets 304 without a body.
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
-    // One-shot hash: no Hash object per response.
-    const etag = `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
+    const etag = entityTag(payload);
     reply.header('etag', etag);
     const condition = request.headers['if-none-match'];
     if (condition?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {

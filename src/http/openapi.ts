@@ -12,7 +12,7 @@ The Training Administration REST API v1 of Academy.
 - List \`links\`, \`meta.path\` and \`Link\` headers are paths relative to the request's URL (\`/api/v1/tasks?page=2&per_page=15\`), or absolute URLs when the deployment configures its public URL; never built from the \`Host\` header.
 - Ids are positive integers; a malformed id in a path is a 404, and so is a path parameter holding a NUL character. Timestamps are RFC 3339 in UTC.
 - A NUL character in any string of a body or query is a 422 naming the field. A JSON body holds at most ${MAX_BODY_VALUES} values (object members and array items at any depth); a 422 names at most ${MAX_REPORTED_FIELDS} fields, and \`errors._\` says when more were left out.
-- Every response carries \`X-Request-Id\` (echoed when the client sent a sane one). GET responses carry an \`ETag\`; a matching \`If-None-Match\` gets a 304. Authenticated GETs are \`Cache-Control: private, no-cache\` with \`Vary: Authorization\`.
+- Every response carries \`X-Request-Id\` (echoed when the client sent a sane one). GET responses carry an \`ETag\`; a matching \`If-None-Match\` gets a 304. Every PATCH accepts \`If-Match\` with that ETag (or \`*\`): when the resource has changed since, it is a 412 \`precondition_failed\` and nothing changes. Authenticated GETs are \`Cache-Control: private, no-cache\` with \`Vary: Authorization\`.
 - JSON responses above 1 KB are compressed (br or gzip) when the client sends \`Accept-Encoding\`. Browser apps are allowed by origin (\`ACADEMY_CORS_ORIGINS\`). A known path asked with another method is a 405 with \`Allow\`; \`OPTIONS\` answers with \`Allow\`.
 - POST endpoints accept \`Idempotency-Key\` (at most 255 characters, kept 24 hours per token): a repeat with the same body replays the first response with \`Idempotent-Replayed: true\`; the same key with another body is a 422 \`idempotency_key_reused\`; while the first request is still running, a 409 \`idempotency_key_in_use\`.
 
@@ -39,6 +39,7 @@ Every error body is \`{"message": "…", "code": "snake_case", "errors"?: {"fiel
 | 408 | \`request_timeout\` | the request's headers or body did not arrive in time; the connection is closed |
 | 409 | \`invalid_transition\`, \`report_not_available\`, \`not_retryable\`, \`task_disabled\`, \`conflict\`, \`idempotency_key_in_use\` | the resource's state does not allow the action |
 | 410 | \`version_sunset\` | the API version is past its sunset date |
+| 412 | \`precondition_failed\` | a PATCH's \`If-Match\` does not match the resource's current ETag; nothing changed |
 | 413 / 415 | \`payload_too_large\` / \`unsupported_media_type\` | body too large or of a refused type; for documents, per type, the media type read from the content |
 | 416 | \`range_not_satisfiable\` | a download's \`Range\` lies outside the file |
 | 422 | \`validation_failed\`, \`idempotency_key_reused\` | invalid input, with \`errors\` keyed by field |
@@ -79,6 +80,7 @@ export const openApiOptions: FastifyDynamicSwaggerOptions = {
         if (method === 'post' && operation.security?.length) {
           operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
         }
+        if (method === 'patch') operation.parameters = [...(operation.parameters ?? []), IF_MATCH];
         for (const [status, response] of Object.entries(operation.responses ?? {})) {
           if (response.description === 'Default Response') response.description = RESPONSE_DESCRIPTIONS[status] ?? 'Response';
           if (status === '429') response.headers = { ...RATE_LIMITED_HEADERS, ...response.headers };
@@ -105,6 +107,16 @@ const IDEMPOTENCY_KEY = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
+/** Every PATCH honours it (src/http/preconditions.ts). */
+const IF_MATCH = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` of a GET of the resource (or `*`): the change is made only while the resource still has that ETag, otherwise a 412 `precondition_failed` and nothing changes. Compared strongly: a weak tag never matches.',
+  schema: { type: 'string' },
+};
+
 /** Replaces the generator's "Default Response" so every documented status says what it means. */
 const RESPONSE_DESCRIPTIONS: Record<string, string> = {
   200: 'Success',
@@ -118,6 +130,7 @@ const RESPONSE_DESCRIPTIONS: Record<string, string> = {
   404: 'No such resource (`not_found`)',
   409: 'The resource state does not allow this',
   410: 'The API version is past its sunset date (`version_sunset`)',
+  412: 'The resource has changed since the `If-Match` ETag was read (`precondition_failed`); nothing changed',
   413: 'Payload too large (`payload_too_large`)',
   415: 'Unsupported media type (`unsupported_media_type`)',
   422: 'Invalid input (`validation_failed`), with messages keyed by field',

@@ -72,6 +72,13 @@ export class GoneError extends AppError {
   }
 }
 
+/** A conditional request (`If-Match`) whose condition no longer holds: nothing was changed. */
+export class PreconditionFailedError extends AppError {
+  constructor(message = 'The resource has changed since it was read (If-Match); fetch it again and retry.') {
+    super(412, 'precondition_failed', message);
+  }
+}
+
 export class PayloadTooLargeError extends AppError {
   constructor(message: string) {
     super(413, 'payload_too_large', message);

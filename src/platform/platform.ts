@@ -8,6 +8,7 @@ import { createRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
 import { type ApiVersion, loadVersions } from '../http/versions.ts';
 import { type ChangeFeed, createChangeFeed } from './changes.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { createDependencyStatus, type DependencyStatus } from './dependencies.ts';
 import { createOutbox, type Outbox } from './events/outbox.ts';
 import { createEventRepository, type EventRepository } from './events/repository.ts';
 import { createJobQueue, type JobQueue } from './jobs/queue.ts';
@@ -47,6 +48,8 @@ export interface Platform {
   mail: Mailer;
   /** Stored files (documents, reports): under `<ACADEMY_DATA_DIR>/files/`, or in an S3 bucket (ACADEMY_STORAGE=s3). */
   storage: Storage;
+  /** Logs each dependency's outage once (a warning) and its recovery (info). */
+  dependencies: DependencyStatus;
   close(): Promise<void>;
 }
 
@@ -84,8 +87,11 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
     : null;
-  // Redis being down is reported by the health check; the limiter falls back to local counters (and says so).
-  redis?.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
+  // Redis being down is also reported by the health check; the limiter falls back to local counters
+  // (and says so). ioredis reports an error at every reconnect attempt: logged once per outage.
+  const dependencies = createDependencyStatus(logger);
+  redis?.on('error', (error) => dependencies.lost('redis', error));
+  redis?.on('ready', () => dependencies.ok('redis'));
   const changes = createChangeFeed(database, logger);
   const tokens = createTokenService({
     tokens: createTokenRepository(database.db, changes),
@@ -136,6 +142,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
       ),
     mail,
     storage: config.storage.kind === 's3' ? createS3Storage(config.storage) : createLocalStorage(path.join(config.dataDir, 'files')),
+    dependencies,
     async close() {
       clearInterval(usageFlush);
       await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));

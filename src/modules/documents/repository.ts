@@ -1,6 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import { forUpdate } from '../../db/locks.ts';
 import type { DB, DocumentTable } from '../../db/schema.ts';
 import { searchRows, textMatch } from '../../db/search.ts';
 import type { DocumentSort, DocumentStatus } from './schemas.ts';
@@ -98,6 +99,11 @@ export function createDocumentRepository(db: Kysely<DB>) {
         { count },
       );
       return { items: page.items.map((row) => decode(row as never)), total: page.total };
+    },
+
+    /** Locks a document's row until the transaction ends, so that what is read next stays current. */
+    lock: async (trx: Kysely<DB>, dialect: Dialect, id: number): Promise<void> => {
+      await forUpdate(trx.selectFrom('documents').select('id').where('id', '=', id), dialect).execute();
     },
 
     find: async (executor: Kysely<DB>, id: number): Promise<DocumentRow | undefined> => {

@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
+import { ifMatch } from '../../http/preconditions.ts';
 import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
 import { AppError, MalformedRequestError, NotFoundError } from '../../platform/errors.ts';
 import { DOCUMENT_TYPE_TABLE, Document, DocumentListQuery, DocumentPatch } from './schemas.ts';
@@ -158,7 +159,9 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
       body: Ref(DocumentPatch),
       response: { 200: Single(document), 404: error, 409: error, 422: error },
     },
-    handler: async (request) => ({ data: await documents.update(request.ctx, request.params.document, request.body) }),
+    handler: async (request, reply) => ({
+      data: await documents.update(request.ctx, request.params.document, request.body, ifMatch(request, reply)),
+    }),
   });
 
   app.delete('/documents/:document', {

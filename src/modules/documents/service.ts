@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -113,6 +114,7 @@ function readFields(fields: UploadFields & Record<string, string | undefined>, f
 
 export interface DocumentServiceDeps {
   db: Kysely<DB>;
+  dialect: Dialect;
   documents: DocumentRepository;
   storage: Storage;
   outbox: Outbox;
@@ -297,10 +299,13 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       }
     },
 
-    async update(ctx: ServiceContext, id: number, patch: DocumentPatch): Promise<Document> {
+    /** `expect` is checked on the current document, locked in the update's transaction (If-Match). */
+    async update(ctx: ServiceContext, id: number, patch: DocumentPatch, expect?: (current: Document) => void): Promise<Document> {
       const now = ctx.clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
+        if (expect) await documents.lock(trx, deps.dialect, id);
         const row = await find(trx, id);
+        expect?.(presentDocument(row));
         if (row.status === 'deleted') throw new ConflictError('invalid_transition', 'A deleted document cannot be changed.');
         await checkStudent(trx, patch.student_id);
         const values: Record<string, unknown> = { updated_at: now };
@@ -401,6 +406,7 @@ export function documentServiceFor(platform: Platform): DocumentService {
   }
   return createDocumentService({
     db: platform.database.db,
+    dialect: platform.database.dialect,
     documents: createDocumentRepository(platform.database.db),
     storage: platform.storage,
     outbox: platform.outbox,

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.ts';
 import type { ServiceContext } from '../../platform/context.ts';
+import type { DependencyStatus } from '../../platform/dependencies.ts';
 import { DatabaseUnavailableError, NotFoundError } from '../../platform/errors.ts';
 import type { Outbox } from '../../platform/events/outbox.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -53,7 +54,12 @@ export interface HealthServiceDeps {
   database: Database;
   outbox: Outbox;
   logger: Logger;
+  /** Where a failing dependency check is logged, once per outage (and its recovery). */
+  dependencies: DependencyStatus;
 }
+
+/** The checks of external dependencies: a failure of one is an outage to log, not only to report. */
+const DEPENDENCY_CHECKS = new Set(['database', 'redis', 'storage', 'mail']);
 
 /**
  * Stands in for the configuration while it cannot be read: the database check as migration 0003
@@ -132,6 +138,14 @@ export function createHealthService(deps: HealthServiceDeps) {
     }
   }
 
+  function logOutages(results: CheckResult[]): void {
+    for (const result of results) {
+      if (!DEPENDENCY_CHECKS.has(result.name)) continue;
+      if (result.status === 'fail') deps.dependencies.lost(result.name, new Error(result.output ?? 'check failed'));
+      else deps.dependencies.ok(result.name);
+    }
+  }
+
   async function record(results: CheckResult[]): Promise<void> {
     await Promise.all(results.map((r) => deps.repository.recordStatus(r.name, r.status, r.time))).catch((error) =>
       deps.logger.warn({ err: error }, 'health checks: could not record their results'),
@@ -141,6 +155,7 @@ export function createHealthService(deps: HealthServiceDeps) {
   async function runAll(): Promise<HealthReport> {
     const { configs, outage } = await configured();
     const results = await Promise.all(configs.map((c) => (outage && c.name === 'database' ? failed(c, outage.error) : runCheck(c))));
+    logOutages(results);
     // Statuses are recorded in the database, which the outage keeps out of reach.
     if (!outage) await record(results);
     return { status: worst(results.map((r) => r.status)), checks: results };
@@ -162,6 +177,7 @@ export function createHealthService(deps: HealthServiceDeps) {
       const definition = CHECKS[name];
       if (!row?.enabled || (definition && !definition.active(deps.checks))) throw new NotFoundError();
       const result = await runCheck(configOf(row));
+      logOutages([result]);
       await record([result]);
       return result;
     },
@@ -207,6 +223,7 @@ export function healthServiceFor(platform: Platform): HealthService {
     database: platform.database,
     outbox: platform.outbox,
     logger: platform.logger,
+    dependencies: platform.dependencies,
     checks: {
       database: platform.database,
       redis: platform.redis,

@@ -12,6 +12,7 @@ export const organizationModule = {
       const organization = createOrganizationService({
         organization: createOrganizationRepository(platform.database.db, platform.changes),
         changes: platform.changes,
+        dialect: platform.database.dialect,
       });
       await app.register(organizationRoutes, { organization });
     },

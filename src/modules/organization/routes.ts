@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ifMatch } from '../../http/preconditions.ts';
 import { Ref, Single } from '../../http/schemas.ts';
 import { Address, Organization, OrganizationPatch } from './schemas.ts';
 import type { OrganizationService } from './service.ts';
@@ -35,6 +36,6 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ organization: Organ
       body: Ref(OrganizationPatch),
       response: { 200: Single(Ref(Organization)) },
     },
-    handler: async (request) => ({ data: await organization.update(request.ctx, request.body) }),
+    handler: async (request, reply) => ({ data: await organization.update(request.ctx, request.body, ifMatch(request, reply)) }),
   });
 };

@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { OrganizationTable } from '../../db/schema.ts';
 import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -49,7 +50,7 @@ function present(row: OrganizationRow): Organization {
   };
 }
 
-export function createOrganizationService(deps: { organization: OrganizationRepository; changes: ChangeFeed }) {
+export function createOrganizationService(deps: { organization: OrganizationRepository; changes: ChangeFeed; dialect: Dialect }) {
   // The singleton is read on many requests and changes rarely; any change in any process empties this.
   const cache = createReadCache<1, Organization>(deps.changes);
   return {
@@ -58,8 +59,11 @@ export function createOrganizationService(deps: { organization: OrganizationRepo
       return cache.get(1, async () => present(await deps.organization.get())) as Organization | Promise<Organization>;
     },
 
-    /** Partial update: only the fields present in `patch` change (nested address fields included). */
-    async update(ctx: ServiceContext, patch: OrganizationPatch): Promise<Organization> {
+    /**
+     * Partial update: only the fields present in `patch` change (nested address fields included).
+     * `expect` is checked on the current settings, in the update's transaction (If-Match).
+     */
+    async update(ctx: ServiceContext, patch: OrganizationPatch, expect?: (current: Organization) => void): Promise<Organization> {
       const errors: Record<string, string[]> = {};
       if (patch.timezone !== undefined && !isTimeZone(patch.timezone)) {
         errors.timezone = ['The timezone must be a valid IANA time zone, such as Europe/Berlin.'];
@@ -85,7 +89,7 @@ export function createOrganizationService(deps: { organization: OrganizationRepo
         if (value !== undefined) (changes as Record<string, unknown>)[`address_${field}`] = value;
       }
       changes.updated_at = ctx.clock.now().toISOString();
-      await deps.organization.update(changes);
+      await deps.organization.update(changes, expect && { dialect: deps.dialect, check: (row) => expect(present(row)) });
       return this.get(ctx);
     },
   };

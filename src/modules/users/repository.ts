@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Updateable } from 'kysely';
 import { json } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import { forUpdate } from '../../db/locks.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import { searchRows, textMatch } from '../../db/search.ts';
 import type { Permission } from '../../platform/permissions.ts';
@@ -83,6 +84,11 @@ export function createStaffRepository(db: Kysely<DB>) {
         sort: { id: 'id', name: 'name', email: 'email', created_at: 'created_at', updated_at: 'updated_at' },
       });
       return { items: page.items.map(decode), total: page.total };
+    },
+
+    /** Locks a user's row until the transaction ends, so that what is read next stays current. */
+    lock: async (trx: Kysely<DB>, dialect: Dialect, id: number): Promise<void> => {
+      await forUpdate(trx.selectFrom('users').select('id').where('id', '=', id), dialect).execute();
     },
 
     find: async (id: number, executor: Kysely<DB> = db): Promise<StaffRow | undefined> => {

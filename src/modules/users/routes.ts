@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
+import { ifMatch } from '../../http/preconditions.ts';
 import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
 import type { UserMove } from './lifecycle.ts';
 import { User, UserCreate, UserListQuery, UserPatch } from './schemas.ts';
@@ -114,7 +115,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; maxPage
       body: Ref(UserPatch),
       response: { 200: Single(user), 404: error, 422: error },
     },
-    handler: async (request) => ({ data: await users.update(request.ctx, request.params.user, request.body) }),
+    handler: async (request, reply) => ({
+      data: await users.update(request.ctx, request.params.user, request.body, ifMatch(request, reply)),
+    }),
   });
 
   for (const action of ACTIONS) {

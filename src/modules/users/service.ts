@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
@@ -41,6 +42,7 @@ function administration(ctx: ServiceContext): boolean {
 
 export interface UserServiceDeps {
   db: Kysely<DB>;
+  dialect: Dialect;
   staff: StaffRepository;
   invitations: InvitationRepository;
   notifications: NotificationService;
@@ -156,8 +158,11 @@ export function createUserService(deps: UserServiceDeps) {
       }
     },
 
-    /** Changes the name, email or job title; only the fields given. Never the status or the permissions. */
-    async update(ctx: ServiceContext, id: number, data: Record<string, unknown>): Promise<User> {
+    /**
+     * Changes the name, email or job title; only the fields given. Never the status or the permissions.
+     * `expect` is checked on the current user, locked in the update's transaction (If-Match).
+     */
+    async update(ctx: ServiceContext, id: number, data: Record<string, unknown>, expect?: (current: User) => void): Promise<User> {
       const { fields, name, email, jobTitle } = readIdentity(data, ['name', 'email', 'job_title'], false);
       if (email && !fields.failed('email') && (await staff.emailTaken(email, id))) fields.add('email', emailTaken(email).message);
       fields.check();
@@ -165,6 +170,10 @@ export function createUserService(deps: UserServiceDeps) {
       try {
         return presentUser(
           await deps.db.transaction().execute(async (trx) => {
+            if (expect) {
+              await staff.lock(trx, deps.dialect, id);
+              expect(presentUser(await find(id, trx)));
+            }
             const changes = {
               ...(name !== undefined ? { name } : {}),
               ...(email !== undefined ? { email } : {}),
@@ -255,6 +264,7 @@ export function userServiceFor(platform: Platform): UserService {
   const db = platform.database.db;
   return createUserService({
     db,
+    dialect: platform.database.dialect,
     staff: createStaffRepository(db),
     invitations: createInvitationRepository(db),
     notifications: notificationServiceFor(platform),

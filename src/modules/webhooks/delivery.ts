@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { toDomainEvent } from '../../platform/events/outbox.ts';
 import type { EventRepository } from '../../platform/events/repository.ts';
+import type { JobPayloads } from '../../platform/jobs/names.ts';
 import type { JobContext, JobDefinitions } from '../../platform/jobs/registry.ts';
 import { PermanentJobError, RetryAfterError } from '../../platform/jobs/registry.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
@@ -42,19 +43,26 @@ export interface WebhookDeliveryDeps {
  * `succeeded` or `failed` for good. A delivery that has ended takes no further move, so a job that runs
  * again after its worker died changes nothing.
  */
-export const deliveryLifecycle = defineLifecycle<'pending' | 'succeeded' | 'failed', 'record_attempt' | 'succeed' | 'fail'>({
+export const deliveryLifecycle = defineLifecycle<'pending' | 'succeeded' | 'failed', 'record_attempt' | 'succeed' | 'fail' | 'redeliver'>({
   table: 'webhook_deliveries',
   moves: {
     record_attempt: { from: ['pending'], to: 'pending' },
     succeed: { from: ['pending'], to: 'succeeded' },
     fail: { from: ['pending'], to: 'failed' },
+    // The operator's `academy admin webhooks redeliver`: one more attempt of a delivery that has ended.
+    redeliver: { from: ['succeeded', 'failed'], to: 'pending' },
   },
 });
+
+/** The delivery's attempts so far: those made before a redelivery, and this job's. */
+function attempts(payload: JobPayloads['webhooks.deliver'], ctx: Pick<JobContext, 'attempt'>): number {
+  return (payload.attemptsBefore ?? 0) + ctx.attempt;
+}
 
 export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
   const { webhooks, clock } = deps;
 
-  async function attempt(payload: { deliveryId: number }, ctx: Pick<JobContext, 'attempt' | 'maxAttempts'>): Promise<void> {
+  async function attempt(payload: JobPayloads['webhooks.deliver'], ctx: Pick<JobContext, 'attempt' | 'maxAttempts'>): Promise<void> {
     const delivery = await webhooks.findDelivery(payload.deliveryId);
     // Deleted with its endpoint, or already finished by an earlier run of this job: nothing to do.
     if (delivery?.status !== 'pending') return;
@@ -93,7 +101,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     if (failure === null) {
       await deliveryLifecycle.tryApply(deps.db, delivery.id, 'succeed', {
         set: {
-          attempts: ctx.attempt,
+          attempts: attempts(payload, ctx),
           last_status_code: status,
           last_error: null,
           next_attempt_at: null,
@@ -109,7 +117,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
         await webhooks.disableEndpoint(trx, endpoint.id, `The endpoint answered 410 Gone at ${at}.`, at);
         await deliveryLifecycle.tryApply(trx, delivery.id, 'fail', {
           set: {
-            attempts: ctx.attempt,
+            attempts: attempts(payload, ctx),
             last_status_code: status,
             last_error: `${failure} (endpoint disabled)`,
             next_attempt_at: null,
@@ -126,7 +134,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       // can succeed, so the delivery fails now; `onExhausted` records the end.
       await deliveryLifecycle.tryApply(deps.db, delivery.id, 'record_attempt', {
         set: {
-          attempts: ctx.attempt,
+          attempts: attempts(payload, ctx),
           last_status_code: null,
           last_error: failure,
           next_attempt_at: null,
@@ -139,7 +147,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     const delay = Math.max(retryDelay(ctx.attempt), retryAfterMs(response?.headers['retry-after'], now) ?? 0);
     await deliveryLifecycle.tryApply(deps.db, delivery.id, 'record_attempt', {
       set: {
-        attempts: ctx.attempt,
+        attempts: attempts(payload, ctx),
         last_status_code: status,
         last_error: failure,
         next_attempt_at: last ? null : new Date(now.getTime() + delay).toISOString(),

@@ -1,4 +1,5 @@
 import type { AcademyModule } from '../../platform/module.ts';
+import { adminWebhookCommands } from './admin.ts';
 import { webhookCommands } from './cli.ts';
 import { webhookJobs } from './delivery.ts';
 
@@ -7,11 +8,16 @@ export const webhooksModule = {
   name: 'webhooks',
   jobs: ({ platform }) => webhookJobs(platform),
   commands: webhookCommands,
+  admin: adminWebhookCommands,
 } satisfies AcademyModule;
 
 declare module '../../platform/jobs/names.ts' {
   interface JobPayloads {
     /** One attempt to deliver an event to one webhook endpoint. */
-    'webhooks.deliver': { deliveryId: number };
+    'webhooks.deliver': {
+      deliveryId: number;
+      /** Attempts the delivery had made before this job (a redelivery's), so its count goes on. */
+      attemptsBefore?: number;
+    };
   }
 }

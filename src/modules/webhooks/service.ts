@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { NotFoundError, ValidationError } from '../../platform/errors.ts';
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../platform/events/types.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { newEventId } from '../../platform/events/outbox.ts';
+import type { EventRepository } from '../../platform/events/repository.ts';
+import { EVENT_VERSION, isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../platform/events/types.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { type Outbound, outboundFor } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
+import { deliveryLifecycle } from './delivery.ts';
 import { createWebhookRepository, type DeliveryRow, type EndpointRow, type WebhookRepository } from './repository.ts';
+
+/** The event type of `academy admin webhooks test`: sent to one endpoint only, never fanned out. */
+export const PING_EVENT_TYPE = 'ping';
 
 export interface EndpointView {
   id: number;
@@ -88,12 +97,33 @@ export function checkEventTypes(events: unknown, field = 'events'): string[] | n
   return cleaned;
 }
 
-/** Webhook endpoints as the operator manages them (`academy webhooks …`). */
-export function createWebhookService(deps: { webhooks: WebhookRepository; outbound: Outbound }) {
+export interface WebhookServiceDeps {
+  db: Kysely<DB>;
+  webhooks: WebhookRepository;
+  events: EventRepository;
+  queue: JobQueue;
+  outbound: Outbound;
+}
+
+/** Webhook endpoints as the operator manages them (`academy webhooks …`, `academy admin webhooks …`). */
+export function createWebhookService(deps: WebhookServiceDeps) {
   const { webhooks } = deps;
 
-  async function endpoint(id: number): Promise<EndpointRow> {
-    const row = await webhooks.findEndpoint(id);
+  async function endpoint(id: number, trx: Kysely<DB> = deps.db): Promise<EndpointRow> {
+    const row = await webhooks.findEndpoint(id, trx);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+
+  /** A disabled endpoint is sent nothing: an attempt would end at once as failed. */
+  function checkEnabled(row: EndpointRow): void {
+    if (!row.enabled) {
+      throw new ConflictError('conflict', `Webhook endpoint ${row.id} is disabled (${row.disabled_reason ?? 'by the operator'}).`);
+    }
+  }
+
+  async function delivery(id: number, trx: Kysely<DB>): Promise<DeliveryRow> {
+    const row = await webhooks.findDelivery(id, trx);
     if (!row) throw new NotFoundError();
     return row;
   }
@@ -134,6 +164,59 @@ export function createWebhookService(deps: { webhooks: WebhookRepository; outbou
       await endpoint(id);
       return (await webhooks.recentDeliveries(id, limit)).map(deliveryView);
     },
+
+    /**
+     * Queues a signed `ping` to one endpoint now: an event of its own (written to the event table, not
+     * fanned out to other endpoints or integrations) and one delivery with one attempt.
+     */
+    async test(ctx: ServiceContext, endpointId: number): Promise<DeliveryView> {
+      return deps.db.transaction().execute(async (trx) => {
+        checkEnabled(await endpoint(endpointId, trx));
+        const now = ctx.clock.now().toISOString();
+        const eventId = newEventId();
+        await deps.events.insert(trx, {
+          id: eventId,
+          type: PING_EVENT_TYPE,
+          version: EVENT_VERSION,
+          occurred_at: now,
+          payload: JSON.stringify({ endpoint_id: endpointId }),
+        });
+        const deliveryId = (await webhooks.insertDelivery(trx, {
+          endpoint_id: endpointId,
+          event_id: eventId,
+          event_type: PING_EVENT_TYPE,
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: now,
+          created_at: now,
+          updated_at: now,
+        })) as number;
+        await deps.queue.enqueue(trx, 'webhooks.deliver', { deliveryId }, { maxAttempts: 1 });
+        ctx.logger.info({ endpointId, deliveryId, eventId }, 'webhook ping queued');
+        return deliveryView(await delivery(deliveryId, trx));
+      });
+    },
+
+    /**
+     * Queues one more attempt of a delivery that has ended (succeeded or failed), now: the same event,
+     * so the same `webhook-id` and body, and receivers can de-duplicate it. A pending delivery has its
+     * next attempt queued already (a 409), and so does a missing one (a 404).
+     */
+    async redeliver(ctx: ServiceContext, deliveryId: number): Promise<DeliveryView> {
+      return deps.db.transaction().execute(async (trx) => {
+        const current = await delivery(deliveryId, trx);
+        checkEnabled(await endpoint(current.endpoint_id, trx));
+        const now = ctx.clock.now().toISOString();
+        await deliveryLifecycle.apply(trx, deliveryId, 'redeliver', {
+          set: { next_attempt_at: now, completed_at: null, updated_at: now },
+          effects: async (trx) => {
+            await deps.queue.enqueue(trx, 'webhooks.deliver', { deliveryId, attemptsBefore: current.attempts }, { maxAttempts: 1 });
+          },
+        });
+        ctx.logger.info({ deliveryId, endpointId: current.endpoint_id, eventId: current.event_id }, 'webhook redelivery queued');
+        return deliveryView(await delivery(deliveryId, trx));
+      });
+    },
   };
 }
 
@@ -141,7 +224,10 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
 
 export function webhookServiceFor(platform: Platform): WebhookService {
   return createWebhookService({
+    db: platform.database.db,
     webhooks: createWebhookRepository(platform.database.db),
+    events: platform.events,
+    queue: platform.queue,
     outbound: outboundFor(platform.config),
   });
 }

@@ -19,7 +19,8 @@ export function toDomainEvent(row: EventRow): DomainEvent {
   return { id: row.id, type: row.type, version: row.version, occurred_at: row.occurred_at, payload: JSON.parse(row.payload) };
 }
 
-function eventId(): string {
+/** A new event id (`evt_…`), which webhook deliveries send as `webhook-id`. */
+export function newEventId(): string {
   return `evt_${randomBytes(12).toString('base64url')}`;
 }
 
@@ -30,7 +31,7 @@ function eventId(): string {
 export function createOutbox(deps: { events: EventRepository; queue: JobQueue; clock: Clock }) {
   return {
     async emit(trx: Kysely<DB>, type: string, payload: Record<string, unknown>): Promise<DomainEvent> {
-      const event: DomainEvent = { id: eventId(), type, version: EVENT_VERSION, occurred_at: deps.clock.now().toISOString(), payload };
+      const event: DomainEvent = { id: newEventId(), type, version: EVENT_VERSION, occurred_at: deps.clock.now().toISOString(), payload };
       await deps.events.insert(trx, { ...event, payload: JSON.stringify(payload) });
       await deps.queue.enqueue(trx, 'events.dispatch', { eventId: event.id });
       return event;
