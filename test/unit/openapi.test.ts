@@ -103,8 +103,9 @@ describe('OpenAPI document', () => {
   test('a nullable enum lists null among its values, so that a null value matches the document', () => {
     const nullableEnums: string[] = [];
     const walk = (node: unknown, at: string) => {
-      if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${at}/${i}`));
-      else if (node && typeof node === 'object') {
+      if (Array.isArray(node)) {
+        for (const [i, item] of node.entries()) walk(item, `${at}/${i}`);
+      } else if (node && typeof node === 'object') {
         const { type, enum: values } = node as { type?: unknown; enum?: unknown[] };
         if (Array.isArray(type) && type.includes('null') && Array.isArray(values)) {
           nullableEnums.push(at);
