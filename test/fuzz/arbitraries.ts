@@ -90,6 +90,16 @@ function numberFor(schema: Schema, integer: boolean): fc.Arbitrary<number> {
   return integer ? fc.integer({ min, max: Math.min(max, 2 ** 31 - 1) }) : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 }
 
+/** Plausible values for members whose meaning the schema states only in words, by member name. */
+const HINTS: [RegExp, fc.Arbitrary<unknown>][] = [
+  [/(^|_)email$/, stringFor({ format: 'email', maxLength: 254 })],
+  [/^timezone$/, fc.constantFrom('Europe/London', 'Europe/Berlin', 'UTC', 'America/New_York', 'Asia/Tokyo')],
+  [/^(locale|language)$/, fc.constantFrom('en', 'en-GB', 'de-AT', 'fr', 'pt-BR')],
+  [/^currency$/, fc.constantFrom('GBP', 'EUR', 'USD', 'JPY')],
+  [/^country$/, fc.constantFrom('GB', 'DE', 'US', 'JP')],
+  [/^(website|url)$/, fc.constantFrom('https://example.org', 'https://academy.example/path?q=1')],
+];
+
 /**
  * Values that the schema accepts, or nearly: the generator follows types, enums, formats, patterns,
  * lengths and ranges, but not every cross-field rule (an `ends_on` before `starts_on` is still made),
@@ -137,9 +147,11 @@ function objectFor(document: OpenApiDocument, schema: Schema, depth: number): fc
   const required = new Set((schema.required ?? []) as string[]);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, property] of Object.entries(properties)) {
-    // An address the schema does not mark as one (the server checks it itself) still gets plausible values.
-    const hinted = /(^|_)email$/.test(name) && !property.format && !property.$ref ? { ...property, format: 'email' } : property;
-    model[name] = validFor(document, hinted, depth + 1);
+    // Values the server checks beyond the schema (a real time zone, a known currency) get plausible ones.
+    const hint = property.$ref ? undefined : HINTS.find(([pattern]) => pattern.test(name))?.[1];
+    model[name] = hint
+      ? fc.oneof({ weight: 4, arbitrary: hint }, { weight: 1, arbitrary: validFor(document, property, depth + 1) })
+      : validFor(document, property, depth + 1);
   }
   const requiredKeys = Object.keys(model).filter((k) => required.has(k));
   return fc.record(model, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>;

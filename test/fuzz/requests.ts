@@ -102,7 +102,7 @@ function authArbitrary(op: Operation, world: World): fc.Arbitrary<string | undef
     },
     { weight: 2, arbitrary: fc.constant(`Bearer ${star}`) },
   ];
-  if (scoped) options.push({ weight: 6, arbitrary: fc.constant(`Bearer ${scoped}`) });
+  if (scoped) options.push({ weight: 8, arbitrary: fc.constant(`Bearer ${scoped}`) });
   return fc.oneof(...options);
 }
 
