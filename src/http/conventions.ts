@@ -31,6 +31,8 @@ export function entityTag(payload: string | Buffer): string {
 
 const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
 
+const NOT_MODIFIED = { type: 'null', description: 'Not modified: the `If-None-Match` ETag matches.' };
+
 /**
  * Route-level conventions, applied as routes are declared:
  * - an integer path id must be written canonically (`7`, not `07`, `7.0`, `0x7` or `+7`, which the
@@ -60,14 +62,19 @@ function registerRouteConventions(app: FastifyInstance): void {
       };
       route.preValidation = [check, ...hookList(route.preValidation)] as never;
     }
-    if (schema.hide || !route.url.startsWith('/api/')) return;
+    if (schema.hide || !(route.url === '/api' || route.url.startsWith('/api/'))) return;
+    const read = [route.method].flat().every((method) => method === 'GET' || method === 'HEAD');
     route.schema = {
       ...route.schema,
       response: {
         // Any path parameter can address nothing (a missing id, an unknown or malformed slug).
         ...(params.length ? { 404: error } : {}),
-        ...(schema.body ? { 400: error, 415: error } : {}),
-        ...(schema.body || schema.querystring ? { 422: error } : {}),
+        // A body is parsed whenever one is sent, so any write can meet one that is unparseable or of another type.
+        ...(read ? {} : { 400: error, 415: error }),
+        // Any query can hold a NUL character, and a POST an unusable Idempotency-Key.
+        422: error,
+        // Every 200 of a GET carries an ETag (see onSend below).
+        ...(read ? { 304: NOT_MODIFIED } : {}),
         // Every PATCH honours If-Match (src/http/preconditions.ts).
         ...(route.method === 'PATCH' ? { 412: error } : {}),
         ...schema.response,

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Page, PageRequest } from '../db/list.ts';
+import { ValidationError } from '../platform/errors.ts';
 import { publicLink } from './links.ts';
 import { Nullable } from './schemas.ts';
 
@@ -16,6 +17,11 @@ export const PageQuery = {
 };
 
 export function pageRequest(query: { page?: number | undefined; per_page?: number | undefined }, maxPageSize: number): PageRequest {
+  // `1e309` is coerced to Infinity, which passes the schema's integer check: refused here like any non-integer.
+  for (const name of ['page', 'per_page'] as const) {
+    const value = query[name];
+    if (value !== undefined && !Number.isSafeInteger(value)) throw ValidationError.field(name, `The ${name} field must be an integer.`);
+  }
   const page = query.page ?? 1;
   const perPage = Math.min(query.per_page ?? 15, maxPageSize);
   return { page, perPage, offset: (page - 1) * perPage };

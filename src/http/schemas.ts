@@ -41,9 +41,11 @@ export function Timestamp(description: string) {
  * each branch first. Other schemas fall back to a union.
  */
 export function Nullable<T extends TSchema>(schema: T) {
-  const type = (schema as { type?: unknown }).type;
+  const { type, enum: values } = schema as { type?: unknown; enum?: unknown };
   if (typeof type === 'string' && type !== 'object' && type !== 'array') {
-    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+    // An enum lists null too: `enum` is checked on its own, so without it null would fail the schema.
+    const nullableEnum = Array.isArray(values) ? { enum: [...values, null] } : {};
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'], ...nullableEnum });
   }
   return Type.Union([schema, Type.Null()]);
 }

@@ -190,6 +190,26 @@ for (const kind of ['local', 's3'] as const) {
       assert.equal(await storedFiles(app.platform.storage), files);
     });
 
+    test('a complete body whose multipart ends without its closing boundary is a 400, and nothing is kept', async () => {
+      const rows = await rowCount();
+      const files = await storedFiles(app.platform.storage);
+      const boundary = 'academyboundary';
+      const cut =
+        `--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nemployment_letter\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`;
+      // In one piece (as inject delivers it), the parser reports the end of the data rather than of the form.
+      const response = await app.http.inject({
+        method: 'POST',
+        url: '/api/v1/documents',
+        headers: { ...bearer(writer), 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: cut,
+      });
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.json().code, 'malformed_request');
+      assert.equal(await rowCount(), rows);
+      await eventually(async () => (await storedFiles(app.platform.storage)) === files, { what: 'the partial file to be removed' });
+    });
+
     test('supersedes_id archives the prior version; another type is a 422, a deleted prior a 409', async () => {
       const first = await created([
         { name: 'type', value: 'employment_letter' },

@@ -99,6 +99,24 @@ describe('OpenAPI document', () => {
     assert.deepEqual(Object.keys(error.properties), Object.keys(ErrorBody.properties));
     assert.equal(document.components.securitySchemes.bearerAuth.scheme, 'bearer');
   });
+
+  test('a nullable enum lists null among its values, so that a null value matches the document', () => {
+    const nullableEnums: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) {
+        for (const [i, item] of node.entries()) walk(item, `${at}/${i}`);
+      } else if (node && typeof node === 'object') {
+        const { type, enum: values } = node as { type?: unknown; enum?: unknown[] };
+        if (Array.isArray(type) && type.includes('null') && Array.isArray(values)) {
+          nullableEnums.push(at);
+          assert.ok(values.includes(null), `${at}: null is allowed by its type but not by its enum`);
+        }
+        for (const [key, value] of Object.entries(node)) walk(value, `${at}/${key}`);
+      }
+    };
+    walk(document.components.schemas, '#/components/schemas');
+    assert.ok(nullableEnums.includes('#/components/schemas/Task/properties/last_outcome'), nullableEnums.join(', '));
+  });
 });
 
 describe('OpenAPI generation details', () => {

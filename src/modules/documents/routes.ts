@@ -20,7 +20,7 @@ function isBrokenUpload(error: unknown, request: FastifyRequest): boolean {
   return (
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     code === 'ECONNRESET' ||
-    /Unexpected end of form|Malformed part header|Boundary not found|Multipart: /i.test(message)
+    /Unexpected end of (form|multipart data)|Malformed part header|Boundary not found|Multipart: /i.test(message)
   );
 }
 
