@@ -4448,6 +4448,15 @@ export interface components {
             };
             content?: never;
         };
+        /** @description Not modified: the `If-None-Match` ETag matches; no body. */
+        NotModifiedUnmetered: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The resource state does not allow this: `not_retryable`, `idempotency_key_in_use`. */
         NotRetryableOrIdempotencyKeyInUse: {
             headers: {
@@ -4739,7 +4748,7 @@ export interface operations {
                     };
                 };
             };
-            304: components["responses"]["NotModified"];
+            304: components["responses"]["NotModifiedUnmetered"];
             400: components["responses"]["MalformedRequest"];
         };
     };

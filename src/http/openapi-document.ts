@@ -376,7 +376,7 @@ function completeOperation(doc: Json, path: string, method: string, op: Json): v
   if (parameters.length) op.parameters = parameters;
 
   const responses = op.responses as Json;
-  if (conditional) responses['304'] = ref('responses', 'NotModified');
+  if (conditional) responses['304'] = ref('responses', counted ? 'NotModified' : 'NotModifiedUnmetered');
   if (idempotent) {
     responses['409'] ??= {};
     responses['422'] ??= {};
@@ -496,6 +496,10 @@ export function completeDocument(doc: Json): Json {
     NotModified: {
       description: 'Not modified: the `If-None-Match` ETag matches; no body.',
       headers: headersOf(['X-Request-Id', 'ETag', ...RATE_LIMIT_HEADERS]),
+    },
+    NotModifiedUnmetered: {
+      description: 'Not modified: the `If-None-Match` ETag matches; no body.',
+      headers: headersOf(['X-Request-Id', 'ETag']),
     },
   };
   for (const [name, schema] of Object.entries(doc.components.schemas as Json)) {

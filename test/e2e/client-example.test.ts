@@ -126,6 +126,9 @@ describe('the TypeScript client against a live server with the demo academy', ()
     const versions = await fetch(`${server.url}/api`);
     assert.equal(versions.status, 200);
     assert.deepEqual(present(versions, documentedHeaders('listApiVersions', '200')), [], 'listApiVersions 200');
+    const versionsUnchanged = await fetch(`${server.url}/api`, { headers: { 'if-none-match': versions.headers.get('etag') as string } });
+    assert.equal(versionsUnchanged.status, 304);
+    assert.deepEqual(present(versionsUnchanged, documentedHeaders('listApiVersions', '304')), [], 'listApiVersions 304');
     // Public and unmetered: the document promises no rate-limit headers, and none are sent.
     assert.equal(versions.headers.has('ratelimit'), false);
     assert.ok(!documentedHeaders('listApiVersions', '200').includes('RateLimit'));

@@ -179,7 +179,9 @@ describe('OpenAPI document', () => {
         method === 'GET' &&
         (operation.responses?.['200']?.content?.['application/json'] || p.endsWith('/documents/{document}/download'))
       ) {
-        assert.equal((operation.responses?.['304'] as Named)?.$ref, '#/components/responses/NotModified', `${label}: 304`);
+        const unmetered = operation.security?.length === 0 && !operation.responses?.['429'];
+        const expected = unmetered ? 'NotModifiedUnmetered' : 'NotModified';
+        assert.equal((operation.responses?.['304'] as Named)?.$ref, `#/components/responses/${expected}`, `${label}: 304`);
       }
     }
   });
