@@ -1,6 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { MAX_REPORTED_FIELDS } from './errors.ts';
 import { MAX_BODY_VALUES } from './input.ts';
+import { completeDocument } from './openapi-document.ts';
 import { POLICIES } from './rate-limit.ts';
 
 const description = `
@@ -75,70 +76,6 @@ export const openApiOptions: FastifyDynamicSwaggerOptions = {
   },
   transformObject: (documentObject) => {
     const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
-    for (const operations of Object.values(document.paths ?? {})) {
-      for (const [method, operation] of Object.entries(operations as Record<string, Operation>)) {
-        if (method === 'post' && operation.security?.length) {
-          operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
-        }
-        if (method === 'patch') operation.parameters = [...(operation.parameters ?? []), IF_MATCH];
-        for (const [status, response] of Object.entries(operation.responses ?? {})) {
-          if (response.description === 'Default Response') response.description = RESPONSE_DESCRIPTIONS[status] ?? 'Response';
-          if (status === '429') response.headers = { ...RATE_LIMITED_HEADERS, ...response.headers };
-        }
-      }
-    }
-    return document;
+    return completeDocument(document as Record<string, any>) as typeof document;
   },
-};
-
-interface Operation {
-  security?: unknown[];
-  parameters?: unknown[];
-  responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
-}
-
-/** Every authenticated POST accepts it (src/http/idempotency.ts). */
-const IDEMPOTENCY_KEY = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  description:
-    'Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
-};
-
-/** Every PATCH honours it (src/http/preconditions.ts). */
-const IF_MATCH = {
-  name: 'If-Match',
-  in: 'header',
-  required: false,
-  description:
-    'The `ETag` of a GET of the resource (or `*`): the change is made only while the resource still has that ETag, otherwise a 412 `precondition_failed` and nothing changes. Compared strongly: a weak tag never matches.',
-  schema: { type: 'string' },
-};
-
-/** Replaces the generator's "Default Response" so every documented status says what it means. */
-const RESPONSE_DESCRIPTIONS: Record<string, string> = {
-  200: 'Success',
-  201: 'Created',
-  202: 'Accepted; the work continues in the background',
-  204: 'Done; no content',
-  304: 'Not modified (the `If-None-Match` ETag matches)',
-  400: 'Malformed request (`malformed_request`)',
-  401: 'No token, or an unknown, expired or revoked token (`unauthenticated`); see `WWW-Authenticate`',
-  403: 'The token lacks the scope (`insufficient_scope`) or the acting user a permission (`permission_denied`)',
-  404: 'No such resource (`not_found`)',
-  409: 'The resource state does not allow this',
-  410: 'The API version is past its sunset date (`version_sunset`)',
-  412: 'The resource has changed since the `If-Match` ETag was read (`precondition_failed`); nothing changed',
-  413: 'Payload too large (`payload_too_large`)',
-  415: 'Unsupported media type (`unsupported_media_type`)',
-  422: 'Invalid input (`validation_failed`), with messages keyed by field',
-  429: 'Rate limit exceeded (`rate_limited`); retry after `Retry-After` seconds',
-};
-
-const RATE_LIMITED_HEADERS = {
-  'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer', minimum: 1 } },
-  RateLimit: { description: 'Remaining quota (draft-ietf-httpapi-ratelimit-headers-11).', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'The quota policy, e.g. `"default";q=120;w=60`.', schema: { type: 'string' } },
 };

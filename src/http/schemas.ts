@@ -38,14 +38,14 @@ export function Timestamp(description: string) {
 /**
  * `T` or null. Primitive schemas become a JSON Schema type array (`["string", "null"]`), which the
  * response serializer writes directly; a union (anyOf) would make it validate every value against
- * each branch first. Other schemas fall back to a union.
+ * each branch first. An enum gets null among its values. Other schemas fall back to a union.
  */
 export function Nullable<T extends TSchema>(schema: T) {
-  const { type, enum: values } = schema as { type?: unknown; enum?: unknown };
+  const { type } = schema as { type?: unknown };
   if (typeof type === 'string' && type !== 'object' && type !== 'array') {
-    // An enum lists null too: `enum` is checked on its own, so without it null would fail the schema.
-    const nullableEnum = Array.isArray(values) ? { enum: [...values, null] } : {};
-    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'], ...nullableEnum });
+    // An enum lists null too, or the schema would allow the type null and then refuse the value.
+    const values = (schema as { enum?: unknown[] }).enum;
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) });
   }
   return Type.Union([schema, Type.Null()]);
 }

@@ -5,6 +5,7 @@ import { DatabaseUnavailableError, NotFoundError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { sendError } from './errors.ts';
 import { isLoopback, type Metrics } from './metrics.ts';
+import { ErrorBody, Ref } from './schemas.ts';
 import { ApiVersion } from './versions.ts';
 
 /** Public operational routes: version registry, probes, metrics and the OpenAPI document. */
@@ -15,7 +16,10 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ platform: Platform; metri
       operationId: 'listApiVersions',
       tags: ['Meta'],
       summary: 'List API versions with their lifecycle status',
-      response: { 200: Type.Object({ data: Type.Array(ApiVersion) }) },
+      description:
+        'Every API version with its status (`active`, `deprecated`, `sunset`), release, deprecation and sunset dates and documentation. ' +
+        'Public: no token, no rate limit. Like every route, an HTTP/1.1 request without `Host` is a 400.',
+      response: { 200: Type.Object({ data: Type.Array(ApiVersion) }), 400: Ref(ErrorBody) },
     },
     handler: async () => ({ data: platform.versions }),
   });

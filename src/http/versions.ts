@@ -11,17 +11,24 @@ export const DEFAULT_VERSIONS_FILE = path.resolve(path.dirname(fileURLToPath(imp
 
 const IsoDate = Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' }), Type.Null()]);
 
-export const ApiVersion = Type.Object({
-  version: Type.String({ pattern: '^v[0-9]+$' }),
-  status: StringEnum(['active', 'deprecated', 'sunset']),
-  released_at: IsoDate,
-  deprecated_at: IsoDate,
-  sunset_at: IsoDate,
-  documentation: Type.String({
-    description:
-      'The documentation of the version: an absolute URL, or a path on this server, which the `Link` headers give as it is (relative) unless the deployment sets its public URL (`ACADEMY_PUBLIC_URL`).',
-  }),
-});
+export const ApiVersion = Type.Object(
+  {
+    version: Type.String({ pattern: '^v[0-9]+$' }),
+    status: StringEnum(['active', 'deprecated', 'sunset']),
+    released_at: IsoDate,
+    deprecated_at: IsoDate,
+    sunset_at: IsoDate,
+    documentation: Type.String({
+      description:
+        'The documentation of the version: an absolute URL, or a path on this server, which the `Link` headers give as it is (relative) unless the deployment sets its public URL (`ACADEMY_PUBLIC_URL`).',
+    }),
+  },
+  {
+    examples: [
+      { version: 'v1', status: 'active', released_at: '2026-11-22', deprecated_at: null, sunset_at: null, documentation: '/docs' },
+    ],
+  },
+);
 export type ApiVersion = Static<typeof ApiVersion>;
 
 const Registry = Type.Object({ versions: Type.Array(ApiVersion, { minItems: 1 }) });

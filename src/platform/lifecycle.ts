@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
+import type { EventType } from './events/types.ts';
 
 /** One move of a lifecycle: the states it may start from and the state it leads to. */
 export interface Move<S extends string> {
@@ -10,7 +11,7 @@ export interface Move<S extends string> {
 
 /** Writes a domain event in the caller's transaction (the outbox). */
 export interface EventSink {
-  emit(trx: Kysely<DB>, type: string, payload: Record<string, unknown>): Promise<unknown>;
+  emit(trx: Kysely<DB>, type: EventType, payload: Record<string, unknown>): Promise<unknown>;
 }
 
 export interface LifecycleSpec<S extends string, M extends string> {
@@ -27,7 +28,7 @@ export interface MoveOptions {
   /** Other columns written with the move (timestamps, counters, reasons). */
   set?: Record<string, unknown>;
   /** The domain event the move causes, written to the outbox in the same transaction. */
-  event?: { sink: EventSink; type: string; payload: Record<string, unknown> };
+  event?: { sink: EventSink; type: EventType; payload: Record<string, unknown> };
   /** Further side effects in the same transaction (jobs to enqueue, rows to write). */
   effects?: (trx: Kysely<DB>) => Promise<void>;
 }

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
+import type { EventType } from '../../src/platform/events/types.ts';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
 import { eventually } from '../support/eventually.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
@@ -27,7 +28,7 @@ describe('integration messages', () => {
   });
   after(() => worker.stop(2000));
 
-  function emit(type: string, payload: Record<string, unknown>) {
+  function emit(type: EventType, payload: Record<string, unknown>) {
     const { platform } = app;
     return platform.database.db.transaction().execute((trx) => platform.outbox.emit(trx, type, payload));
   }

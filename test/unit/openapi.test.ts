@@ -10,6 +10,7 @@ import Fastify from 'fastify';
 import { documentFile, generateDocument, serialize } from '../../scripts/openapi.ts';
 import { openApiOptions } from '../../src/http/openapi.ts';
 import { ErrorBody } from '../../src/http/schemas.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../src/platform/events/types.ts';
 import { SCOPES } from '../../src/platform/tokens/scopes.ts';
 
 interface Operation {
@@ -29,8 +30,27 @@ function operations(document: Record<string, any>): { label: string; path: strin
   );
 }
 
-function errorRef(operation: Operation, status: string): string | undefined {
-  return operation.responses?.[status]?.content?.['application/json']?.schema?.$ref;
+interface Named {
+  $ref?: string;
+  description?: string;
+  content?: Record<string, { schema?: { $ref?: string; allOf?: { $ref?: string; properties?: { code?: { enum?: string[] } } }[] } }>;
+}
+
+/** The response of `status`, through its `$ref` to `components.responses` where it has one. */
+function responseOf(document: Record<string, any>, operation: Operation, status: string): Named | undefined {
+  const response = operation.responses?.[status] as Named | undefined;
+  return response?.$ref ? document.components.responses[response.$ref.split('/').pop() as string] : response;
+}
+
+/** The schema an error response refers to (`Error`, narrowed by its codes). */
+function errorRef(document: Record<string, any>, operation: Operation, status: string): string | undefined {
+  const schema = responseOf(document, operation, status)?.content?.['application/json']?.schema;
+  return schema?.allOf?.[0]?.$ref ?? schema?.$ref;
+}
+
+/** The `code` values an error response documents. */
+function errorCodes(document: Record<string, any>, operation: Operation, status: string): string[] | undefined {
+  return responseOf(document, operation, status)?.content?.['application/json']?.schema?.allOf?.[1]?.properties?.code?.enum;
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -81,14 +101,14 @@ describe('OpenAPI document', () => {
       if (body) for (const status of ['400', '415']) assert.ok(operation.responses?.[status], `${label}: ${status}`);
       if (operation.security?.length === 0) {
         // Public: no credentials, but rate-limited per client address.
-        assert.equal(errorRef(operation, '429'), '#/components/schemas/Error', `${label}: 429`);
+        assert.equal(errorRef(document, operation, '429'), '#/components/schemas/Error', `${label}: 429`);
         continue;
       }
       const scopes = operation.security?.flatMap((requirement) => requirement.bearerAuth ?? []) ?? [];
       assert.equal(scopes.length, 1, `${label}: exactly one bearerAuth scope`);
       assert.ok((SCOPES as readonly string[]).includes(scopes[0] as string), `${label}: unknown scope ${scopes[0]}`);
       for (const status of ['401', '403', '429']) {
-        assert.equal(errorRef(operation, status), '#/components/schemas/Error', `${label}: ${status} must reference Error`);
+        assert.equal(errorRef(document, operation, status), '#/components/schemas/Error', `${label}: ${status} must reference Error`);
       }
     }
   });
@@ -98,6 +118,90 @@ describe('OpenAPI document', () => {
     assert.deepEqual(error.required, ['message', 'code']);
     assert.deepEqual(Object.keys(error.properties), Object.keys(ErrorBody.properties));
     assert.equal(document.components.securitySchemes.bearerAuth.scheme, 'bearer');
+  });
+  test('every named schema and every operation has an example, and every enum its type', () => {
+    for (const [name, schema] of Object.entries(document.components.schemas as Record<string, { examples?: unknown[] }>)) {
+      assert.ok(schema.examples?.length, `schema ${name} has no example`);
+    }
+    const all = [
+      ...operations(document),
+      ...Object.entries(document.webhooks as Record<string, Record<string, Operation>>).map(([type, item]) => ({
+        label: `webhook ${type}`,
+        operation: item.post as Operation,
+      })),
+    ];
+    for (const { label, operation } of all) {
+      const bodies = Object.values(
+        (operation as { requestBody?: { content: Record<string, { example?: unknown }> } }).requestBody?.content ?? {},
+      );
+      for (const media of bodies) assert.ok(media.example !== undefined, `${label}: request body example`);
+      for (const status of Object.keys(operation.responses ?? {})) {
+        const response = responseOf(document, operation, status) as { content?: Record<string, { example?: unknown; examples?: object }> };
+        for (const [type, media] of Object.entries(response?.content ?? {})) {
+          if (type !== 'application/json') continue;
+          assert.ok(media.example !== undefined || media.examples !== undefined, `${label}: ${status} has no example`);
+        }
+      }
+    }
+    const untyped: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (!value || typeof value !== 'object') return;
+      if (!Array.isArray(value) && 'enum' in value && !('type' in value)) untyped.push(at);
+      for (const [key, child] of Object.entries(value)) if (key !== 'examples' && key !== 'example') walk(child, `${at}/${key}`);
+    };
+    walk(document, '#');
+    assert.deepEqual(untyped, [], 'enums without a type');
+  });
+
+  test('error responses name the codes each can carry; POSTs their idempotency outcomes, PATCHes their 412', () => {
+    const byId = new Map(operations(document).map((o) => [o.operation.operationId, o.operation]));
+    const op = (id: string) => byId.get(id) as Operation;
+    assert.deepEqual(errorCodes(document, op('getCourse'), '401'), ['unauthenticated']);
+    assert.deepEqual(errorCodes(document, op('getCourse'), '404'), ['not_found']);
+    assert.deepEqual(errorCodes(document, op('listCourses'), '422'), ['validation_failed']);
+    assert.deepEqual(errorCodes(document, op('runTask'), '409'), ['task_disabled', 'idempotency_key_in_use']);
+    assert.deepEqual(errorCodes(document, op('downloadReport'), '409'), ['report_not_available']);
+    assert.deepEqual(errorCodes(document, op('transitionWorkflow'), '403'), ['insufficient_scope', 'permission_denied']);
+    assert.deepEqual(errorCodes(document, op('createUser'), '409'), ['idempotency_key_in_use']);
+    assert.deepEqual(errorCodes(document, op('createUser'), '422'), ['validation_failed', 'idempotency_key_reused']);
+    for (const { label, path: p, operation } of operations(document)) {
+      const parameters = ((operation as { parameters?: { $ref?: string }[] }).parameters ?? []).map((x) => x.$ref);
+      const method = label.split(' ')[0];
+      if (method === 'POST' && operation.security?.length) {
+        assert.ok(parameters.includes('#/components/parameters/IdempotencyKey'), `${label}: Idempotency-Key`);
+        assert.ok(errorCodes(document, operation, '409')?.includes('idempotency_key_in_use'), `${label}: 409 idempotency_key_in_use`);
+      }
+      if (method === 'PATCH') {
+        assert.deepEqual(errorCodes(document, operation, '412'), ['precondition_failed'], `${label}: 412`);
+        assert.ok(parameters.includes('#/components/parameters/IfMatch'), `${label}: If-Match`);
+      }
+      if (
+        method === 'GET' &&
+        (operation.responses?.['200']?.content?.['application/json'] || p.endsWith('/documents/{document}/download'))
+      ) {
+        const unmetered = operation.security?.length === 0 && !operation.responses?.['429'];
+        const expected = unmetered ? 'NotModifiedUnmetered' : 'NotModified';
+        assert.equal((operation.responses?.['304'] as Named)?.$ref, `#/components/responses/${expected}`, `${label}: 304`);
+      }
+    }
+  });
+
+  test('declares its tags, contact and licence, and a webhook with a payload schema for every delivered event type', () => {
+    const declared = new Set((document.tags as { name: string; description?: string }[]).map((t) => t.name));
+    for (const tag of document.tags) assert.ok(tag.description, `tag ${tag.name} has no description`);
+    for (const { label, operation } of operations(document)) {
+      for (const tag of (operation as { tags?: string[] }).tags ?? []) assert.ok(declared.has(tag), `${label}: undeclared tag ${tag}`);
+    }
+    assert.ok(document.info.contact?.name);
+    assert.ok(document.info.license?.name);
+    assert.deepEqual(Object.keys(document.webhooks), [...WEBHOOK_EVENT_TYPES]);
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      const media = document.webhooks[type].post.requestBody.content['application/json'];
+      const schema = document.components.schemas[media.schema.$ref.split('/').pop()];
+      assert.deepEqual(schema.required, ['id', 'type', 'version', 'occurred_at', 'payload'], type);
+      assert.equal(schema.properties.type.const, type);
+      assert.equal(media.example.type, type);
+    }
   });
 
   test('a nullable enum lists null among its values, so that a null value matches the document', () => {
@@ -130,10 +234,12 @@ describe('OpenAPI generation details', () => {
       handler: async () => ({}),
     });
     await app.ready();
-    const operation = (app.swagger() as any).paths['/api/v1/things/{token}'].get as Operation;
+    const document = app.swagger() as any;
+    const operation = document.paths['/api/v1/things/{token}'].get as Operation;
     await app.close();
     assert.deepEqual(operation.security, []);
-    assert.equal(errorRef(operation, '429'), '#/components/schemas/Error');
+    assert.equal(errorRef(document, operation, '429'), '#/components/schemas/Error');
+    assert.deepEqual(errorCodes(document, operation, '429'), ['rate_limited']);
     assert.equal(operation.responses?.['200']?.description, 'Success');
   });
 });

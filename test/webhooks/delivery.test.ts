@@ -6,6 +6,7 @@ import { RETRY_SCHEDULE_MS, retryDelay } from '../../src/modules/webhooks/delive
 import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
+import type { EventType } from '../../src/platform/events/types.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
@@ -22,7 +23,7 @@ async function setup(t: TestContext, env: Record<string, string> = {}) {
   return { platform, worker, webhooks: webhookServiceFor(platform), receiver: await startReceiver() };
 }
 
-function emit(platform: Platform, type: string, payload: Record<string, unknown>) {
+function emit(platform: Platform, type: EventType, payload: Record<string, unknown>) {
   return platform.database.db.transaction().execute((trx) => platform.outbox.emit(trx, type, payload));
 }
 
@@ -95,7 +96,7 @@ describe('webhook delivery', () => {
     assert.equal(all.endpoint.events, null);
 
     await emit(platform, 'enrollment.created', { enrolment_id: 1 });
-    await emit(platform, 'user.invited', { user_id: 1 });
+    await emit(platform, 'enrollment.cancelled', { enrolment_id: 1 });
     await emit(platform, 'certificate.issued', { certificate_id: 9 });
     await receiver.received(1);
     await other.received(2);

@@ -8,6 +8,7 @@ import { createWebhookRepository } from '../../src/modules/webhooks/repository.t
 import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
+import type { EventType } from '../../src/platform/events/types.ts';
 import type { JobQueue } from '../../src/platform/jobs/queue.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createTestPlatform } from '../support/platform.ts';
@@ -27,7 +28,7 @@ function deps(platform: Platform, queue: JobQueue = platform.queue): DispatchDep
   };
 }
 
-function emit(platform: Platform, type: string, payload: Record<string, unknown>) {
+function emit(platform: Platform, type: EventType, payload: Record<string, unknown>) {
   return platform.database.db.transaction().execute((trx) => platform.outbox.emit(trx, type, payload));
 }
 
@@ -78,7 +79,7 @@ describe('events.dispatch', () => {
     assert.equal(integrationJobs.length, 1);
     assert.equal(integrationJobs[0]?.max_attempts, 5);
 
-    const internal = await emit(platform, 'user.invited', { user_id: 1 });
+    const internal = await emit(platform, 'enrollment.cancelled', { enrolment_id: 1 });
     assert.deepEqual(await dispatch(internal.id), { deliveries: 0, messages: 0 }, 'internal domain events do not leave the platform');
   });
 

@@ -5,6 +5,7 @@ import { integrationServiceFor } from '../../src/modules/integrations/service.ts
 import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
+import type { EventType } from '../../src/platform/events/types.ts';
 import { createOutbound, nonPublicKind, retryAfterMs, TargetRefusedError } from '../../src/platform/outbound.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { eventually } from '../support/eventually.ts';
@@ -15,7 +16,7 @@ import { startReceiver } from '../support/receiver.ts';
 /** The operator's context, as the `academy` command passes it. */
 const ops = operatorContext({ clock: systemClock, logger: pino({ level: 'silent' }) });
 
-function emit(platform: Platform, type: string, payload: Record<string, unknown>) {
+function emit(platform: Platform, type: EventType, payload: Record<string, unknown>) {
   return platform.database.db.transaction().execute((trx) => platform.outbox.emit(trx, type, payload));
 }
 

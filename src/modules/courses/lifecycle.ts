@@ -1,3 +1,4 @@
+import type { WebhookEventType } from '../../platform/events/types.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import type { CourseState } from './schemas.ts';
 
@@ -18,7 +19,7 @@ export const courseLifecycle = defineLifecycle<CourseState, 'submit' | 'approve'
 });
 
 /** The event each move writes, where it writes one. */
-export const COURSE_EVENTS: Partial<Record<keyof typeof courseLifecycle.moves, string>> = {
+export const COURSE_EVENTS: Partial<Record<keyof typeof courseLifecycle.moves, WebhookEventType>> = {
   publish: 'course.published',
   archive: 'course.archived',
 };

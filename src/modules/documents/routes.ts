@@ -107,13 +107,18 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         '| type | largest file | media types |\n|---|---|---|\n' +
         DOCUMENT_TYPE_TABLE,
       consumes: ['multipart/form-data'],
-      body: Type.Object({
-        type: Type.String({ enum: [...DOCUMENT_TYPES] }),
-        file: Type.String({ contentEncoding: 'binary', description: 'The file.' }),
-        title: Type.Optional(Type.String({ maxLength: 200 })),
-        student_id: Type.Optional(Type.Integer({ minimum: 1 })),
-        supersedes_id: Type.Optional(Type.Integer({ minimum: 1 })),
-      }),
+      body: Type.Object(
+        {
+          type: Type.String({ enum: [...DOCUMENT_TYPES] }),
+          file: Type.String({ contentEncoding: 'binary', description: 'The file.' }),
+          title: Type.Optional(Type.String({ maxLength: 200 })),
+          student_id: Type.Optional(Type.Integer({ minimum: 1 })),
+          supersedes_id: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        {
+          examples: [{ type: 'employment_letter', title: 'Employment letter, Contoso Ltd', student_id: 30, file: '%PDF-1.7 …' }],
+        },
+      ),
       response: { 201: Single(document), 400: error, 409: error, 413: error, 415: error, 422: error },
     },
     handler: async (request, reply) => {

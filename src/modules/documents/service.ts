@@ -358,7 +358,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     /** The job after an upload: reads the stored file back, and makes it available when size and SHA-256 match. */
     async process(ctx: ServiceContext, id: number): Promise<'available' | 'mismatch' | 'skipped'> {
       const row = await documents.find(db, id);
-      if (!row || row.status !== 'stored') return 'skipped';
+      if (row?.status !== 'stored') return 'skipped';
       const { stream } = await storage.get(row.storage_key);
       const hash = createHash('sha256');
       let size = 0;

@@ -1,3 +1,4 @@
+import type { WebhookEventType } from '../../platform/events/types.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import type { SessionState } from './schemas.ts';
 
@@ -21,7 +22,7 @@ export const sessionLifecycle = defineLifecycle<SessionState, SessionMove>({
 });
 
 /** The event each move writes, where it writes one (spec §6: course_intake.*). */
-export const SESSION_EVENTS: Partial<Record<SessionMove, string>> = {
+export const SESSION_EVENTS: Partial<Record<SessionMove, WebhookEventType>> = {
   open_registration: 'course_intake.registration_opened',
   complete: 'course_intake.completed',
   cancel: 'course_intake.cancelled',

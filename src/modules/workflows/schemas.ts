@@ -63,8 +63,21 @@ export const WorkflowListQuery = ListQuery({
 
 export const TransitionBody = Type.Object(
   {
-    to_state: Type.String({ minLength: 1, maxLength: 50, description: 'The state to move to; one of `allowed_transitions`.' }),
-    comment: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'The reason for the decision, kept with it.' }))),
+    to_state: Type.String({
+      minLength: 1,
+      maxLength: 50,
+      description: 'The state to move to; one of `allowed_transitions`.',
+      examples: ['approved'],
+    }),
+    comment: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 2000,
+          description: 'The reason for the decision, kept with it.',
+          examples: ['Content and pricing approved for the spring catalogue.'],
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { EventRepository, EventRow } from './repository.ts';
-import { EVENT_VERSION } from './types.ts';
+import { EVENT_VERSION, type EventType } from './types.ts';
 
 /** The webhook envelope: id, type, version, occurred_at, payload (spec §6). */
 export interface DomainEvent {
@@ -30,7 +30,7 @@ export function newEventId(): string {
  */
 export function createOutbox(deps: { events: EventRepository; queue: JobQueue; clock: Clock }) {
   return {
-    async emit(trx: Kysely<DB>, type: string, payload: Record<string, unknown>): Promise<DomainEvent> {
+    async emit(trx: Kysely<DB>, type: EventType, payload: Record<string, unknown>): Promise<DomainEvent> {
       const event: DomainEvent = { id: newEventId(), type, version: EVENT_VERSION, occurred_at: deps.clock.now().toISOString(), payload };
       await deps.events.insert(trx, { ...event, payload: JSON.stringify(payload) });
       await deps.queue.enqueue(trx, 'events.dispatch', { eventId: event.id });

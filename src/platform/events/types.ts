@@ -17,6 +17,25 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** Domain events that stay inside the platform: written to the outbox, never delivered. */
+export const INTERNAL_EVENT_TYPES = [
+  'enrollment.cancelled',
+  'document.stored',
+  'document.updated',
+  'document.archived',
+  'document.deleted',
+  'document.downloaded',
+  'document.available',
+  'report.requested',
+  'report.generated',
+  'report.stored',
+  'report.failed',
+  'report.expired',
+] as const;
+
+/** Every event type the modules may write: a name outside these lists fails the typecheck. */
+export type EventType = WebhookEventType | (typeof INTERNAL_EVENT_TYPES)[number];
+
 export function isWebhookEventType(type: string): type is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
 }
