@@ -61,14 +61,14 @@ describe('If-Match on every PATCH', () => {
 
   test('the tests below cover every PATCH operation, and each documents If-Match and its 412', async () => {
     const document = app.http.swagger() as unknown as {
-      paths: Record<string, Record<string, { parameters?: { name: string }[]; responses: object }>>;
+      paths: Record<string, Record<string, { parameters?: { name?: string; $ref?: string }[]; responses: object }>>;
     };
     const patched = Object.entries(document.paths).filter(([, operations]) => operations.patch);
     assert.deepEqual(patched.map(([url]) => url).sort(), ['/api/v1/documents/{document}', '/api/v1/organization', '/api/v1/users/{user}']);
     for (const [url, operations] of patched) {
       assert.ok('412' in (operations.patch?.responses ?? {}), `${url} documents its 412`);
       assert.ok(
-        operations.patch?.parameters?.some((p) => p.name === 'If-Match'),
+        operations.patch?.parameters?.some((p) => p.name === 'If-Match' || p.$ref === '#/components/parameters/IfMatch'),
         `${url} documents If-Match`,
       );
     }
