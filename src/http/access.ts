@@ -4,7 +4,7 @@ import { InsufficientScopeError, RateLimitedError, UnauthenticatedError } from '
 import type { Platform } from '../platform/platform.ts';
 import { grants, type Scope } from '../platform/tokens/scopes.ts';
 import type { AuthenticatedToken } from '../platform/tokens/service.ts';
-import { type Decision, type PolicyName, rateLimitHeaders, rateLimitRefusals } from './rate-limit.ts';
+import { type Decision, type PolicyName, rateLimitHeaders, rateLimitRefusals, setRateLimitHeaders } from './rate-limit.ts';
 
 /**
  * How a route is reached. Every route declares one in `config.access`:
@@ -63,13 +63,13 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
 
   /** Counts the request against its quota and sets the rate-limit headers, or answers 429. */
   function admit(request: FastifyRequest, reply: FastifyReply, policy: PolicyName, key: string, decision: Decision): void {
-    const headers = rateLimitHeaders(policy, decision, platform.clock.now());
+    const now = platform.clock.now();
     if (!decision.allowed) {
       rateLimitRefusals.set(policy, (rateLimitRefusals.get(policy) ?? 0) + 1);
-      throw new RateLimitedError(headers);
+      throw new RateLimitedError(rateLimitHeaders(policy, decision, now));
     }
     request.counted = { policy, key };
-    reply.headers(headers);
+    setRateLimitHeaders(reply, policy, decision, now.getTime());
   }
 
   /** Undefined when the request may go on at once; a promise when the quota is counted in Redis. */

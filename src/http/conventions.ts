@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GoneError, MalformedRequestError, NotFoundError, UnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { hookList } from './route-hooks.ts';
-import { versionState } from './versions.ts';
+import { type ApiVersion, type VersionState, versionState } from './versions.ts';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -94,6 +94,18 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     closing = true;
   });
 
+  // A version's lifecycle headers change at most once a second (their dates are whole seconds).
+  const states = new Map<ApiVersion, { second: number; state: VersionState }>();
+  const lifecycle = (version: ApiVersion): VersionState => {
+    const now = platform.clock.now();
+    const second = Math.floor(now.getTime() / 1000);
+    const known = states.get(version);
+    if (known?.second === second) return known.state;
+    const state = versionState(version, now, platform.config.publicUrl);
+    states.set(version, { second, state });
+    return state;
+  };
+
   // One hook per phase, and synchronous ones (no promise per hook): these run on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -110,7 +122,7 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     const match = /^\/api\/(v\d+)(?:\/|$|\?)/.exec(request.url);
     const version = match ? platform.versions.find((v) => v.version === match[1]) : undefined;
     if (!version) return done();
-    const state = versionState(version, platform.clock.now(), platform.config.publicUrl);
+    const state = lifecycle(version);
     reply.headers(state.headers);
     if (state.sunset) {
       return done(

@@ -231,6 +231,33 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
   };
 }
 
+/** `RateLimit-Policy` of a policy and limit: the same few strings on every request, built once. */
+const policyHeaders = new Map<string, string>();
+function policyHeader(policy: Policy, limit: number): string {
+  const key = `${policy.name};${limit}`;
+  let header = policyHeaders.get(key);
+  if (header === undefined) {
+    header = `"${policy.name}";q=${limit};w=${policy.windowSeconds}`;
+    policyHeaders.set(key, header);
+  }
+  return header;
+}
+
+/** Sets the rate-limit fields of an allowed request on the reply one by one (no object per request). */
+export function setRateLimitHeaders(
+  reply: { header(name: string, value: string): unknown },
+  policyName: PolicyName,
+  d: Decision,
+  nowMs: number,
+): void {
+  const policy = POLICIES[policyName];
+  reply.header('ratelimit-policy', policyHeader(policy, d.limit));
+  reply.header('ratelimit', `"${policy.name}";r=${d.remaining};t=${d.resetSeconds}`);
+  reply.header('x-ratelimit-limit', String(d.limit));
+  reply.header('x-ratelimit-remaining', String(d.remaining));
+  reply.header('x-ratelimit-reset', String(Math.ceil(nowMs / 1000) + d.resetSeconds));
+}
+
 /** The IETF draft-ietf-httpapi-ratelimit-headers-11 fields plus the common X-RateLimit-* ones. */
 export function rateLimitHeaders(policyName: PolicyName, d: Decision, now: Date): Record<string, string> {
   const policy = POLICIES[policyName];
