@@ -144,3 +144,40 @@ export async function searchPage<M extends { id: number }, O extends { id: numbe
   const byId = new Map((await details(rows.map((row) => row.id))).map((row) => [row.id, row]));
   return { total, rows: rows.flatMap((row) => byId.get(row.id) ?? []) };
 }
+
+/**
+ * At most this many users matched by one search are passed to the groups as ids; beyond it (text of
+ * one or two letters, a very common part of a name) each group looks the users up itself.
+ */
+export const SHARED_USERS_MAX = 5000;
+
+/**
+ * The ids of the users (staff and students) whose name or email contains the text, looked up once
+ * per search and shared by every group that matches through users (students, staff, enrolments,
+ * certificates), or null when more than `SHARED_USERS_MAX` match.
+ */
+export type MatchingUsers = readonly number[] | null;
+
+export async function findMatchingUsers(db: Kysely<DB>, dialect: Dialect, text: string): Promise<MatchingUsers> {
+  const compiled = db
+    .selectFrom('users')
+    .select('users.id')
+    .where(textMatch(dialect, 'users', text))
+    .limit(SHARED_USERS_MAX + 1)
+    .compile();
+  runsPrepared(compiled.sql);
+  const { rows } = await db.executeQuery(compiled);
+  return rows.length > SHARED_USERS_MAX ? null : rows.map((row) => row.id);
+}
+
+/**
+ * A condition on `column` (a user id): it is one of the users that `users` lists, or, when
+ * `users` is null (too many to pass), one whose name or email contains `text` (the index again).
+ * The ids travel as one parameter (an array on PostgreSQL, JSON on SQLite), so the statement's
+ * text does not depend on how many there are.
+ */
+export function userIn(dialect: Dialect, column: string, text: string, users: MatchingUsers): RawBuilder<SqlBool> {
+  if (users === null) return sql<SqlBool>`${sql.ref(column)} in (select users.id from users where ${textMatch(dialect, 'users', text)})`;
+  if (dialect === 'postgres') return sql<SqlBool>`${sql.ref(column)} = any(${[...users]}::integer[])`;
+  return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(users)}))`;
+}

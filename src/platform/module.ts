@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import type { Runner } from '../cli/runner.ts';
+import type { MatchingUsers } from '../db/search.ts';
 import type { JobDefinitions } from './jobs/registry.ts';
 import type { Platform } from './platform.ts';
 
@@ -39,10 +40,19 @@ export interface SearchHit {
  * A group of `GET /search` (e.g. `courses`): case-insensitive over the group's own fields, at most
  * `limit` hits and the exact total. `q` arrives trimmed and never blank: a blank `q` is answered by
  * the search module without calling any group. `textMatch` (src/db/search.ts) is the indexed match.
+ * A group that matches through users (by a person's name or email) takes them from `users`, which
+ * looks them up once for all groups of the search; called alone, a group looks them up itself.
  */
 export interface SearchGroup {
   name: string;
-  search(platform: Platform, query: { q: string; limit: number }): Promise<{ total: number; items: SearchHit[] }>;
+  search(platform: Platform, query: SearchGroupQuery): Promise<{ total: number; items: SearchHit[] }>;
+}
+
+export interface SearchGroupQuery {
+  q: string;
+  limit: number;
+  /** The users whose name or email contains `q`, looked up at most once per search (`findMatchingUsers`). */
+  users?: (() => Promise<MatchingUsers>) | undefined;
 }
 
 /**

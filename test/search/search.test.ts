@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { modules } from '../../src/modules/index.ts';
 import { resourceServiceFor } from '../../src/modules/resources/service.ts';
+import { searchGroupsOf } from '../../src/modules/search/service.ts';
 import { studentServiceFor } from '../../src/modules/students/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
@@ -236,6 +238,47 @@ describe('GET /search', () => {
     const after = (await search('document_approval', '&limit=50')).workflows;
     assert.equal(after?.total, (workflows?.total ?? 0) + 1);
     assert.ok(after?.items.some((hit) => hit.id === instance.id) || (after?.total ?? 0) > 50);
+  });
+
+  test('groups that match through users answer alike with the users looked up once for the search or by each group', async () => {
+    const t = tag();
+    const course = await make.course({ title: `Masonry ${t}` });
+    const session = await make.session({ course_id: course.id });
+    const students = [];
+    for (const name of [`Cleo ${t}`, `Dan ${t}`, `Eve ${t}`]) students.push(await make.student({ name }));
+    await make.staff({ name: `Fay ${t}` });
+    const enrolments = [];
+    for (const student of students)
+      enrolments.push(await make.enrolment({ session_id: session.id, user_id: student.id, completion_outcome: 'passed' }));
+    await make.certificate({ enrolment_id: (enrolments[1] as { id: number }).id });
+    const groups = searchGroupsOf(modules).filter((group) => ['students', 'users', 'enrolments', 'certificates'].includes(group.name));
+    for (const [q, limit] of [
+      [t, 2],
+      [`dan ${t}`, 10],
+      [`masonry ${t}`, 10],
+    ] as const) {
+      const results = await search(q, `&limit=${limit}`);
+      for (const group of groups) {
+        const answer = results[group.name];
+        assert.ok(answer, group.name);
+        const alone = await group.search(app.platform, { q, limit });
+        const tooMany = await group.search(app.platform, { q, limit, users: async () => null });
+        assert.deepEqual(alone, answer, `${group.name} for ${q}, looking its users up itself`);
+        assert.deepEqual(tooMany, answer, `${group.name} for ${q}, without the shared ids`);
+      }
+      if (q === t) {
+        assert.deepEqual(
+          [results.students?.total, results.users?.total, results.enrolments?.total, results.certificates?.total],
+          [3, 1, 3, 1],
+          q,
+        );
+      }
+    }
+    assert.deepEqual(
+      [(await search(`masonry ${t}`)).students?.total, (await search(`masonry ${t}`)).enrolments?.total],
+      [0, 3],
+      'no user matches: the enrolments still match by course',
+    );
   });
 
   test('scope: 401 without a token, 403 without search:read', async () => {

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { CertificateTable, DB } from '../../db/schema.ts';
-import { type SearchRows, searchPage, textMatch } from '../../db/search.ts';
+import { type MatchingUsers, type SearchRows, searchPage, textMatch, userIn } from '../../db/search.ts';
 import type { CertificateSort, CertificateStatus } from './schemas.ts';
 
 /** A certificate row with its course's slug. */
@@ -156,18 +156,12 @@ export function searchCertificates(
   dialect: Dialect,
   text: string,
   limit: number,
+  users: MatchingUsers = null,
 ): Promise<SearchRows<{ id: number; certificate_number: string; status: string; holder_name: string; course: string }>> {
   const matches = () => db.selectFrom('certificates').select(['certificates.id', 'certificates.certificate_number']);
   const byNumber = matches().where(textMatch(dialect, 'certificates', text));
-  const byHolder = matches().where(
-    'certificates.user_id',
-    'in',
-    db
-      .selectFrom('users')
-      .select('users.id')
-      .where(textMatch(dialect, 'users', text)),
-  );
-  return searchPage(db, byNumber.union(byHolder), { limit, order: 'certificate_number' }, (ids) =>
+  const byHolder = matches().where(userIn(dialect, 'certificates.user_id', text, users));
+  return searchPage(db, users?.length === 0 ? byNumber : byNumber.union(byHolder), { limit, order: 'certificate_number' }, (ids) =>
     db
       .selectFrom('certificates')
       .innerJoin('users', 'users.id', 'certificates.user_id')

@@ -4,8 +4,14 @@ import { searchCertificates } from './repository.ts';
 /** The `certificates` group of GET /search: certificates by number or holder. */
 export const certificateSearch: SearchGroup = {
   name: 'certificates',
-  async search(platform, { q, limit }) {
-    const { total, rows } = await searchCertificates(platform.database.db, platform.database.dialect, q, limit);
+  async search(platform, { q, limit, users }) {
+    const { total, rows } = await searchCertificates(
+      platform.database.db,
+      platform.database.dialect,
+      q,
+      limit,
+      users ? await users() : null,
+    );
     return {
       total,
       items: rows.map((row) => ({

@@ -12,7 +12,7 @@ import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, EnrolmentTable } from '../../db/schema.ts';
-import { type SearchRows, searchPage, textMatch } from '../../db/search.ts';
+import { type MatchingUsers, type SearchRows, searchPage, textMatch, userIn } from '../../db/search.ts';
 import type { EnrolmentSort, EnrolmentStatus } from './schemas.ts';
 
 /** An enrolment as stored, with the course of its session. */
@@ -136,6 +136,7 @@ export function searchEnrolments(
   dialect: Dialect,
   text: string,
   limit: number,
+  users: MatchingUsers = null,
 ): Promise<
   SearchRows<{
     id: number;
@@ -150,14 +151,7 @@ export function searchEnrolments(
   const byStudent = db
     .selectFrom('enrolments')
     .select('enrolments.id')
-    .where(
-      'enrolments.user_id',
-      'in',
-      db
-        .selectFrom('users')
-        .select('users.id')
-        .where(textMatch(dialect, 'users', text)),
-    );
+    .where(userIn(dialect, 'enrolments.user_id', text, users));
   const byCourse = db
     .selectFrom('enrolments')
     .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
@@ -170,7 +164,7 @@ export function searchEnrolments(
         .select('courses.id')
         .where(textMatch(dialect, 'courses', text)),
     );
-  return searchPage(db, byStudent.union(byCourse), { limit, order: 'id' }, (ids) =>
+  return searchPage(db, users?.length === 0 ? byCourse : byStudent.union(byCourse), { limit, order: 'id' }, (ids) =>
     db
       .selectFrom('enrolments')
       .innerJoin('users', 'users.id', 'enrolments.user_id')

@@ -4,8 +4,8 @@ import { searchEnrolments } from './repository.ts';
 /** The `enrolments` group of GET /search: enrolments by the student's name or email, or the course's title, code or slug. */
 export const enrolmentSearch: SearchGroup = {
   name: 'enrolments',
-  async search(platform, { q, limit }) {
-    const { total, rows } = await searchEnrolments(platform.database.db, platform.database.dialect, q, limit);
+  async search(platform, { q, limit, users }) {
+    const { total, rows } = await searchEnrolments(platform.database.db, platform.database.dialect, q, limit, users ? await users() : null);
     return {
       total,
       items: rows.map((row) => ({

@@ -1,4 +1,4 @@
-import { SEARCH_COLUMNS, searchText } from '../../db/search.ts';
+import { findMatchingUsers, type MatchingUsers, SEARCH_COLUMNS, searchText } from '../../db/search.ts';
 import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { AcademyModule, SearchGroup } from '../../platform/module.ts';
@@ -31,8 +31,16 @@ export function createSearchService(platform: Platform, groups: readonly SearchG
           platform.logger.warn({ err: error }, 'Search could not sample its tables; long texts are looked up whole.'),
         );
       }
+      // The users matching q, looked up once for the groups that match through them.
+      let matching: Promise<MatchingUsers> | undefined;
+      const users = () => {
+        matching ??= findMatchingUsers(platform.database.db, platform.database.dialect, q);
+        return matching;
+      };
       const results = await Promise.all(
-        groups.map(async (group) => [group.name, q === '' ? { total: 0, items: [] } : await group.search(platform, { q, limit })] as const),
+        groups.map(
+          async (group) => [group.name, q === '' ? { total: 0, items: [] } : await group.search(platform, { q, limit, users })] as const,
+        ),
       );
       return Object.fromEntries(results);
     },

@@ -3,7 +3,7 @@ import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
-import { type SearchRows, searchRows, searchText, textMatch } from '../../db/search.ts';
+import { type MatchingUsers, type SearchRows, searchRows, searchText, textMatch, userIn } from '../../db/search.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
 
 /** The user columns a student shows, decoded (`email_verified` a boolean on both databases). */
@@ -156,11 +156,13 @@ export function searchStudents(
   dialect: Dialect,
   text: string,
   limit: number,
+  users: MatchingUsers = null,
 ): Promise<SearchRows<{ id: number; name: string; email: string }>> {
+  if (users?.length === 0) return Promise.resolve({ total: 0, rows: [] });
   const query = db
     .selectFrom('users')
     .select(['users.id', 'users.name', 'users.email'])
     .where(isStudent)
-    .where(textMatch(dialect, 'users', text));
+    .where(users === null ? textMatch(dialect, 'users', text) : userIn(dialect, 'users.id', text, users));
   return searchRows(db, query, { limit, order: 'name' });
 }

@@ -22,8 +22,13 @@ export const usersModule = {
   search: [
     {
       name: 'users',
-      async search(platform, { q, limit }) {
-        const { items, total } = await createStaffRepository(platform.database.db).search(platform.database.dialect, q, limit);
+      async search(platform, { q, limit, users }) {
+        const { items, total } = await createStaffRepository(platform.database.db).search(
+          platform.database.dialect,
+          q,
+          limit,
+          users ? await users() : null,
+        );
         return {
           total,
           items: items.map((user) => ({

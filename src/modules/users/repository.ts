@@ -4,7 +4,7 @@ import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import { forUpdate } from '../../db/locks.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
-import { searchRows, textMatch } from '../../db/search.ts';
+import { type MatchingUsers, searchRows, textMatch, userIn } from '../../db/search.ts';
 import type { Permission } from '../../platform/permissions.ts';
 import type { UserSort, UserState } from './schemas.ts';
 
@@ -133,12 +133,13 @@ export function createStaffRepository(db: Kysely<DB>) {
     },
 
     /** Case-insensitive over the name and the email (search group `users`). */
-    search: async (dialect: Dialect, text: string, limit: number): Promise<Page<StaffRow>> => {
+    search: async (dialect: Dialect, text: string, limit: number, users: MatchingUsers = null): Promise<Page<StaffRow>> => {
+      if (users?.length === 0) return { items: [], total: 0 };
       const query = db
         .selectFrom('users')
         .select(COLUMNS)
         .where('is_admin', '=', true)
-        .where(textMatch(dialect, 'users', text));
+        .where(users === null ? textMatch(dialect, 'users', text) : userIn(dialect, 'users.id', text, users));
       const { rows, total } = await searchRows(db, query, { limit, order: 'name' });
       return { items: rows.map(decode), total };
     },
