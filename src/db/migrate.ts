@@ -31,7 +31,8 @@ async function apply(database: Database): Promise<MigrationOutcome> {
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(failed ? `Migration ${failed} failed: ${reason}` : `Could not migrate the database: ${reason}`);
+    // The cause is kept: a database that cannot be reached is told apart from a broken migration.
+    throw new Error(failed ? `Migration ${failed} failed: ${reason}` : `Could not migrate the database: ${reason}`, { cause: error });
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }
