@@ -48,6 +48,8 @@ export async function startSmtpServer(): Promise<SmtpServer> {
         .catch((error: Error) => callback(error));
     },
   });
+  // A client that dies mid-session (a killed worker) resets its connection: not the server's failure.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   let closed: Promise<void> | null = null;
