@@ -23,6 +23,9 @@ export interface CallOptions {
   budgetMs?: number;
 }
 
+/** How long a request whose Idempotency-Key is still held elsewhere (409 `idempotency_key_in_use`) is retried. */
+const IN_USE_PATIENCE_MS = 10_000;
+
 /** What a retry is worth: no answer, an API process going down or coming up, or the database cut off. */
 function retryable(status: number, body: unknown): boolean {
   if (status === 0 || status === 502 || status === 503) return true;
@@ -43,6 +46,7 @@ export function clusterClient(token: string, urls: () => (string | null)[]) {
       let attempts = 0;
       let turn = options.prefer ?? 0;
       let last: Outcome = { status: 0, body: null, attempts: 0, error: 'not sent' };
+      let inUseSince: number | null = null;
       for (;;) {
         const all = urls();
         const base = all[turn % all.length] ?? all.find((u) => u !== null);
@@ -80,6 +84,10 @@ export function clusterClient(token: string, urls: () => (string | null)[]) {
             last = { status: 0, body: null, attempts, error: (error as Error & { cause?: Error }).cause?.message ?? String(error) };
           }
           if (!retryable(last.status, last.body)) return last;
+          // A key held this long belongs to a request whose process died: its outcome stays unknown
+          // (the key is held for minutes), so the request counts as not acknowledged.
+          if (last.status === 409) inUseSince ??= Date.now();
+          if (inUseSince !== null && Date.now() - inUseSince > IN_USE_PATIENCE_MS) return last;
         }
         if (Date.now() > deadline) return { ...last, attempts };
         await sleep(100 + Math.random() * 200);

@@ -67,7 +67,7 @@ function member(name: string, launch: () => Promise<{ process: RunningProcess; u
 /** `academy serve --no-worker`: an API process on an ephemeral port. */
 export function apiMember(name: string, env: Record<string, string>): Member {
   return member(name, async () => {
-    const server = await startServer(['--no-worker'], env, 60_000);
+    const server = await startServer(['--no-worker'], env, 120_000);
     return { process: server, url: server.url };
   });
 }
@@ -77,7 +77,7 @@ export function workerMember(name: string, env: Record<string, string>): Member 
   return member(name, async () => {
     const worker = startNode([bin, 'worker'], { LOG_LEVEL: 'warn', ...env });
     everything.add(worker);
-    await worker.waitFor(/worker \S+ started/i, 60_000);
+    await worker.waitFor(/worker \S+ started/i, 120_000);
     return { process: worker, url: null };
   });
 }
