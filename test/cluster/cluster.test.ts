@@ -80,6 +80,8 @@ describe('a cluster of 2 API processes and 2 workers under faults', { skip }, ()
   const workers: Member[] = [];
   const ledger: Op[] = [];
   const faults: string[] = [];
+  /** When a worker was killed (Date.now()). */
+  const workerKills: number[] = [];
   let workloadStarted = 0;
 
   const cli = async (args: string[]) => runCli(['--json', ...args], env);
@@ -357,6 +359,7 @@ describe('a cluster of 2 API processes and 2 workers under faults', { skip }, ()
     };
     const killAndRestart = async (member: Member) => {
       faults.push(`SIGKILL ${member.name} at ${at()}`);
+      if (member.url === null) workerKills.push(Date.now());
       await member.kill();
       await sleep(1000);
       await member.start();
@@ -549,9 +552,16 @@ describe('a cluster of 2 API processes and 2 workers under faults', { skip }, ()
   });
 
   test('exactly one notification per lifecycle move, and one mail per sent notification', async () => {
-    const notifications = await rows<{ id: number; type: string; status: string; user_id: number; recipient: string; subject: string }>(
-      'select id, type, status, user_id, recipient, subject from notifications order by id',
-    );
+    const notifications = await rows<{
+      id: number;
+      type: string;
+      status: string;
+      user_id: number;
+      recipient: string;
+      subject: string;
+      attempts: number;
+      last_error: string | null;
+    }>('select id, type, status, user_id, recipient, subject, attempts, last_error from notifications order by id');
     const perMove = new Map<string, number>();
     for (const n of notifications) perMove.set(`${n.user_id}/${n.type}`, (perMove.get(`${n.user_id}/${n.type}`) ?? 0) + 1);
     const moves = ledger.filter((op) => op.kind.startsWith('user.') && op.kind !== 'user.create');
@@ -576,21 +586,38 @@ describe('a cluster of 2 API processes and 2 workers under faults', { skip }, ()
       `${notifications.length} (${byStatus('sent').length}, ${byStatus('queued').length}, ${byStatus('failed').length})`,
     );
     check('notifications not sent', 0, notifications.length - byStatus('sent').length);
-    const mails = new Map<string, number>();
+    const mails = new Map<string, number[]>();
     for (const m of smtp.messages) {
       const key = `${m.to.join(',')}|${m.mail.subject}`;
-      mails.set(key, (mails.get(key) ?? 0) + 1);
+      mails.set(key, [...(mails.get(key) ?? []), m.receivedAt]);
     }
     const sent = byStatus('sent');
-    const notOnce = sent.filter((n) => mails.get(`${n.recipient}|${n.subject}`) !== 1);
+    const arrivals = (n: { recipient: string; subject: string }) => mails.get(`${n.recipient}|${n.subject}`) ?? [];
+    // The one duplicate a crash can cause: the worker was killed after the mail server had taken the
+    // message and before it could record that, so the job ran again after its lease. The first copy
+    // then arrived just before a kill and the second one after it.
+    const resentAfterKill = (times: number[]) =>
+      times.length === 2 &&
+      workerKills.some((kill) => (times[0] as number) <= kill && (times[0] as number) > kill - 3000 && (times[1] as number) > kill);
+    const resent = sent.filter((n) => resentAfterKill(arrivals(n)));
+    const notOnce = sent.filter((n) => arrivals(n).length !== 1 && !resentAfterKill(arrivals(n)));
     const stray = [...mails.keys()].filter((key) => !sent.some((n) => `${n.recipient}|${n.subject}` === key)).length;
-    check('mails at the SMTP server', sent.length, smtp.messages.length);
+    const relative = (t: number) => `${((t - workloadStarted) / 1000).toFixed(2)} s`;
+    check('mails at the SMTP server (less resent after a worker kill)', sent.length, smtp.messages.length - resent.length);
     check('sent notifications without exactly one mail', 0, notOnce.length);
+    count('mails sent twice: the worker killed between the mail server taking it and recording it', resent.length);
     check('mails for no sent notification', 0, stray);
+    const explain = (list: typeof sent) =>
+      JSON.stringify(
+        list.map((n) => ({ ...n, mails: arrivals(n).map(relative), workerKills: workerKills.map(relative) })),
+        null,
+        1,
+      );
+    if (resent.length) console.log(`resent after a worker kill: ${explain(resent)}`);
     assert.equal(byStatus('sent').length, notifications.length, JSON.stringify(notifications.filter((n) => n.status !== 'sent')));
-    assert.deepEqual(notOnce, []);
+    assert.deepEqual(notOnce, [], explain(notOnce));
     assert.equal(stray, 0);
-    assert.equal(smtp.messages.length, sent.length);
+    assert.ok(resent.length <= workerKills.length, 'at most one mail resent per worker kill');
   });
 
   test('waitlists are numbered 1..n in every session and no session has more confirmed than seats', async () => {

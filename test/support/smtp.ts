@@ -15,6 +15,8 @@ export interface ReceivedMail {
   to: string[];
   /** The message as parsed by a mail client's parser. */
   mail: ParsedMail;
+  /** When the server took the message (Date.now()). */
+  receivedAt: number;
 }
 
 export interface SmtpServer {
@@ -42,6 +44,7 @@ export async function startSmtpServer(): Promise<SmtpServer> {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
             mail,
+            receivedAt: Date.now(),
           });
           callback();
         })
