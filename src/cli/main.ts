@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, loadDotenv } from '../config.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { migrate } from '../db/migrate.ts';
 import { assemble, modules } from '../modules/index.ts';
 import { operatorContext } from '../platform/context.ts';
-import { AppError, NotFoundError } from '../platform/errors.ts';
+import { AppError, DatabaseUnavailableError, NotFoundError } from '../platform/errors.ts';
 import type { AcademyModule } from '../platform/module.ts';
 import { createLogger, type Platform } from '../platform/platform.ts';
 import { adminCommands } from './admin.ts';
@@ -16,6 +17,9 @@ import { workerCommands } from './worker.ts';
 
 /** The package's version, as `academy --version` prints it. */
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** The exit code of a command that failed only because the database could not serve it now (EX_TEMPFAIL). */
+export const EXIT_UNAVAILABLE = 75;
 
 /** The code of an error as `--json` reports it on stderr: the API's code where there is one. */
 function codeOf(error: unknown): string {
@@ -78,13 +82,21 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       platform = assemble(config, { logger });
       if (options.migrate !== false) await migrate(platform.database);
       await fn({ platform, out, ctx: operatorContext(platform) });
-    } catch (error) {
+    } catch (caught) {
+      // A database that cannot be reached, or a connection cut mid-command, is the API's 503
+      // `unavailable`: worth a retry, unlike a refused input. Its own reason stays in the message.
+      const error =
+        isDatabaseUnavailable(caught) && !(caught instanceof AppError)
+          ? Object.assign(new DatabaseUnavailableError(), {
+              message: `The database is temporarily unavailable; retry later. (${caught instanceof Error ? caught.message : String(caught)})`,
+            })
+          : caught;
       if (json) {
         const body: Record<string, unknown> = { message: error instanceof Error ? error.message : String(error), code: codeOf(error) };
         if (error instanceof AppError && error.details) body.errors = error.details;
         io.stderr.write(`${JSON.stringify(body)}\n`);
       } else io.stderr.write(`${error instanceof ConfigError ? error.message : `Error: ${describe(error)}`}\n`);
-      exitCode = error instanceof ConfigError ? 78 : 1;
+      exitCode = error instanceof ConfigError ? 78 : error instanceof DatabaseUnavailableError ? EXIT_UNAVAILABLE : 1;
     } finally {
       await platform?.close();
     }

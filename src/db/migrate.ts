@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { type Database, openDatabase } from './database.ts';
 import { migrationsFor } from './migrations/index.ts';
@@ -12,12 +13,32 @@ export interface MigrationOutcome {
  * a big table may take minutes, and waiting for the previous version's transactions to end is expected.
  */
 export async function migrate(database: Database): Promise<MigrationOutcome> {
+  // Every process start and one-shot command migrates first. When nothing is pending they must not
+  // queue on the migration lock (held in turn by every other command starting at that moment) nor
+  // open a connection of their own: a read of the applied names settles it.
+  if (await upToDate(database)) return { applied: [] };
   const own = database.dialect === 'postgres' && database.timeouts ? openDatabase(database.url) : null;
   try {
     return await apply(own ?? database);
   } finally {
     await own?.close();
   }
+}
+
+/**
+ * Whether exactly the known migrations are applied. Anything else (a new database, a pending
+ * migration, one applied by a newer version) takes the locked path, which applies or refuses.
+ */
+async function upToDate(database: Database): Promise<boolean> {
+  const known = Object.keys(migrationsFor(database.dialect));
+  let applied: string[];
+  try {
+    applied = (await sql<{ name: string }>`select name from schema_migrations`.execute(database.db)).rows.map((row) => row.name);
+  } catch {
+    return false;
+  }
+  const done = new Set(applied);
+  return done.size === known.length && known.every((name) => done.has(name));
 }
 
 async function apply(database: Database): Promise<MigrationOutcome> {
@@ -31,7 +52,8 @@ async function apply(database: Database): Promise<MigrationOutcome> {
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(failed ? `Migration ${failed} failed: ${reason}` : `Could not migrate the database: ${reason}`);
+    // The cause is kept: a database that cannot be reached is told apart from a broken migration.
+    throw new Error(failed ? `Migration ${failed} failed: ${reason}` : `Could not migrate the database: ${reason}`, { cause: error });
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }

@@ -15,6 +15,8 @@ export interface ReceivedMail {
   to: string[];
   /** The message as parsed by a mail client's parser. */
   mail: ParsedMail;
+  /** When the server took the message (Date.now()). */
+  receivedAt: number;
 }
 
 export interface SmtpServer {
@@ -42,12 +44,15 @@ export async function startSmtpServer(): Promise<SmtpServer> {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
             mail,
+            receivedAt: Date.now(),
           });
           callback();
         })
         .catch((error: Error) => callback(error));
     },
   });
+  // A client that dies mid-session (a killed worker) resets its connection: not the server's failure.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   let closed: Promise<void> | null = null;

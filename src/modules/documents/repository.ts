@@ -106,6 +106,10 @@ export function createDocumentRepository(db: Kysely<DB>) {
       await forUpdate(trx.selectFrom('documents').select('id').where('id', '=', id), dialect).execute();
     },
 
+    /** Whether a document row names this stored file (it must then never be removed as a leftover). */
+    holdsFile: async (key: string): Promise<boolean> =>
+      (await db.selectFrom('documents').select('id').where('storage_key', '=', key).executeTakeFirst()) !== undefined,
+
     find: async (executor: Kysely<DB>, id: number): Promise<DocumentRow | undefined> => {
       const row = await select(executor).where('documents.id', '=', id).executeTakeFirst();
       return row && decode(row as never);

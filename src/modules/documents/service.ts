@@ -293,8 +293,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         ctx.logger.info({ documentId: id, size: file.size, type }, 'document stored');
         return presentDocument(await find(db, id));
       } catch (error) {
-        // Whatever refused the upload, or cut it short, the file it left is removed.
-        if (received.file) await storage.delete(received.file.key).catch(() => {});
+        // Whatever refused the upload, or cut it short, the file it left is removed; unless the row
+        // was committed after all (the connection was lost at the commit, or afterwards while reading
+        // the row back): then the file is the document's. When that cannot be told now, the file is
+        // kept: a stray file is better than a document without its file.
+        const file = received.file;
+        if (file && !(await documents.holdsFile(file.key).catch(() => true))) await storage.delete(file.key).catch(() => {});
         throw error;
       }
     },

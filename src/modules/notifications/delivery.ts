@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
+import { isDatabaseUnavailable } from '../../db/errors.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type JobContext, type JobDefinitions, PermanentJobError } from '../../platform/jobs/registry.ts';
@@ -14,6 +16,9 @@ export function retryDelay(attempt: number, random: () => number = Math.random):
   const base = Math.min(30_000 * 4 ** (Math.max(attempt, 1) - 1), 3 * 3_600_000);
   return Math.round(base * (0.8 + random() * 0.4));
 }
+
+/** How often recording a sent mail is tried again while the database is unavailable (0.2 + 0.4 + … + 3.2 s). */
+const RECORD_RETRIES = 5;
 
 function describe(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 2000);
@@ -49,14 +54,32 @@ export function createNotificationDelivery(deps: NotificationDeliveryDeps) {
     const started = clock.now();
     if (!(await notifications.startAttempt(notification.id, ctx.attempt, started.toISOString()))) return;
 
+    let messageId: string;
     try {
-      const messageId = await attempt(notification, started);
-      await notifications.markSent(notification.id, messageId, clock.now().toISOString());
+      messageId = await attempt(notification, started);
     } catch (error) {
       const reason = describe(error);
       await notifications.recordFailure(notification.id, reason, clock.now().toISOString());
       if (permanent(error)) throw new PermanentJobError(reason);
       throw error;
+    }
+    await recordSent(notification.id, messageId);
+  }
+
+  /**
+   * The mail server has accepted the message: recording that must not fail into a retry of the job,
+   * which would send the mail again. A database that is briefly unavailable (a connection cut) is
+   * waited for, a few times over about 6 s; only then does the job fail and, on its next run, resend.
+   */
+  async function recordSent(id: number, messageId: string): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await notifications.markSent(id, messageId, clock.now().toISOString());
+        return;
+      } catch (error) {
+        if (attempt >= RECORD_RETRIES || !isDatabaseUnavailable(error)) throw error;
+        await sleep(200 * 2 ** attempt);
+      }
     }
   }
 

@@ -256,7 +256,15 @@ export function createReportService(deps: ReportServiceDeps) {
       } catch (error) {
         out.destroy(error as Error);
         const file = await stored.catch(() => null);
-        if (file) await storage.delete(file.key).catch(() => {});
+        // The file is removed unless the report names it after all: the connection may have been lost
+        // at the commit that made it available. When that cannot be told now, the file is kept.
+        const named = file
+          ? await find(id).then(
+              (now) => now.storage_key === file.key,
+              () => true,
+            )
+          : false;
+        if (file && !named) await storage.delete(file.key).catch(() => {});
         const reason = error instanceof Error ? error.message : String(error);
         ctx.logger.warn({ reportId: id, err: error }, 'report generation failed');
         await fail(ctx, id, `Generation failed: ${reason}`);
