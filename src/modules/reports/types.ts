@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Compilable, type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 
 export const REPORT_TYPES = ['enrolments', 'completions', 'certificates_issued', 'attendance', 'session_capacity'] as const;
@@ -27,8 +27,11 @@ export interface ReportDefinition {
   expiryDays: number;
   parameters: readonly (keyof ReportParameters)[];
   columns: readonly ReportColumn[];
-  /** Rows after `afterId` (by the row's `id`), at most `limit`: reports stream in batches of keyset pages. */
-  page(db: Kysely<DB>, parameters: ReportParameters, afterId: number, limit: number): Promise<Record<string, unknown>[]>;
+  /**
+   * The query of the rows after `afterId` (by the row's `id`), at most `limit`: reports stream in
+   * keyset pages. It selects exactly `columns`, in their order (read as arrays: a row is its values).
+   */
+  page(db: Kysely<DB>, parameters: ReportParameters, afterId: number, limit: number): Compilable<unknown>;
   /** How many rows the report will have (for its progress). */
   count(db: Kysely<DB>, parameters: ReportParameters): Promise<number>;
 }
@@ -94,8 +97,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
         ])
         .where('enrolments.id', '>', afterId)
         .orderBy('enrolments.id')
-        .limit(limit)
-        .execute();
+        .limit(limit);
     },
     count: (db, p) => {
       let query = enrolmentsBase(db, p, 'enrolments.created_at');
@@ -131,8 +133,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
         ])
         .where('enrolments.id', '>', afterId)
         .orderBy('enrolments.id')
-        .limit(limit)
-        .execute(),
+        .limit(limit),
     count: (db, p) =>
       counted(enrolmentsBase(db, p, 'enrolments.completion_recorded_at').where('enrolments.completion_outcome', 'is not', null) as never),
   },
@@ -169,7 +170,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       if (p.course_id !== undefined) query = query.where('certificates.course_id', '=', p.course_id);
       if (p.from !== undefined) query = query.where('certificates.issued_at', '>=', dayStart(p.from));
       if (p.to !== undefined) query = query.where('certificates.issued_at', '<=', dayEnd(p.to));
-      return query.where('certificates.id', '>', afterId).orderBy('certificates.id').limit(limit).execute();
+      return query.where('certificates.id', '>', afterId).orderBy('certificates.id').limit(limit);
     },
     count: (db, p) => {
       let query = db.selectFrom('certificates');
@@ -215,7 +216,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       if (p.session_id !== undefined) query = query.where('meetings.session_id', '=', p.session_id);
       if (p.from !== undefined) query = query.where('meetings.held_on', '>=', p.from);
       if (p.to !== undefined) query = query.where('meetings.held_on', '<=', p.to);
-      return query.where('meetings.id', '>', afterId).orderBy('meetings.id').limit(limit).execute();
+      return query.where('meetings.id', '>', afterId).orderBy('meetings.id').limit(limit);
     },
     count: (db, p) => {
       let query = db.selectFrom('meetings').innerJoin('training_sessions', 'training_sessions.id', 'meetings.session_id');
@@ -261,7 +262,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
         ]);
       if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
       if (p.status !== undefined) query = query.where('training_sessions.workflow_state', '=', p.status);
-      return query.where('training_sessions.id', '>', afterId).orderBy('training_sessions.id').limit(limit).execute();
+      return query.where('training_sessions.id', '>', afterId).orderBy('training_sessions.id').limit(limit);
     },
     count: (db, p) => {
       let query = db.selectFrom('training_sessions');
