@@ -14,8 +14,11 @@ import type { Report, ReportRequest, ReportSort, ReportStatus } from './schemas.
 import { REPORTS, type ReportFormat, type ReportParameters, type ReportType } from './types.ts';
 import { type RowWriter, rowWriter } from './writers.ts';
 
-/** Rows read per query while generating: one keyset page. */
-const BATCH = 1000;
+/**
+ * Rows read per query while generating: one keyset page, read as arrays (a few hundred kilobytes) while
+ * the page before it is written. Bigger pages than the 1,000 of old mean fewer round trips and plans.
+ */
+const BATCH = 5000;
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 500;
 const DAY = 86_400_000;
@@ -201,26 +204,32 @@ export function createReportService(deps: ReportServiceDeps) {
         if (storeError) throw storeError;
         const keys = definition.columns.map((column) => column.key);
         const idAt = keys.indexOf('id');
-        let afterId = 0;
+        const read = (afterId: number) => {
+          const reading = deps.arrays(definition.page(db, parameters, afterId, BATCH).compile());
+          // Awaited below, where its failure is reported; it must not count as unhandled meanwhile.
+          reading.catch(() => {});
+          return reading;
+        };
         let written = 0;
         let reportedAt = Date.now();
-        for (;;) {
-          const page = await deps.arrays(definition.page(db, parameters, afterId, BATCH).compile());
+        let next: ReturnType<typeof read> | null = read(0);
+        while (next) {
+          const page: Awaited<ReturnType<typeof read>> = await next;
           const rows = page.rows;
           if (rows.length === 0) break;
           if (written === 0 && page.columns.join() !== keys.join()) {
             throw new Error(`The ${row.type} report's query selects ${page.columns.join(', ')}, not its columns ${keys.join(', ')}.`);
           }
+          // The next page is read while this one is written: on PostgreSQL the server works meanwhile.
+          next = rows.length < BATCH ? null : read(Number((rows[rows.length - 1] as unknown[])[idAt]));
           await writer.write(rows);
           if (storeError) throw storeError;
           written += rows.length;
-          afterId = Number((rows[rows.length - 1] as unknown[])[idAt]);
           if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
             reportedAt = Date.now();
             const progress = total === 0 ? 99 : Math.min(99, Math.floor((100 * written) / total));
             await update(id, { progress, row_count: written, updated_at: ctx.clock.now().toISOString() });
           }
-          if (rows.length < BATCH) break;
         }
         await writer.end();
         out.end();

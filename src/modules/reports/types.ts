@@ -57,6 +57,31 @@ async function counted(query: { select: (s: any) => { executeTakeFirstOrThrow: (
   return Number(row.n);
 }
 
+/**
+ * The count of an enrolments report, for its progress: the enrolments table alone, joined to the
+ * sessions only for a course filter. Every enrolment has its user, session and course (foreign keys,
+ * not null), so the report's joins drop no row; counting through them took seconds on 500,000 rows.
+ */
+function enrolmentsCount(db: Kysely<DB>, p: ReportParameters, at: 'enrolments.created_at' | 'enrolments.completion_recorded_at') {
+  let query = db.selectFrom('enrolments');
+  if (p.course_id !== undefined) {
+    const course = p.course_id;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('training_sessions')
+          .select('training_sessions.id')
+          .whereRef('training_sessions.id', '=', 'enrolments.session_id')
+          .where('training_sessions.course_id', '=', course),
+      ),
+    );
+  }
+  if (p.session_id !== undefined) query = query.where('enrolments.session_id', '=', p.session_id);
+  if (p.from !== undefined) query = query.where(at, '>=', dayStart(p.from));
+  if (p.to !== undefined) query = query.where(at, '<=', dayEnd(p.to));
+  return query;
+}
+
 export const REPORTS: Record<ReportType, ReportDefinition> = {
   enrolments: {
     title: 'Enrolments',
@@ -100,7 +125,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
         .limit(limit);
     },
     count: (db, p) => {
-      let query = enrolmentsBase(db, p, 'enrolments.created_at');
+      let query = enrolmentsCount(db, p, 'enrolments.created_at');
       if (p.status !== undefined) query = query.where('enrolments.status', '=', p.status);
       return counted(query as never);
     },
@@ -135,7 +160,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
         .orderBy('enrolments.id')
         .limit(limit),
     count: (db, p) =>
-      counted(enrolmentsBase(db, p, 'enrolments.completion_recorded_at').where('enrolments.completion_outcome', 'is not', null) as never),
+      counted(enrolmentsCount(db, p, 'enrolments.completion_recorded_at').where('enrolments.completion_outcome', 'is not', null) as never),
   },
   certificates_issued: {
     title: 'Certificates issued',
