@@ -39,7 +39,9 @@ interface Thread {
 export interface ReportGenerator {
   /** Generates a report in the thread; fails if the thread dies first (out of memory included). */
   generate(reportId: number, requestId: string | null, logger: ServiceLogger): Promise<ReportStatus | 'skipped'>;
-  /** Stops the thread (reports it was generating fail, as in a crash). */
+  /** The running thread's id; null before the first report and after the thread stopped or died. */
+  readonly threadId: number | null;
+  /** Stops the thread; the reports it was generating fail as in a crash (their jobs are retried). */
   close(): Promise<void>;
 }
 
@@ -113,6 +115,9 @@ export function createReportGenerator(config: Config): ReportGenerator {
         thread.pending.set(job, { resolve, reject, logger });
         thread.worker.postMessage({ job, reportId, requestId } satisfies ToThread);
       });
+    },
+    get threadId() {
+      return current?.worker.threadId ?? null;
     },
     async close() {
       const thread = current;
