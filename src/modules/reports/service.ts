@@ -15,10 +15,12 @@ import { REPORTS, type ReportFormat, type ReportParameters, type ReportType } fr
 import { type RowWriter, rowWriter } from './writers.ts';
 
 /**
- * Rows read per query while generating: one keyset page, read as arrays (a few hundred kilobytes) while
- * the page before it is written. Bigger pages than the 1,000 of old mean fewer round trips and plans.
+ * Ids per query while generating: one page, at most this many rows, read as arrays (a few hundred
+ * kilobytes). Bigger pages than the 1,000 rows of old mean fewer round trips and plans.
  */
 const BATCH = 5000;
+/** Pages asked for while one is written (at most this many more pages held in memory). */
+const READ_AHEAD = 2;
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 500;
 const DAY = 86_400_000;
@@ -203,25 +205,37 @@ export function createReportService(deps: ReportServiceDeps) {
         writer = await rowWriter(row.format as ReportFormat, out, definition.columns, definition.title);
         if (storeError) throw storeError;
         const keys = definition.columns.map((column) => column.key);
-        const idAt = keys.indexOf('id');
-        const read = (afterId: number) => {
-          const reading = deps.arrays(definition.page(db, parameters, afterId, BATCH).compile());
+        const last = await definition.lastId(db);
+        const read = (afterId: number, upTo: number) => {
+          const reading = deps.arrays(definition.page(db, parameters, afterId, upTo).compile());
           // Awaited below, where its failure is reported; it must not count as unhandled meanwhile.
           reading.catch(() => {});
           return reading;
         };
+        // Pages are id ranges, so the next ones can be asked for before this one is written: on
+        // PostgreSQL, READ_AHEAD pages are read by the server (on as many connections) meanwhile.
+        const reading: ReturnType<typeof read>[] = [];
+        let readTo = 0;
+        const readAhead = () => {
+          while (reading.length < READ_AHEAD && readTo < last) {
+            const upTo = Math.min(readTo + BATCH, last);
+            reading.push(read(readTo, upTo));
+            readTo = upTo;
+          }
+        };
         let written = 0;
+        let checked = false;
         let reportedAt = Date.now();
-        let next: ReturnType<typeof read> | null = read(0);
-        while (next) {
-          const page: Awaited<ReturnType<typeof read>> = await next;
+        readAhead();
+        for (let next = reading.shift(); next; next = reading.shift()) {
+          const page = await next;
+          readAhead();
           const rows = page.rows;
-          if (rows.length === 0) break;
-          if (written === 0 && page.columns.join() !== keys.join()) {
+          if (rows.length === 0) continue;
+          if (!checked && page.columns.join() !== keys.join()) {
             throw new Error(`The ${row.type} report's query selects ${page.columns.join(', ')}, not its columns ${keys.join(', ')}.`);
           }
-          // The next page is read while this one is written: on PostgreSQL the server works meanwhile.
-          next = rows.length < BATCH ? null : read(Number((rows[rows.length - 1] as unknown[])[idAt]));
+          checked = true;
           await writer.write(rows);
           if (storeError) throw storeError;
           written += rows.length;

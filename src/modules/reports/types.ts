@@ -28,10 +28,12 @@ export interface ReportDefinition {
   parameters: readonly (keyof ReportParameters)[];
   columns: readonly ReportColumn[];
   /**
-   * The query of the rows after `afterId` (by the row's `id`), at most `limit`: reports stream in
-   * keyset pages. It selects exactly `columns`, in their order (read as arrays: a row is its values).
+   * The query of the rows whose `id` is above `afterId` and at most `upTo`, by id: reports are read in
+   * pages of id ranges. It selects exactly `columns`, in their order (read as arrays: a row is its values).
    */
-  page(db: Kysely<DB>, parameters: ReportParameters, afterId: number, limit: number): Compilable<unknown>;
+  page(db: Kysely<DB>, parameters: ReportParameters, afterId: number, upTo: number): Compilable<unknown>;
+  /** The highest id of the report's table when generation starts (0 when empty): its last page ends there. */
+  lastId(db: Kysely<DB>): Promise<number>;
   /** How many rows the report will have (for its progress). */
   count(db: Kysely<DB>, parameters: ReportParameters): Promise<number>;
 }
@@ -55,6 +57,14 @@ function enrolmentsBase(db: Kysely<DB>, p: ReportParameters, at: 'enrolments.cre
 async function counted(query: { select: (s: any) => { executeTakeFirstOrThrow: () => Promise<unknown> } }): Promise<number> {
   const row = (await query.select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow()) as { n: number | string };
   return Number(row.n);
+}
+
+async function lastId(db: Kysely<DB>, table: 'enrolments' | 'certificates' | 'meetings' | 'training_sessions'): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.max('id').as('last'))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
 }
 
 /**
@@ -102,7 +112,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'cancelled_at', header: 'cancelled_at' },
       { key: 'completion_outcome', header: 'completion_outcome' },
     ],
-    page: (db, p, afterId, limit) => {
+    page: (db, p, afterId, upTo) => {
       let query = enrolmentsBase(db, p, 'enrolments.created_at');
       if (p.status !== undefined) query = query.where('enrolments.status', '=', p.status);
       return query
@@ -121,9 +131,10 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
           'enrolments.completion_outcome',
         ])
         .where('enrolments.id', '>', afterId)
-        .orderBy('enrolments.id')
-        .limit(limit);
+        .where('enrolments.id', '<=', upTo)
+        .orderBy('enrolments.id');
     },
+    lastId: (db) => lastId(db, 'enrolments'),
     count: (db, p) => {
       let query = enrolmentsCount(db, p, 'enrolments.created_at');
       if (p.status !== undefined) query = query.where('enrolments.status', '=', p.status);
@@ -144,7 +155,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'completion_outcome', header: 'outcome' },
       { key: 'completion_recorded_at', header: 'recorded_at' },
     ],
-    page: (db, p, afterId, limit) =>
+    page: (db, p, afterId, upTo) =>
       enrolmentsBase(db, p, 'enrolments.completion_recorded_at')
         .where('enrolments.completion_outcome', 'is not', null)
         .select([
@@ -157,8 +168,9 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
           'enrolments.completion_recorded_at',
         ])
         .where('enrolments.id', '>', afterId)
-        .orderBy('enrolments.id')
-        .limit(limit),
+        .where('enrolments.id', '<=', upTo)
+        .orderBy('enrolments.id'),
+    lastId: (db) => lastId(db, 'enrolments'),
     count: (db, p) =>
       counted(enrolmentsCount(db, p, 'enrolments.completion_recorded_at').where('enrolments.completion_outcome', 'is not', null) as never),
   },
@@ -177,7 +189,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'issued_at', header: 'issued_at' },
       { key: 'revoked_at', header: 'revoked_at' },
     ],
-    page: (db, p, afterId, limit) => {
+    page: (db, p, afterId, upTo) => {
       let query = db
         .selectFrom('certificates')
         .innerJoin('users', 'users.id', 'certificates.user_id')
@@ -195,8 +207,9 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       if (p.course_id !== undefined) query = query.where('certificates.course_id', '=', p.course_id);
       if (p.from !== undefined) query = query.where('certificates.issued_at', '>=', dayStart(p.from));
       if (p.to !== undefined) query = query.where('certificates.issued_at', '<=', dayEnd(p.to));
-      return query.where('certificates.id', '>', afterId).orderBy('certificates.id').limit(limit);
+      return query.where('certificates.id', '>', afterId).where('certificates.id', '<=', upTo).orderBy('certificates.id');
     },
+    lastId: (db) => lastId(db, 'certificates'),
     count: (db, p) => {
       let query = db.selectFrom('certificates');
       if (p.course_id !== undefined) query = query.where('certificates.course_id', '=', p.course_id);
@@ -221,7 +234,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'status', header: 'status' },
       { key: 'confirmed_count', header: 'expected_participants' },
     ],
-    page: (db, p, afterId, limit) => {
+    page: (db, p, afterId, upTo) => {
       let query = db
         .selectFrom('meetings')
         .innerJoin('training_sessions', 'training_sessions.id', 'meetings.session_id')
@@ -241,8 +254,9 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       if (p.session_id !== undefined) query = query.where('meetings.session_id', '=', p.session_id);
       if (p.from !== undefined) query = query.where('meetings.held_on', '>=', p.from);
       if (p.to !== undefined) query = query.where('meetings.held_on', '<=', p.to);
-      return query.where('meetings.id', '>', afterId).orderBy('meetings.id').limit(limit);
+      return query.where('meetings.id', '>', afterId).where('meetings.id', '<=', upTo).orderBy('meetings.id');
     },
+    lastId: (db) => lastId(db, 'meetings'),
     count: (db, p) => {
       let query = db.selectFrom('meetings').innerJoin('training_sessions', 'training_sessions.id', 'meetings.session_id');
       if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
@@ -268,7 +282,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'waitlisted_count', header: 'waitlisted' },
       { key: 'available_seats', header: 'available_seats' },
     ],
-    page: (db, p, afterId, limit) => {
+    page: (db, p, afterId, upTo) => {
       let query = db
         .selectFrom('training_sessions')
         .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
@@ -287,8 +301,9 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
         ]);
       if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
       if (p.status !== undefined) query = query.where('training_sessions.workflow_state', '=', p.status);
-      return query.where('training_sessions.id', '>', afterId).orderBy('training_sessions.id').limit(limit);
+      return query.where('training_sessions.id', '>', afterId).where('training_sessions.id', '<=', upTo).orderBy('training_sessions.id');
     },
+    lastId: (db) => lastId(db, 'training_sessions'),
     count: (db, p) => {
       let query = db.selectFrom('training_sessions');
       if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
