@@ -19,7 +19,7 @@ import { type RowWriter, rowWriter } from './writers.ts';
  * kilobytes). Bigger pages than the 1,000 rows of old mean fewer round trips and plans.
  */
 const BATCH = 5000;
-/** Pages asked for while one is written (at most this many more pages held in memory). */
+/** Pages of a CSV asked for while one is written (at most this many more pages held in memory). */
 const READ_AHEAD = 2;
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 500;
@@ -216,8 +216,8 @@ export function createReportService(deps: ReportServiceDeps) {
         // PostgreSQL, READ_AHEAD pages are read by the server (on as many connections) meanwhile.
         const reading: ReturnType<typeof read>[] = [];
         let readTo = 0;
-        const readAhead = () => {
-          while (reading.length < READ_AHEAD && readTo < last) {
+        const readAhead = (pages: number) => {
+          while (reading.length < pages && readTo < last) {
             const upTo = Math.min(readTo + BATCH, last);
             reading.push(read(readTo, upTo));
             readTo = upTo;
@@ -226,17 +226,24 @@ export function createReportService(deps: ReportServiceDeps) {
         let written = 0;
         let checked = false;
         let reportedAt = Date.now();
-        readAhead();
+        // exceljs takes rows without backpressure: the next page of a spreadsheet is asked for once
+        // this one is written, or its zip stream would hold what the file has not taken yet.
+        const ahead = row.format === 'csv' ? READ_AHEAD : 0;
+        readAhead(1);
         for (let next = reading.shift(); next; next = reading.shift()) {
           const page = await next;
-          readAhead();
+          readAhead(ahead);
           const rows = page.rows;
-          if (rows.length === 0) continue;
+          if (rows.length === 0) {
+            readAhead(1);
+            continue;
+          }
           if (!checked && page.columns.join() !== keys.join()) {
             throw new Error(`The ${row.type} report's query selects ${page.columns.join(', ')}, not its columns ${keys.join(', ')}.`);
           }
           checked = true;
           await writer.write(rows);
+          readAhead(1);
           if (storeError) throw storeError;
           written += rows.length;
           if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
