@@ -4,7 +4,8 @@
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { assemble } from '../src/modules/index.ts';
-import { generateInThread, reportServiceFor } from '../src/modules/reports/service.ts';
+import { createReportGenerator } from '../src/modules/reports/generator.ts';
+import { reportServiceFor } from '../src/modules/reports/service.ts';
 import { systemContext } from '../src/platform/context.ts';
 
 const [url, dataDir, format = 'csv'] = process.argv.slice(2);
@@ -18,7 +19,8 @@ const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage.rss());
 }, 20);
 const started = performance.now();
-const outcome = await generateInThread(platform.config, report.id, null);
+const generator = createReportGenerator(platform.config);
+const outcome = await generator.generate(report.id, null, platform.logger);
 const seconds = (performance.now() - started) / 1000;
 clearInterval(sampler);
 peak = Math.max(peak, process.memoryUsage.rss());
@@ -27,6 +29,7 @@ const done = await reports.get(ctx, report.id);
 const row = await platform.database.db.selectFrom('reports').select('storage_key').where('id', '=', report.id).executeTakeFirst();
 if (row?.storage_key) await platform.storage.delete(row.storage_key);
 await platform.database.db.deleteFrom('reports').where('id', '=', report.id).execute();
+await generator.close();
 await platform.close();
 process.stdout.write(
   `${JSON.stringify({ outcome, seconds, rows: done.row_count, bytes: done.size, before, peak, reason: done.failure_reason })}\n`,

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { NodeSqliteDatabase } from './sqlite.ts';
@@ -32,6 +32,11 @@ export interface Database {
   url: string;
   /** The bounds this database was opened with; `null` when unbounded. */
   timeouts: DatabaseTimeouts | null;
+  /**
+   * Runs a compiled select and hands its rows back as arrays, values in the order of `columns`: for
+   * reading many rows (report exports) without an object per row.
+   */
+  arrays(query: CompiledQuery): Promise<{ columns: string[]; rows: unknown[][] }>;
   /** SQLite only: see NodeSqliteDatabase.dataVersion. */
   dataVersion?: () => number;
   close(): Promise<void>;
@@ -122,7 +127,16 @@ export function openDatabase(url: string, options: { poolSize?: number; timeouts
     const database = new NodeSqliteDatabase(sqliteFile(url));
     if (timeouts) database.prepare(`PRAGMA busy_timeout = ${timeouts.lockMs}`).all([]);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
-    return { db, dialect: 'sqlite', url, timeouts, dataVersion: () => database.dataVersion(), close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'sqlite',
+      url,
+      timeouts,
+      // Synchronous like every node:sqlite call; the promise keeps one signature for both databases.
+      arrays: async (query) => database.prepare(query.sql).arrays(query.parameters),
+      dataVersion: () => database.dataVersion(),
+      close: () => db.destroy(),
+    };
   }
   const pool = new pg.Pool({
     connectionString: url,
@@ -135,7 +149,17 @@ export function openDatabase(url: string, options: { poolSize?: number; timeouts
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', url, timeouts, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    url,
+    timeouts,
+    async arrays(query) {
+      const result = await pool.query({ text: query.sql, values: query.parameters as unknown[], rowMode: 'array' });
+      return { columns: result.fields.map((field) => field.name), rows: result.rows as unknown[][] };
+    },
+    close: () => db.destroy(),
+  };
 }
 
 /**

@@ -42,6 +42,13 @@ class Statement implements SqliteStatement {
     return row;
   }
 
+  /** The column names and the rows as arrays of values in that order (no object per row). */
+  arrays(parameters: ReadonlyArray<unknown>): { columns: string[]; rows: unknown[][] } {
+    const rows = this.#statement.all(...bind(parameters)) as unknown[];
+    if (!this.#arrays) for (let i = 0; i < rows.length; i++) rows[i] = Object.values(rows[i] as object);
+    return { columns: this.#columns, rows: rows as unknown[][] };
+  }
+
   all(parameters: ReadonlyArray<unknown>): unknown[] {
     const rows: unknown[] = this.#statement.all(...bind(parameters));
     if (this.#arrays) for (let i = 0; i < rows.length; i++) rows[i] = this.#object(rows[i]);
@@ -81,7 +88,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     this.#db.function('lower', { deterministic: true }, (value) => (value === null ? null : String(value).toLowerCase()));
   }
 
-  prepare(sql: string): SqliteStatement {
+  prepare(sql: string): SqliteStatement & Pick<Statement, 'arrays'> {
     // Take the write lock when a transaction starts: a deferred transaction that later writes can fail
     // with SQLITE_BUSY when another process (the CLI, a worker) holds the lock; IMMEDIATE waits instead.
     if (sql === 'begin') sql = 'begin immediate';

@@ -139,6 +139,12 @@ export function createS3Storage(settings: S3Settings, client?: S3Client): Storag
         await s3.send(new DeleteObjectCommand({ Bucket, Key: key })).catch(() => {});
       }
     },
+
+    // An upload is never visible before it completes; the parts of one cut off by a killed process
+    // are the bucket's to expire (a lifecycle rule aborting incomplete multipart uploads).
+    async sweepPartials() {
+      return { files: 0, bytes: 0 };
+    },
   };
   return storage;
 }

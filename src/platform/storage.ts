@@ -37,6 +37,11 @@ export interface Storage {
   delete(key: string): Promise<boolean>;
   /** Writes, reads back and deletes a small file: proves the storage is usable (health check). */
   probe(): Promise<void>;
+  /**
+   * Removes unfinished writes older than `olderThanMs` (a process killed mid-write leaves its partial
+   * file; a write still in progress is far younger): what was removed. S3 keeps none to remove here.
+   */
+  sweepPartials(olderThanMs: number): Promise<{ files: number; bytes: number }>;
 }
 
 /** The upload was larger than allowed; the partial file has been removed. */
@@ -180,6 +185,25 @@ export function createLocalStorage(root: string): Storage {
       } finally {
         await rm(file, { force: true });
       }
+    },
+
+    async sweepPartials(olderThanMs) {
+      const removed = { files: 0, bytes: 0 };
+      const names = await readdir(temporary).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [] as string[];
+        throw error;
+      });
+      const before = Date.now() - olderThanMs;
+      for (const name of names) {
+        const file = path.join(temporary, name);
+        // Gone since the listing: the write finished (renamed) or failed (removed).
+        const found = await stat(file).catch(() => null);
+        if (!found?.isFile() || found.mtimeMs >= before) continue;
+        await rm(file, { force: true });
+        removed.files += 1;
+        removed.bytes += found.size;
+      }
+      return removed;
     },
   };
 }

@@ -1,7 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { Worker } from 'node:worker_threads';
 import { type Kysely, sql, type Updateable } from 'kysely';
-import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, ReportTable } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -13,10 +12,15 @@ import type { Platform } from '../../platform/platform.ts';
 import type { Storage } from '../../platform/storage.ts';
 import type { Report, ReportRequest, ReportSort, ReportStatus } from './schemas.ts';
 import { REPORTS, type ReportFormat, type ReportParameters, type ReportType } from './types.ts';
-import { rowWriter } from './writers.ts';
+import { type RowWriter, rowWriter } from './writers.ts';
 
-/** Rows read per query while generating: one keyset page. */
-const BATCH = 1000;
+/**
+ * Ids per query while generating: one page, at most this many rows, read as arrays (a few hundred
+ * kilobytes). Bigger pages than the 1,000 rows of old mean fewer round trips and plans.
+ */
+const BATCH = 5000;
+/** Pages of a CSV asked for while one is written (at most this many more pages held in memory). */
+const READ_AHEAD = 2;
 /** Progress is written at most this often. */
 const PROGRESS_EVERY_MS = 500;
 const DAY = 86_400_000;
@@ -63,6 +67,8 @@ function present(row: ReportRow): Report {
 
 export interface ReportServiceDeps {
   db: Kysely<DB>;
+  /** Reads a compiled select's rows as arrays (Database.arrays): report pages are read so. */
+  arrays: Database['arrays'];
   storage: Storage;
   outbox: Outbox;
   queue: JobQueue;
@@ -187,7 +193,7 @@ export function createReportService(deps: ReportServiceDeps) {
       const stored = storage.put(out, { prefix: 'reports' });
       // The storage write runs beside the generation: when it fails, the writer is destroyed with its
       // error, so that a write waiting for a reader that is gone fails instead of waiting for ever.
-      let writer: ReturnType<typeof rowWriter> | null = null;
+      let writer: RowWriter | null = null;
       let storeError: Error | null = null;
       stored.catch((error: Error) => {
         storeError = error;
@@ -196,24 +202,55 @@ export function createReportService(deps: ReportServiceDeps) {
       });
       try {
         const total = await definition.count(db, parameters);
-        writer = rowWriter(row.format as ReportFormat, out, definition.columns, definition.title);
+        writer = await rowWriter(row.format as ReportFormat, out, definition.columns, definition.title);
         if (storeError) throw storeError;
-        let afterId = 0;
+        const keys = definition.columns.map((column) => column.key);
+        const last = await definition.lastId(db);
+        const read = (afterId: number, upTo: number) => {
+          const reading = deps.arrays(definition.page(db, parameters, afterId, upTo).compile());
+          // Awaited below, where its failure is reported; it must not count as unhandled meanwhile.
+          reading.catch(() => {});
+          return reading;
+        };
+        // Pages are id ranges, so the next ones can be asked for before this one is written: on
+        // PostgreSQL, READ_AHEAD pages are read by the server (on as many connections) meanwhile.
+        const reading: ReturnType<typeof read>[] = [];
+        let readTo = 0;
+        const readAhead = (pages: number) => {
+          while (reading.length < pages && readTo < last) {
+            const upTo = Math.min(readTo + BATCH, last);
+            reading.push(read(readTo, upTo));
+            readTo = upTo;
+          }
+        };
         let written = 0;
+        let checked = false;
         let reportedAt = Date.now();
-        for (;;) {
-          const rows = await definition.page(db, parameters, afterId, BATCH);
-          if (rows.length === 0) break;
-          for (const record of rows) await writer.write(record);
+        // exceljs takes rows without backpressure: the next page of a spreadsheet is asked for once
+        // this one is written, or its zip stream would hold what the file has not taken yet.
+        const ahead = row.format === 'csv' ? READ_AHEAD : 0;
+        readAhead(1);
+        for (let next = reading.shift(); next; next = reading.shift()) {
+          const page = await next;
+          readAhead(ahead);
+          const rows = page.rows;
+          if (rows.length === 0) {
+            readAhead(1);
+            continue;
+          }
+          if (!checked && page.columns.join() !== keys.join()) {
+            throw new Error(`The ${row.type} report's query selects ${page.columns.join(', ')}, not its columns ${keys.join(', ')}.`);
+          }
+          checked = true;
+          await writer.write(rows);
+          readAhead(1);
           if (storeError) throw storeError;
           written += rows.length;
-          afterId = Number(rows[rows.length - 1]?.id);
           if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
             reportedAt = Date.now();
             const progress = total === 0 ? 99 : Math.min(99, Math.floor((100 * written) / total));
             await update(id, { progress, row_count: written, updated_at: ctx.clock.now().toISOString() });
           }
-          if (rows.length < BATCH) break;
         }
         await writer.end();
         out.end();
@@ -321,39 +358,12 @@ export function createReportService(deps: ReportServiceDeps) {
 
 export type ReportService = ReturnType<typeof createReportService>;
 
-/** The heap a report's generation may use: it streams, so this bounds its memory whatever its size. */
-const THREAD_OLD_SPACE_MB = 96;
-
-/**
- * Generates a report in a worker thread with a heap of its own, bounded (THREAD_OLD_SPACE_MB): a
- * 500,000-row export then grows the process by tens of megabytes, where in the worker's own heap V8
- * let the old generation fill with short-lived rows to well over 100 MB before collecting it. The
- * thread opens its own connection to the database and storage; if it dies (out of memory included),
- * the job fails like any other and is retried.
- */
-export function generateInThread(
-  config: Config,
-  reportId: number,
-  requestId: string | null,
-  logLevel: string = config.logLevel,
-): Promise<ReportStatus | 'skipped'> {
-  return new Promise((resolve, reject) => {
-    const thread = new Worker(new URL('./thread.ts', import.meta.url), {
-      workerData: { config, reportId, requestId, logLevel },
-      resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_SPACE_MB, maxYoungGenerationSizeMb: 16 },
-    });
-    let outcome: ReportStatus | 'skipped' | null = null;
-    thread.on('message', (message: { outcome: ReportStatus | 'skipped' }) => {
-      outcome = message.outcome;
-    });
-    thread.on('error', reject);
-    thread.on('exit', (code) => {
-      if (outcome !== null) resolve(outcome);
-      else reject(new Error(`the report generator's thread exited (code ${code}) before it finished`));
-    });
-  });
-}
-
 export function reportServiceFor(platform: Platform): ReportService {
-  return createReportService({ db: platform.database.db, storage: platform.storage, outbox: platform.outbox, queue: platform.queue });
+  return createReportService({
+    db: platform.database.db,
+    arrays: platform.database.arrays,
+    storage: platform.storage,
+    outbox: platform.outbox,
+    queue: platform.queue,
+  });
 }

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Compilable, type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 
 export const REPORT_TYPES = ['enrolments', 'completions', 'certificates_issued', 'attendance', 'session_capacity'] as const;
@@ -27,8 +27,13 @@ export interface ReportDefinition {
   expiryDays: number;
   parameters: readonly (keyof ReportParameters)[];
   columns: readonly ReportColumn[];
-  /** Rows after `afterId` (by the row's `id`), at most `limit`: reports stream in batches of keyset pages. */
-  page(db: Kysely<DB>, parameters: ReportParameters, afterId: number, limit: number): Promise<Record<string, unknown>[]>;
+  /**
+   * The query of the rows whose `id` is above `afterId` and at most `upTo`, by id: reports are read in
+   * pages of id ranges. It selects exactly `columns`, in their order (read as arrays: a row is its values).
+   */
+  page(db: Kysely<DB>, parameters: ReportParameters, afterId: number, upTo: number): Compilable<unknown>;
+  /** The highest id of the report's table when generation starts (0 when empty): its last page ends there. */
+  lastId(db: Kysely<DB>): Promise<number>;
   /** How many rows the report will have (for its progress). */
   count(db: Kysely<DB>, parameters: ReportParameters): Promise<number>;
 }
@@ -54,6 +59,39 @@ async function counted(query: { select: (s: any) => { executeTakeFirstOrThrow: (
   return Number(row.n);
 }
 
+async function lastId(db: Kysely<DB>, table: 'enrolments' | 'certificates' | 'meetings' | 'training_sessions'): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.max('id').as('last'))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
+}
+
+/**
+ * The count of an enrolments report, for its progress: the enrolments table alone, joined to the
+ * sessions only for a course filter. Every enrolment has its user, session and course (foreign keys,
+ * not null), so the report's joins drop no row; counting through them took seconds on 500,000 rows.
+ */
+function enrolmentsCount(db: Kysely<DB>, p: ReportParameters, at: 'enrolments.created_at' | 'enrolments.completion_recorded_at') {
+  let query = db.selectFrom('enrolments');
+  if (p.course_id !== undefined) {
+    const course = p.course_id;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('training_sessions')
+          .select('training_sessions.id')
+          .whereRef('training_sessions.id', '=', 'enrolments.session_id')
+          .where('training_sessions.course_id', '=', course),
+      ),
+    );
+  }
+  if (p.session_id !== undefined) query = query.where('enrolments.session_id', '=', p.session_id);
+  if (p.from !== undefined) query = query.where(at, '>=', dayStart(p.from));
+  if (p.to !== undefined) query = query.where(at, '<=', dayEnd(p.to));
+  return query;
+}
+
 export const REPORTS: Record<ReportType, ReportDefinition> = {
   enrolments: {
     title: 'Enrolments',
@@ -74,7 +112,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'cancelled_at', header: 'cancelled_at' },
       { key: 'completion_outcome', header: 'completion_outcome' },
     ],
-    page: (db, p, afterId, limit) => {
+    page: (db, p, afterId, upTo) => {
       let query = enrolmentsBase(db, p, 'enrolments.created_at');
       if (p.status !== undefined) query = query.where('enrolments.status', '=', p.status);
       return query
@@ -93,12 +131,12 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
           'enrolments.completion_outcome',
         ])
         .where('enrolments.id', '>', afterId)
-        .orderBy('enrolments.id')
-        .limit(limit)
-        .execute();
+        .where('enrolments.id', '<=', upTo)
+        .orderBy('enrolments.id');
     },
+    lastId: (db) => lastId(db, 'enrolments'),
     count: (db, p) => {
-      let query = enrolmentsBase(db, p, 'enrolments.created_at');
+      let query = enrolmentsCount(db, p, 'enrolments.created_at');
       if (p.status !== undefined) query = query.where('enrolments.status', '=', p.status);
       return counted(query as never);
     },
@@ -117,7 +155,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'completion_outcome', header: 'outcome' },
       { key: 'completion_recorded_at', header: 'recorded_at' },
     ],
-    page: (db, p, afterId, limit) =>
+    page: (db, p, afterId, upTo) =>
       enrolmentsBase(db, p, 'enrolments.completion_recorded_at')
         .where('enrolments.completion_outcome', 'is not', null)
         .select([
@@ -130,11 +168,11 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
           'enrolments.completion_recorded_at',
         ])
         .where('enrolments.id', '>', afterId)
-        .orderBy('enrolments.id')
-        .limit(limit)
-        .execute(),
+        .where('enrolments.id', '<=', upTo)
+        .orderBy('enrolments.id'),
+    lastId: (db) => lastId(db, 'enrolments'),
     count: (db, p) =>
-      counted(enrolmentsBase(db, p, 'enrolments.completion_recorded_at').where('enrolments.completion_outcome', 'is not', null) as never),
+      counted(enrolmentsCount(db, p, 'enrolments.completion_recorded_at').where('enrolments.completion_outcome', 'is not', null) as never),
   },
   certificates_issued: {
     title: 'Certificates issued',
@@ -151,7 +189,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'issued_at', header: 'issued_at' },
       { key: 'revoked_at', header: 'revoked_at' },
     ],
-    page: (db, p, afterId, limit) => {
+    page: (db, p, afterId, upTo) => {
       let query = db
         .selectFrom('certificates')
         .innerJoin('users', 'users.id', 'certificates.user_id')
@@ -169,8 +207,9 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       if (p.course_id !== undefined) query = query.where('certificates.course_id', '=', p.course_id);
       if (p.from !== undefined) query = query.where('certificates.issued_at', '>=', dayStart(p.from));
       if (p.to !== undefined) query = query.where('certificates.issued_at', '<=', dayEnd(p.to));
-      return query.where('certificates.id', '>', afterId).orderBy('certificates.id').limit(limit).execute();
+      return query.where('certificates.id', '>', afterId).where('certificates.id', '<=', upTo).orderBy('certificates.id');
     },
+    lastId: (db) => lastId(db, 'certificates'),
     count: (db, p) => {
       let query = db.selectFrom('certificates');
       if (p.course_id !== undefined) query = query.where('certificates.course_id', '=', p.course_id);
@@ -195,7 +234,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'status', header: 'status' },
       { key: 'confirmed_count', header: 'expected_participants' },
     ],
-    page: (db, p, afterId, limit) => {
+    page: (db, p, afterId, upTo) => {
       let query = db
         .selectFrom('meetings')
         .innerJoin('training_sessions', 'training_sessions.id', 'meetings.session_id')
@@ -215,8 +254,9 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       if (p.session_id !== undefined) query = query.where('meetings.session_id', '=', p.session_id);
       if (p.from !== undefined) query = query.where('meetings.held_on', '>=', p.from);
       if (p.to !== undefined) query = query.where('meetings.held_on', '<=', p.to);
-      return query.where('meetings.id', '>', afterId).orderBy('meetings.id').limit(limit).execute();
+      return query.where('meetings.id', '>', afterId).where('meetings.id', '<=', upTo).orderBy('meetings.id');
     },
+    lastId: (db) => lastId(db, 'meetings'),
     count: (db, p) => {
       let query = db.selectFrom('meetings').innerJoin('training_sessions', 'training_sessions.id', 'meetings.session_id');
       if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
@@ -242,7 +282,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'waitlisted_count', header: 'waitlisted' },
       { key: 'available_seats', header: 'available_seats' },
     ],
-    page: (db, p, afterId, limit) => {
+    page: (db, p, afterId, upTo) => {
       let query = db
         .selectFrom('training_sessions')
         .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
@@ -261,8 +301,9 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
         ]);
       if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
       if (p.status !== undefined) query = query.where('training_sessions.workflow_state', '=', p.status);
-      return query.where('training_sessions.id', '>', afterId).orderBy('training_sessions.id').limit(limit).execute();
+      return query.where('training_sessions.id', '>', afterId).where('training_sessions.id', '<=', upTo).orderBy('training_sessions.id');
     },
+    lastId: (db) => lastId(db, 'training_sessions'),
     count: (db, p) => {
       let query = db.selectFrom('training_sessions');
       if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);

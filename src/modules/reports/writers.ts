@@ -1,12 +1,11 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { stringify } from 'csv-stringify';
-import ExcelJS from 'exceljs';
 import type { ReportColumn, ReportFormat } from './types.ts';
 
-/** Writes a report's rows to `out` as they come, holding no more than a batch in memory. */
+/** Writes a report's rows to `out` as they come, a page at a time, holding no more than that page in memory. */
 export interface RowWriter {
-  write(row: Record<string, unknown>): Promise<void>;
+  /** Rows as arrays of values, in the order of the report's columns. */
+  write(rows: readonly (readonly unknown[])[]): Promise<void>;
   end(): Promise<void>;
   /** Stops at once: a write or end waiting for the output fails with `error`. */
   destroy(error: Error): void;
@@ -21,39 +20,73 @@ function safeText(value: unknown): unknown {
   return value;
 }
 
+const NEEDS_QUOTES = /[",\r\n]/;
+const QUOTES = /"/g;
+
+/**
+ * One CSV field (RFC 4180), as csv-stringify writes it with the options the reports used: empty for
+ * null, `true`/`false` for booleans, quoted (quotes doubled) when it holds a comma, a quote or a line
+ * break, and formula-like text made safe first.
+ */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') {
+    const text = safeText(value) as string;
+    return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTES, '""')}"` : text;
+  }
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value instanceof Date) return value.toISOString();
+  return csvField(JSON.stringify(value));
+}
+
+/**
+ * CSV written by hand rather than through csv-stringify: its transform stream made an object, an array
+ * of [value, field] pairs and a stream write per row, which the profile of a 500,000-row export showed
+ * as a sixth of the time and much of the garbage. A page becomes one string and one write here.
+ */
 function csvWriter(out: Writable, columns: readonly ReportColumn[]): RowWriter {
-  const csv = stringify({
-    header: true,
-    columns: columns.map((c) => ({ key: c.key, header: c.header })),
-    cast: { boolean: (value) => (value ? 'true' : 'false') },
-    record_delimiter: '\r\n',
-  });
-  csv.pipe(out);
   let failed: Error | null = null;
-  // A failure is reported by the next write or end (and by a wait in progress, through `once`).
-  csv.on('error', (error) => {
-    failed ??= error;
+  let stop: (error: Error) => void = () => {};
+  // Settles only when the writer is destroyed: a wait for the output to drain must end then too.
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject;
   });
+  stopped.catch(() => {});
+  const put = async (text: string) => {
+    if (failed) throw failed;
+    if (!out.write(text)) await Promise.race([once(out, 'drain'), stopped]);
+  };
+  let header: string | null = `${columns.map((c) => csvField(c.header)).join(',')}\r\n`;
+  const width = columns.length;
   return {
-    async write(row) {
-      if (failed) throw failed;
-      const record: Record<string, unknown> = {};
-      for (const column of columns) record[column.key] = safeText(row[column.key] ?? null);
-      if (!csv.write(record)) await once(csv, 'drain');
+    async write(rows) {
+      let text = header ?? '';
+      header = null;
+      for (const row of rows) {
+        for (let i = 0; i < width; i++) {
+          if (i > 0) text += ',';
+          text += csvField(row[i]);
+        }
+        text += '\r\n';
+      }
+      if (text !== '') await put(text);
     },
     async end() {
+      if (header !== null) await put(header);
+      header = null;
       if (failed) throw failed;
-      csv.end();
-      await once(csv, 'end');
     },
     destroy(error) {
       failed ??= error;
-      csv.destroy(error);
+      stop(error);
     },
   };
 }
 
-function xlsxWriter(out: Writable, columns: readonly ReportColumn[], title: string): RowWriter {
+async function xlsxWriter(out: Writable, columns: readonly ReportColumn[], title: string): Promise<RowWriter> {
+  // Loaded only for a spreadsheet: exceljs and its dependencies take most of a second to load.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(title.slice(0, 31));
   let failed: Error | null = null;
@@ -65,9 +98,9 @@ function xlsxWriter(out: Writable, columns: readonly ReportColumn[], title: stri
   stopped.catch(() => {});
   sheet.columns = columns.map((c) => ({ header: c.header, key: c.key }));
   return {
-    async write(row) {
+    async write(rows) {
       if (failed) throw failed;
-      sheet.addRow(columns.map((c) => safeText(row[c.key] ?? null))).commit();
+      for (const row of rows) sheet.addRow(row.map(safeText)).commit();
     },
     async end() {
       if (failed) throw failed;
@@ -81,8 +114,8 @@ function xlsxWriter(out: Writable, columns: readonly ReportColumn[], title: stri
   };
 }
 
-export function rowWriter(format: ReportFormat, out: Writable, columns: readonly ReportColumn[], title: string): RowWriter {
-  return format === 'csv' ? csvWriter(out, columns) : xlsxWriter(out, columns, title);
+export function rowWriter(format: ReportFormat, out: Writable, columns: readonly ReportColumn[], title: string): Promise<RowWriter> {
+  return format === 'csv' ? Promise.resolve(csvWriter(out, columns)) : xlsxWriter(out, columns, title);
 }
 
 export const MEDIA_TYPES: Record<ReportFormat, string> = {
