@@ -18,7 +18,7 @@ import { sessionServiceFor } from '../src/modules/sessions/service.ts';
 import { studentServiceFor } from '../src/modules/students/service.ts';
 import { operatorContext, type ServiceContext } from '../src/platform/context.ts';
 import type { Platform } from '../src/platform/platform.ts';
-import { type BenchDialect, type Dataset, dataset, postgresReachable } from './datasets.ts';
+import { benchDialects, type Dataset, dataset } from './datasets.ts';
 import { durationOf, type LoadTool, measure, record, replay, row, SERVER_FLAGS, startServer, stop } from './http.ts';
 import type { LoadResult } from './load.ts';
 import { type BenchRow, formatTable } from './report.ts';
@@ -193,14 +193,8 @@ async function benchDialect(data: Dataset, loadTools: LoadTool[], baselines: Map
 export async function catalogueBench(): Promise<BenchRow[]> {
   const scale = Number(process.env.BENCH_SCALE ?? 1);
   const chosenTools = await loadTools(log);
-  const asked = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
-  const rows: BenchRow[] = [];
-  const dialects: BenchDialect[] = [];
-  if (asked.includes('sqlite')) dialects.push('sqlite');
-  if (asked.includes('postgres')) {
-    if (await postgresReachable()) dialects.push('postgres');
-    else rows.push({ suite: 'catalogue', target: 'postgres', note: 'skipped: PostgreSQL not reachable (BENCH_POSTGRES_URL)' });
-  }
+  const { dialects, skipped } = await benchDialects('catalogue');
+  const rows: BenchRow[] = [...skipped];
   // The data sets first, so that building one does not fall between a baseline and its measurements.
   const datasets: Dataset[] = [];
   for (const dialect of dialects) datasets.push(await dataset(dialect, scale, log));

@@ -46,6 +46,24 @@ async function admin(statement: string): Promise<void> {
   }
 }
 
+/**
+ * The databases a suite measures (BENCH_DATABASES, both by default), and a row saying so when
+ * PostgreSQL was asked for but cannot be reached.
+ */
+export async function benchDialects(
+  suite: string,
+): Promise<{ dialects: BenchDialect[]; skipped: { suite: string; target: string; note: string }[] }> {
+  const asked = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+  const dialects: BenchDialect[] = [];
+  const skipped: { suite: string; target: string; note: string }[] = [];
+  if (asked.includes('sqlite')) dialects.push('sqlite');
+  if (asked.includes('postgres')) {
+    if (await postgresReachable()) dialects.push('postgres');
+    else skipped.push({ suite, target: 'postgres', note: 'skipped: PostgreSQL not reachable (BENCH_POSTGRES_URL)' });
+  }
+  return { dialects, skipped };
+}
+
 export async function postgresReachable(): Promise<boolean> {
   try {
     await admin('select 1');

@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDemo } from '../src/modules/demo/seed.ts';
 import { assemble } from '../src/modules/index.ts';
-import { type BenchDialect, postgresAdminUrl, postgresReachable } from './datasets.ts';
+import { type BenchDialect, benchDialects, postgresAdminUrl } from './datasets.ts';
 import type { LoadJob, LoadResult } from './load.ts';
 import type { BenchRow } from './report.ts';
 import { loadTools, runWrk } from './wrk.ts';
@@ -219,14 +219,8 @@ const P99_TARGET_MS = 10;
 
 export async function httpBench(): Promise<BenchRow[]> {
   const tools = await loadTools(log);
-  const asked = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
-  const rows: BenchRow[] = [];
-  const dialects: BenchDialect[] = [];
-  if (asked.includes('sqlite')) dialects.push('sqlite');
-  if (asked.includes('postgres')) {
-    if (await postgresReachable()) dialects.push('postgres');
-    else rows.push({ suite: 'http', target: 'postgres', note: 'skipped: PostgreSQL not reachable (BENCH_POSTGRES_URL)' });
-  }
+  const { dialects, skipped } = await benchDialects('http');
+  const rows: BenchRow[] = [...skipped];
   const databases = new Map<BenchDialect, Prepared>();
   for (const dialect of dialects) databases.set(dialect, await prepare(dialect));
   try {

@@ -4,7 +4,7 @@
 // growth under 128 MB. Standalone: node bench/reports.ts
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type BenchDialect, dataset, postgresReachable } from './datasets.ts';
+import { benchDialects, dataset } from './datasets.ts';
 import { SERVER_FLAGS } from './http.ts';
 import { type BenchRow, formatTable } from './report.ts';
 
@@ -34,14 +34,8 @@ function generate(url: string, dataDir: string, format: string) {
 
 export async function reportsBench(): Promise<BenchRow[]> {
   const scale = Number(process.env.BENCH_SCALE ?? 1);
-  const asked = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
-  const rows: BenchRow[] = [];
-  const dialects: BenchDialect[] = [];
-  if (asked.includes('sqlite')) dialects.push('sqlite');
-  if (asked.includes('postgres')) {
-    if (await postgresReachable()) dialects.push('postgres');
-    else rows.push({ suite: 'reports', target: 'postgres', note: 'skipped: PostgreSQL not reachable (BENCH_POSTGRES_URL)' });
-  }
+  const { dialects, skipped } = await benchDialects('reports');
+  const rows: BenchRow[] = [...skipped];
   for (const dialect of dialects) {
     const data = await dataset(dialect, scale, log);
     const label = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';

@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config.ts';
 import { assemble, modules } from '../src/modules/index.ts';
 import { createSearchService, searchGroupsOf } from '../src/modules/search/service.ts';
 import { operatorContext } from '../src/platform/context.ts';
-import { type BenchDialect, type Dataset, dataset, postgresReachable } from './datasets.ts';
+import { benchDialects, type Dataset, dataset } from './datasets.ts';
 import { CONNECTIONS, SERVER_FLAGS, startServer, stop } from './http.ts';
 import { type BenchRow, formatTable } from './report.ts';
 import { WRK, wrkAvailable } from './wrk.ts';
@@ -184,14 +184,8 @@ export async function searchBench(): Promise<BenchRow[]> {
   }
   const scale = Number(process.env.BENCH_SCALE ?? 1);
   const seconds = Number(process.env.BENCH_WRK_DURATION ?? 30);
-  const asked = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
-  const rows: BenchRow[] = [];
-  const dialects: BenchDialect[] = [];
-  if (asked.includes('sqlite')) dialects.push('sqlite');
-  if (asked.includes('postgres')) {
-    if (await postgresReachable()) dialects.push('postgres');
-    else rows.push({ suite: 'search', target: 'postgres', note: 'skipped: PostgreSQL not reachable (BENCH_POSTGRES_URL)' });
-  }
+  const { dialects, skipped } = await benchDialects('search');
+  const rows: BenchRow[] = [...skipped];
   const datasets: Dataset[] = [];
   for (const dialect of dialects) datasets.push(await dataset(dialect, scale, log));
   for (const data of datasets) {
