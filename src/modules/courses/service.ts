@@ -54,9 +54,11 @@ export interface CourseServiceDeps {
 
 /**
  * Pages of the course list kept in memory (GET /courses is read far more often than the catalogue
- * changes): at most this many pages, of at most ACADEMY_MAX_PAGE_SIZE courses each.
+ * changes): at most this many pages, of at most ACADEMY_MAX_PAGE_SIZE courses each. Clients ask for
+ * a handful of pages; a flood of distinct ones (every `per_page`, `sort` and `updated_since`) only
+ * empties the cache when it is full, so memory stays bounded by this number.
  */
-const CACHED_PAGES = 200;
+const CACHED_PAGES = 64;
 
 /** The cache key of one page of the list: its filter, order, window and `updated_since`, as given. */
 function pageKey(filter: CourseFilter, list: ListRequest<CourseSort>): string {
