@@ -72,7 +72,7 @@ async function targetsOf(platform: Platform): Promise<Target[]> {
   const certificates = certificateServiceFor(platform);
   const sessions = sessionServiceFor(platform);
   return [
-    { name: 'GET /courses', path: '/api/v1/courses', ratioTarget: true, call: (ctx) => courses.list(ctx, {}, list) },
+    { name: 'GET /courses', path: '/api/v1/courses', ratioTarget: true, call: async (ctx) => courses.list(ctx, {}, list) },
     {
       name: `GET /students?search=${SEARCH}`,
       path: `/api/v1/students?search=${SEARCH}`,

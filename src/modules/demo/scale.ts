@@ -822,6 +822,8 @@ export async function seedScale(
   } finally {
     await own?.close();
   }
+  // Caches of the catalogue (the course list) in running processes hold nothing of what was loaded.
+  await platform.changes.announce(platform.database.db);
   let confirmed = 0;
   let waitlisted = 0;
   for (let e = 0; e < enrolments.count; e++) {

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { courseServiceFor } from '../../src/modules/courses/service.ts';
+import { operatorContext } from '../../src/platform/context.ts';
+import { jsonError, runCli } from '../support/cli.ts';
+import { eventually } from '../support/eventually.ts';
+import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+import { runAcademy } from '../support/process.ts';
+
+/**
+ * GET /courses keeps pages in memory; every write of a course, in this process or another one, must
+ * be seen by the next read. Each test reads the list first (twice, so that the page is cached), then
+ * writes, then reads again.
+ */
+describe('GET /courses after a course changes', () => {
+  let app: TestApp;
+  let token: string;
+  let env: Record<string, string>;
+
+  const list = async (query = '') => {
+    const res = await app.http.inject({ method: 'GET', url: `/api/v1/courses?per_page=100${query}`, headers: bearer(token) });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { data: { slug: string; status: string }[]; meta: { total: number } };
+    return {
+      slugs: body.data.map((c) => c.slug),
+      statuses: Object.fromEntries(body.data.map((c) => [c.slug, c.status])),
+      total: body.meta.total,
+    };
+  };
+  /** Reads the list twice (the second read comes from the cache) and returns what it showed. */
+  const cached = async (query = '') => {
+    const first = await list(query);
+    assert.deepEqual(await list(query), first);
+    return first;
+  };
+  const course = (slug: string) => ({ slug, title: slug, code: slug.toUpperCase(), price: '10.00', currency: 'EUR', language: 'en' });
+  const admin = async (...args: string[]) => {
+    const result = await runCli(['--json', 'admin', ...args], env);
+    assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr && jsonError(result.stderr)}`);
+    return JSON.parse(result.stdout);
+  };
+
+  /**
+   * A write over another connection (another platform, another process). SQLite: its commit moves
+   * data_version, which the next read looks at, so the first read must show it. PostgreSQL: the
+   * commit's notification reaches this process's listening connection a moment after the commit
+   * (usually before the writer has returned), so the read is repeated until it shows it.
+   */
+  const seen = async <T>(probe: () => Promise<T>, what: string) => {
+    if (app.platform.database.dialect === 'sqlite') {
+      const value = await probe();
+      assert.ok(value, `${what}, at once`);
+      return value as Exclude<T, false>;
+    }
+    return (await eventually(probe, { what, timeoutMs: 5000, intervalMs: 5 })) as Exclude<T, false>;
+  };
+
+  before(async () => {
+    app = await createTestApp();
+    token = await app.token(['courses:read']);
+    env = { DATABASE_URL: app.platform.database.url, ACADEMY_DATA_DIR: app.platform.config.dataDir };
+  });
+
+  test('a course created and moved in this process is listed, counted and filtered at once', async () => {
+    const courses = courseServiceFor(app.platform);
+    const ctx = operatorContext(app.platform);
+    const before = await cached();
+    const activeBefore = await cached('&active=1');
+
+    await courses.create(ctx, course('in-process'));
+    const created = await list();
+    assert.deepEqual(created.slugs, [...before.slugs, 'in-process']);
+    assert.equal(created.total, before.total + 1);
+    assert.equal(created.statuses['in-process'], 'draft');
+
+    for (const to_state of ['review', 'approved', 'published']) {
+      await courses.transition(ctx, 'in-process', { to_state });
+      assert.equal((await list()).statuses['in-process'], to_state);
+    }
+    const active = await list('&active=1');
+    assert.deepEqual(active.slugs, [...activeBefore.slugs, 'in-process']);
+    assert.equal(active.total, activeBefore.total + 1);
+  });
+
+  test('a course created and moved by `academy admin` over another connection is listed', async () => {
+    const before = await cached();
+    await admin('courses', 'create', '--data', JSON.stringify(course('by-admin')));
+    const created = await seen(async () => {
+      const now = await list();
+      return now.slugs.includes('by-admin') && now;
+    }, 'the course created over another connection');
+    assert.deepEqual(created.slugs, [...before.slugs, 'by-admin']);
+    assert.equal(created.total, before.total + 1);
+
+    await cached('&active=0');
+    await admin('courses', 'transition', 'by-admin', '--data', JSON.stringify({ to_state: 'review' }));
+    await seen(async () => (await list()).statuses['by-admin'] === 'review', 'the transition made over another connection');
+    assert.ok((await list('&active=0')).slugs.includes('by-admin'));
+  });
+
+  test('a course created and moved by `academy admin` in another process is listed', async () => {
+    const before = await cached();
+    const created = await runAcademy(['--json', 'admin', 'courses', 'create', '--data', JSON.stringify(course('other-process'))], env);
+    assert.equal(created.code, 0, created.stderr);
+    const listed = await seen(async () => {
+      const now = await list();
+      return now.slugs.includes('other-process') && now;
+    }, 'the course created in another process');
+    assert.deepEqual(listed.slugs, [...before.slugs, 'other-process']);
+    assert.equal(listed.total, before.total + 1);
+
+    await cached();
+    const moved = await runAcademy(['--json', 'admin', 'courses', 'transition', 'other-process', '--data', '{"to_state":"review"}'], env);
+    assert.equal(moved.code, 0, moved.stderr);
+    await seen(async () => (await list()).statuses['other-process'] === 'review', 'the transition made in another process');
+  });
+});
