@@ -121,11 +121,19 @@ function postgresBounds(timeouts: DatabaseTimeouts): pg.ClientConfig {
   };
 }
 
-export function openDatabase(url: string, options: { poolSize?: number; timeouts?: DatabaseTimeouts } = {}): Database {
+export function openDatabase(
+  url: string,
+  options: {
+    poolSize?: number;
+    timeouts?: DatabaseTimeouts /** SQLite: this connection's page cache, in KiB. */;
+    pageCacheKib?: number;
+  } = {},
+): Database {
   const timeouts = options.timeouts ?? null;
   if (dialectOf(url) === 'sqlite') {
     const database = new NodeSqliteDatabase(sqliteFile(url));
     if (timeouts) database.prepare(`PRAGMA busy_timeout = ${timeouts.lockMs}`).all([]);
+    if (options.pageCacheKib) database.prepare(`PRAGMA cache_size = -${Math.floor(options.pageCacheKib)}`).all([]);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
     return {
       db,
