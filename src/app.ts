@@ -11,7 +11,7 @@ import { registerServiceContext } from './http/context.ts';
 import { registerConventions, requestId } from './http/conventions.ts';
 import { registerErrorHandling, sendError } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
-import { registerInputChecks } from './http/input.ts';
+import { finiteNumbers, registerInputChecks, type Validator } from './http/input.ts';
 import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { addPlatformMetrics } from './http/platform-metrics.ts';
@@ -51,8 +51,9 @@ const REFERENCE_LOGO = Buffer.from(
 );
 
 /**
- * Query strings and paths arrive as text, so their values are coerced to the schema's types; JSON
- * bodies are typed already and are not: `{"name": 123}` or `{"name": null}` is a 422, not "123" or "".
+ * Query strings and paths arrive as text, so their values are coerced to the schema's types (and a
+ * number so coerced must be finite); JSON bodies are typed already and are not: `{"name": 123}` or
+ * `{"name": null}` is a 422, not "123" or "".
  */
 function strictBodies(externalSchemas: unknown, options: { customOptions?: object }) {
   const lenient = ajvCompilers(externalSchemas as never, options as never);
@@ -60,7 +61,8 @@ function strictBodies(externalSchemas: unknown, options: { customOptions?: objec
     externalSchemas as never,
     { ...options, customOptions: { ...options.customOptions, coerceTypes: false } } as never,
   );
-  return (route: { httpPart?: string }) => (route.httpPart === 'body' ? strict : lenient)(route as never);
+  return (route: { httpPart?: string }) =>
+    route.httpPart === 'body' ? strict(route as never) : finiteNumbers(lenient(route as never) as Validator);
 }
 
 export interface AppOptions {

@@ -3754,10 +3754,7 @@ export interface components {
             id: number;
             /** @description Full name. */
             name: string;
-            /**
-             * Format: email
-             * @description Stored lowercased; unique across students and staff.
-             */
+            /** @description Stored lowercased; unique across students and staff. Checked loosely (one `@`, no spaces, a dot in the domain), so not always of the strict `email` format. */
             email: string;
             /** @description Whether the student has confirmed the email address (the `status` filter). */
             email_verified: boolean;
@@ -4067,10 +4064,7 @@ export interface components {
             id: number;
             /** @description Full name. */
             name: string;
-            /**
-             * Format: email
-             * @description Stored lowercased; unique case-insensitively across every user, students included.
-             */
+            /** @description Stored lowercased; unique case-insensitively across every user, students included. Checked loosely (one `@`, no spaces, a dot in the domain), so not always of the strict `email` format. */
             email: string;
             job_title: string | null;
             /**
@@ -4121,7 +4115,7 @@ export interface components {
         UserCreate: {
             /** @description Full name (one line). */
             name: string;
-            /** @description Unique case-insensitively across every user; stored lowercased. */
+            /** @description Unique case-insensitively across every user; stored lowercased. One `@`, no spaces, a dot in the domain; otherwise a 422. */
             email: string;
             job_title?: string | null;
         };

@@ -6,16 +6,43 @@ import { hookList } from './route-hooks.ts';
 /** Response headers that belong to the outcome and are replayed with it. */
 const REPLAYED_HEADERS = ['content-type', 'location'];
 
-/** JSON with object keys sorted, so that the same body with another key order is the same request. */
+/**
+ * JSON with object keys sorted, so that the same body with another key order is the same request.
+ * Written without recursion: a parsed body may nest thousands of levels deep, more than the call
+ * stack holds.
+ */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  const out: string[] = [];
+  // Pieces of text to write as they are, and values still to be written, in reverse order.
+  const pending: ({ text: string } | { value: unknown })[] = [{ value }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if ('text' in next) {
+      out.push(next.text);
+      continue;
+    }
+    const current = next.value;
+    if (Array.isArray(current)) {
+      pending.push({ text: ']' });
+      for (let i = current.length - 1; i >= 0; i--) {
+        pending.push({ value: current[i] });
+        if (i > 0) pending.push({ text: ',' });
+      }
+      pending.push({ text: '[' });
+    } else if (current !== null && typeof current === 'object') {
+      const entries = Object.entries(current as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      pending.push({ text: '}' });
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i] as [string, unknown];
+        pending.push({ value: item }, { text: `${i > 0 ? ',' : ''}${JSON.stringify(key)}:` });
+      }
+      pending.push({ text: '{' });
+    } else {
+      out.push(JSON.stringify(current) ?? 'null');
+    }
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 /** What makes two requests "the same": method, path with query, and body. */

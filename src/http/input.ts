@@ -81,3 +81,48 @@ export function registerInputChecks(app: FastifyInstance): void {
     );
   });
 }
+
+/** A compiled Ajv validator as Fastify calls it. */
+export interface Validator {
+  (data: unknown, context?: unknown): unknown;
+  errors?: unknown;
+  schemaEnv?: unknown;
+}
+
+/**
+ * Wraps the validator of a query string, path or headers so that a number coerced from text must be
+ * finite. Ajv turns `"1e309"` or `"Infinity"` into `Infinity`, accepts it as an integer and skips
+ * `minimum` and `maximum` for it, so that it would reach the database (where PostgreSQL refuses it).
+ * Such a value is a 422 naming the field (a 404 in a path), like any other invalid value.
+ */
+export function finiteNumbers(validate: Validator): Validator {
+  const checked: Validator = (data, context) => {
+    const valid = context === undefined ? validate(data) : validate(data, context);
+    if (valid !== true) {
+      checked.errors = validate.errors;
+      return valid;
+    }
+    const issues = nonFiniteNumbers(data);
+    checked.errors = issues.length ? issues : null;
+    return issues.length === 0;
+  };
+  if (validate.schemaEnv) checked.schemaEnv = validate.schemaEnv;
+  return checked;
+}
+
+/** Where `root` (coerced query string, path or headers: a few levels at most) holds a non-finite number. */
+function nonFiniteNumbers(root: unknown): Issue[] {
+  const issues: Issue[] = [];
+  const pending: [unknown, string][] = [[root, '']];
+  for (let i = 0; i < pending.length; i++) {
+    const [value, path] = pending[i] as [unknown, string];
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) issues.push({ instancePath: path, keyword: 'finite', message: 'must be a finite number', params: {} });
+    } else if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) pending.push([item, `${path}/${index}`]);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) pending.push([item, `${path}/${key}`]);
+    }
+  }
+  return issues;
+}

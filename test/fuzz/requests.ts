@@ -34,13 +34,31 @@ const INVALID_PATH_VALUES = fc.oneof(
 /** Percent-sequences sent as they are: invalid UTF-8, a NUL, an undecodable escape. */
 const RAW_PATH_VALUES = ['%zz', '%00', '%C0%AF', '%E2%82', '%2F', '%252F'];
 
+/**
+ * `encodeURIComponent`, except that a lone surrogate, which it refuses with "URI malformed", goes out
+ * as the three bytes a careless encoder writes for it: an escape that is not valid UTF-8, which the
+ * server must refuse like any other undecodable path.
+ */
+export function encodePathSegment(value: string): string {
+  let encoded = '';
+  for (const char of value) {
+    const code = char.codePointAt(0) as number;
+    if (code < 0xd800 || code > 0xdfff) encoded += encodeURIComponent(char);
+    else
+      encoded += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join('');
+  }
+  return encoded;
+}
+
 function pathArbitrary(op: Operation, world: World): fc.Arbitrary<string> {
   const names = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
   if (names.length === 0) return fc.constant(op.path);
   const combos = world.paths.get(op.path) ?? [];
   const valid = combos.length ? fc.constantFrom(...combos) : fc.constant(Object.fromEntries(names.map((n) => [n, '1'])));
   const fill = (params: Record<string, string>, raw: Set<string>) =>
-    op.path.replace(/\{(\w+)\}/g, (_, name: string) => (raw.has(name) ? (params[name] ?? '') : encodeURIComponent(params[name] ?? '')));
+    op.path.replace(/\{(\w+)\}/g, (_, name: string) => (raw.has(name) ? (params[name] ?? '') : encodePathSegment(params[name] ?? '')));
   return fc.oneof(
     { weight: 6, arbitrary: valid.map((params) => fill(params, new Set())) },
     {

@@ -3,6 +3,7 @@ import { before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { buildApp } from '../../src/app.ts';
+import { MAX_BODY_VALUES } from '../../src/http/input.ts';
 import { createIdempotencyRepository } from '../../src/modules/idempotency/repository.ts';
 import { createIdempotencyService, IDEMPOTENCY_TTL_MS, IN_PROGRESS_LEASE_MS } from '../../src/modules/idempotency/service.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
@@ -50,6 +51,13 @@ function things() {
       };
       http.post('/api/v1/things', { config: { access: { scope: 'organization:write' } }, schema: { body } }, create);
       http.post('/api/v1/things/other', { config: { access: { scope: 'organization:write' } }, schema: { body } }, create);
+      // An action without a documented body, like `POST /documents/{document}/archive`: any JSON is let through.
+      http.post('/api/v1/things/touch', { config: { access: { scope: 'organization:write' } } }, async (_request, reply) => {
+        const thing = { id: created.length + 1, name: 'touched' };
+        created.push(thing);
+        reply.code(201);
+        return { data: thing };
+      });
       http.post('/api/v1/slow', { config: { access: { scope: 'organization:write' } }, schema: { body } }, async (request, reply) => {
         const current = gate;
         gate = null;
@@ -126,6 +134,29 @@ describe('Idempotency-Key on POST', () => {
     assert.equal(otherPath.statusCode, 422);
     assert.equal(otherPath.json().code, 'idempotency_key_reused');
     assert.equal(state.created.length, count, 'neither ran');
+  });
+
+  test('a body nested far deeper than the call stack is hashed like any other: it runs once, then replays', async () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const send = (key: string, payload: string) =>
+      http.inject({
+        method: 'POST',
+        url: '/api/v1/things/touch',
+        headers: { ...bearer(token), 'idempotency-key': key, 'content-type': 'application/json' },
+        payload,
+      });
+    // As deep as a body may be: its values stay within the limit.
+    const first = await send('key-deep', nested(MAX_BODY_VALUES));
+    assert.equal(first.statusCode, 201, first.body);
+    const count = state.created.length;
+    const again = await send('key-deep', nested(MAX_BODY_VALUES));
+    assert.equal(again.statusCode, 201, again.body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.body, first.body);
+    const other = await send('key-deep', nested(MAX_BODY_VALUES - 1));
+    assert.equal(other.statusCode, 422, other.body);
+    assert.equal(other.json().code, 'idempotency_key_reused');
+    assert.equal(state.created.length, count, 'neither repeat ran');
   });
 
   test('keys are per token: another token may use the same key for its own request', async () => {

@@ -59,6 +59,26 @@ describe('input every route refuses', () => {
     }
   });
 
+  test('a number in a query string or path that is too large to be finite is a 422 naming it, or in a path a 404', async () => {
+    // Coerced from text, "1e309" would be Infinity: past every minimum and maximum, and refused by PostgreSQL.
+    for (const query of ['user_id=1e309', 'user_id=-1e309', 'user_id=Infinity', 'per_page=1e999']) {
+      const res = await app.http.inject({ method: 'GET', url: `/api/v1/notifications?${query}`, headers: bearer(token) });
+      assert.equal(res.statusCode, 422, `${query}: ${res.body}`);
+      assert.equal(res.json().code, 'validation_failed');
+      const field = query.split('=')[0] as string;
+      assert.deepEqual(res.json().errors, { [field]: [`The ${field} field must be a finite number.`] }, res.body);
+    }
+    const notFound = (await app.http.inject({ method: 'GET', url: '/api/v1/nowhere', headers: bearer(token) })).body;
+    for (const url of ['/api/v1/tasks/1e309', '/api/v1/users/Infinity', '/api/v1/tasks/1/runs/-1e400', '/api/v1/notifications/1e309']) {
+      const res = await app.http.inject({ method: 'GET', url, headers: bearer(token) });
+      assert.equal(res.statusCode, 404, `${url}: ${res.body}`);
+      assert.equal(res.body, notFound, 'the one 404 body');
+    }
+    const finite = await app.http.inject({ method: 'GET', url: '/api/v1/notifications?user_id=1e3&per_page=1e1', headers: bearer(token) });
+    assert.equal(finite.statusCode, 200, 'a finite number in exponent form is still a number');
+    assert.equal(finite.json().meta.per_page, 10);
+  });
+
   test('60,000 unknown keys get a small 422, quickly', async () => {
     const keys: Record<string, number> = {};
     for (let i = 0; i < 60_000; i++) keys[`field${i}`] = 1;

@@ -112,8 +112,8 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
           type: Type.String({ enum: [...DOCUMENT_TYPES] }),
           file: Type.String({ contentEncoding: 'binary', description: 'The file.' }),
           title: Type.Optional(Type.String({ maxLength: 200 })),
-          student_id: Type.Optional(Type.Integer({ minimum: 1 })),
-          supersedes_id: Type.Optional(Type.Integer({ minimum: 1 })),
+          student_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+          supersedes_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
         },
         {
           examples: [{ type: 'employment_letter', title: 'Employment letter, Contoso Ltd', student_id: 30, file: '%PDF-1.7 …' }],

@@ -44,8 +44,10 @@ export type EnrolmentSort = (typeof ENROLMENT_SORTS)[number];
 export const EnrolmentListQuery = ListQuery({
   sort: ENROLMENT_SORTS,
   filters: {
-    student_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Only the enrolments of this student.' })),
-    course_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Only enrolments in the sessions of this course.' })),
+    student_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Only the enrolments of this student.' })),
+    course_id: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Only enrolments in the sessions of this course.' }),
+    ),
     status: Type.Optional(StringEnum(ENROLMENT_STATUSES, { description: 'Only enrolments in this status.' })),
   },
 });

@@ -15,7 +15,12 @@ export const Student = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String({ description: 'Full name.' }),
-    email: Type.String({ format: 'email', description: 'Stored lowercased; unique across students and staff.' }),
+    // Not `format: email`, for the reason given on User.email.
+    email: Type.String({
+      description:
+        'Stored lowercased; unique across students and staff. Checked loosely (one `@`, no spaces, a dot in the domain), ' +
+        'so not always of the strict `email` format.',
+    }),
     email_verified: Type.Boolean({ description: 'Whether the student has confirmed the email address (the `status` filter).' }),
     courses: Type.Array(Type.String(), {
       description: 'Slugs of the courses the student has applied to, in alphabetical order (at least one).',

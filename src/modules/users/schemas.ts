@@ -15,9 +15,12 @@ export const User = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String({ description: 'Full name.' }),
+    // Not `format: email`: addresses are checked loosely (see checkEmail), and some that mail servers
+    // deliver to, such as `taro.@example.jp`, do not match that format.
     email: Type.String({
-      format: 'email',
-      description: 'Stored lowercased; unique case-insensitively across every user, students included.',
+      description:
+        'Stored lowercased; unique case-insensitively across every user, students included. Checked loosely (one `@`, no ' +
+        'spaces, a dot in the domain), so not always of the strict `email` format.',
     }),
     job_title: Nullable(Type.String()),
     status: StringEnum(USER_STATES, {
@@ -42,7 +45,12 @@ export type User = Static<typeof User>;
 export const UserCreate = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, description: 'Full name (one line).' }),
-    email: Type.String({ minLength: 3, maxLength: 254, description: 'Unique case-insensitively across every user; stored lowercased.' }),
+    email: Type.String({
+      minLength: 3,
+      maxLength: 254,
+      description:
+        'Unique case-insensitively across every user; stored lowercased. One `@`, no spaces, a dot in the domain; otherwise a 422.',
+    }),
     job_title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   },
   { additionalProperties: false, $id: 'UserCreate' },

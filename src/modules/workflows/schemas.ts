@@ -83,6 +83,6 @@ export const TransitionBody = Type.Object(
 );
 
 export const AssignBody = Type.Object(
-  { user_id: Type.Integer({ minimum: 1, description: 'An active staff user.' }) },
+  { user_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'An active staff user.' }) },
   { additionalProperties: false },
 );
