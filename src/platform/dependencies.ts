@@ -16,7 +16,8 @@ export function createDependencyStatus(logger: Logger): DependencyStatus {
     lost(name, error) {
       if (down.has(name)) return;
       down.add(name);
-      logger.warn({ err: error, dependency: name }, `${name} unavailable`);
+      // The reason, not the error: an outage is one line, without a stack trace.
+      logger.warn({ dependency: name, reason: error instanceof Error ? error.message : String(error) }, `${name} unavailable`);
     },
     ok(name) {
       if (!down.delete(name)) return;

@@ -88,8 +88,10 @@ test('with PostgreSQL refusing connections, the API answers 503 unavailable with
       logged.every((l) => !l.err?.stack && !JSON.stringify(l).includes('    at ')),
       'no stack traces',
     );
-    const warnings = logged.filter((l) => l.level === 40 && /unavailable/.test(l.msg));
+    const warnings = logged.filter((l) => l.level === 40 && l.msg === 'request refused: service unavailable');
     assert.equal(warnings.length, requests, 'one warning per refused request');
+    // The outage itself is one more warning, whatever the number of failed checks meanwhile.
+    assert.equal(logged.filter((l) => l.level === 40 && l.msg === 'database unavailable').length, 1, 'one warning for the outage');
 
     // With the listener gone too, no token can be checked: still a 503, never a 401 or a 500.
     await proxy.cut({ refuse: true });
