@@ -1,27 +1,18 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { EXIT_UNAVAILABLE } from '../../src/cli/main.ts';
 import { runCli } from '../support/cli.ts';
+import { freePort } from '../support/sockets.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'academy-unavailable-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A loopback port that was just free: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('a command whose database cannot be reached', () => {
   test('fails with the API code `unavailable` and exit 75 (retry later), not as a generic failure', async () => {
-    const env = { DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/academy`, ACADEMY_DATA_DIR: dir };
+    const env = { DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/academy`, ACADEMY_DATA_DIR: dir };
     const json = await runCli(['--json', 'admin', 'courses', 'list'], env);
     assert.equal(json.code, EXIT_UNAVAILABLE, json.stderr);
     assert.equal(EXIT_UNAVAILABLE, 75);

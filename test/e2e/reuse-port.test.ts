@@ -1,17 +1,8 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { runAcademy, startNode, startServer } from '../support/process.ts';
-
-/** A port that was free a moment ago: listened on and closed again. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../support/sockets.ts';
 
 describe('ACADEMY_REUSE_PORT: several serve processes on one port', () => {
   let database: TestDatabase;

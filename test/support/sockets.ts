@@ -76,3 +76,12 @@ export function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Prom
     clearTimeout(timer),
   );
 }
+
+/** A loopback port that was free a moment ago (listened on and closed again): nothing answers on it. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
