@@ -1,11 +1,7 @@
-// Generates the types of the TypeScript client (clients/typescript/schema.ts) from the committed
-// OpenAPI document with openapi-typescript.
-//   npm run client          writes clients/typescript/schema.ts
-//   npm run client:check    exits 1 when the committed file differs from a fresh generation (CI)
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeOrCheck } from './generated-file.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const documentFile = path.join(root, 'openapi/openapi.json');
@@ -41,29 +37,15 @@ export async function generateSchema(): Promise<string> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const relative = path.relative(process.cwd(), schemaFile) || schemaFile;
-  const generated = await generateSchema();
-  if (args.includes('--check')) {
-    let committed: string | null = null;
-    try {
-      committed = readFileSync(schemaFile, 'utf8');
-    } catch {
-      committed = null;
-    }
-    if (committed === generated) {
-      console.log(`${relative} is up to date.`);
-      return 0;
-    }
-    console.error(
-      committed === null
-        ? `${relative} is missing. Run \`npm run client\` and commit the file.`
-        : `${relative} is out of date: it was not generated from the committed openapi/openapi.json. Run \`npm run client\` and commit the file.`,
-    );
-    return 1;
-  }
-  writeFileSync(schemaFile, generated);
-  console.log(`Wrote ${relative}.`);
-  return 0;
+  return writeOrCheck(
+    {
+      file: schemaFile,
+      generated: await generateSchema(),
+      command: 'client',
+      outOfDate: () => 'it was not generated from the committed openapi/openapi.json. Run `npm run client` and commit the file.',
+    },
+    args.includes('--check'),
+  );
 }
 
 if (import.meta.main) process.exitCode = await main(process.argv.slice(2));

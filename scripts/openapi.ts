@@ -2,7 +2,7 @@
 //   npm run openapi          writes openapi/openapi.json
 //   npm run openapi:check    exits 1 when the committed file differs from what the code generates (CI)
 //   --file PATH              another document file (tests)
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { assemble } from '../src/modules/index.ts';
+import { writeOrCheck } from './generated-file.ts';
 
 export const documentFile = fileURLToPath(new URL('../openapi/openapi.json', import.meta.url));
 
@@ -94,30 +95,18 @@ async function main(args: string[]): Promise<number> {
   const file = fileIndex >= 0 && args[fileIndex + 1] ? path.resolve(args[fileIndex + 1] as string) : documentFile;
   const relative = path.relative(process.cwd(), file) || file;
   const generated = serialize(await generateDocument());
-  if (args.includes('--check')) {
-    let committed: string | null = null;
-    try {
-      committed = readFileSync(file, 'utf8');
-    } catch {
-      committed = null;
-    }
-    if (committed === generated) {
-      console.log(`${relative} is up to date.`);
-      return 0;
-    }
-    console.error(
-      committed === null
-        ? `${relative} is missing. Run \`npm run openapi\` and commit the file.`
-        : `${relative} is out of date: the routes describe a different API than the committed document.\n` +
-            `${firstDifference(generated, committed)}\n` +
-            `Run \`npm run openapi\`, review \`git diff ${relative}\` and commit the file.`,
-    );
-    return 1;
-  }
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, generated);
-  console.log(`Wrote ${relative}.`);
-  return 0;
+  return writeOrCheck(
+    {
+      file,
+      generated,
+      command: 'openapi',
+      outOfDate: (committed) =>
+        'the routes describe a different API than the committed document.\n' +
+        `${firstDifference(generated, committed)}\n` +
+        `Run \`npm run openapi\`, review \`git diff ${relative}\` and commit the file.`,
+    },
+    args.includes('--check'),
+  );
 }
 
 if (import.meta.main) process.exitCode = await main(process.argv.slice(2));
