@@ -137,8 +137,10 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     // Strong ETags over the exact bytes sent; a matching If-None-Match gets 304 without a body.
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
-    const etag = entityTag(payload);
-    reply.header('etag', etag);
+    // A representation sent with its ETag (a cached one, a stored file's) keeps it; any other is hashed.
+    const given = reply.getHeader('etag');
+    const etag = typeof given === 'string' ? given : entityTag(payload);
+    if (given === undefined) reply.header('etag', etag);
     const condition = request.headers['if-none-match'];
     if (condition?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
       reply.code(304);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { entityTag } from '../../src/http/conventions.ts';
 import { courseServiceFor } from '../../src/modules/courses/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { jsonError, runCli } from '../support/cli.ts';
@@ -113,5 +114,30 @@ describe('GET /courses after a course changes', () => {
     const moved = await runAcademy(['--json', 'admin', 'courses', 'transition', 'other-process', '--data', '{"to_state":"review"}'], env);
     assert.equal(moved.code, 0, moved.stderr);
     await seen(async () => (await list()).statuses['other-process'] === 'review', 'the transition made in another process');
+  });
+
+  test('a cached page is sent as the same text and ETag for its URL, with its own links, until a course changes', async () => {
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      app.http.inject({ method: 'GET', url, headers: { ...bearer(token), ...headers } });
+    const url = '/api/v1/courses?per_page=2';
+    const first = await get(url);
+    const again = await get(url);
+    assert.equal(again.body, first.body);
+    assert.equal(again.headers.etag, first.headers.etag);
+    assert.equal(again.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(again.headers.etag, entityTag(again.body), 'the kept ETag is the hash of the text sent');
+    assert.equal(again.headers.link, first.headers.link, 'the Link header is set on every request');
+    // Another URL over the same cached data: its own page and links.
+    const second = await get('/api/v1/courses?per_page=2&page=2');
+    assert.notEqual(second.body, first.body);
+    assert.match(second.json().links.prev, /page=1/);
+    assert.equal((await get(url, { 'if-none-match': first.headers.etag as string })).statusCode, 304);
+
+    await courseServiceFor(app.platform).create(operatorContext(app.platform), course('changes-text'));
+    const changed = await get(url);
+    assert.notEqual(changed.json().meta.total, first.json().meta.total);
+    assert.notEqual(changed.headers.etag, first.headers.etag);
+    assert.equal(changed.headers.etag, entityTag(changed.body));
+    assert.equal((await get(url, { 'if-none-match': first.headers.etag as string })).statusCode, 200);
   });
 });

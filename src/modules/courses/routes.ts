@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { booleanFilter, listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
+import { sendCached } from '../../http/representations.ts';
 import { Ref, Single, SlugParam } from '../../http/schemas.ts';
 import { Course, CourseListQuery } from './schemas.ts';
 import type { CourseService } from './service.ts';
@@ -24,9 +25,11 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService; m
       querystring: CourseListQuery,
       response: { 200: ListOf(Ref(Course)) },
     },
+    // The page comes from the course list's cache; its serialized text is kept with it (sendCached).
     handler: async (request, reply) => {
       const list = listRequest(request.query, { maxPageSize, defaultSort: 'id' });
-      return sendList(request, reply, list, await courses.list(request.ctx, { active: booleanFilter(request.query.active) }, list));
+      const page = await courses.list(request.ctx, { active: booleanFilter(request.query.active) }, list);
+      sendCached(request, reply, page, sendList(request, reply, list, page));
     },
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ifMatch } from '../../http/preconditions.ts';
+import { sendCached } from '../../http/representations.ts';
 import { Ref, Single } from '../../http/schemas.ts';
 import { Address, Organization, OrganizationPatch } from './schemas.ts';
 import type { OrganizationService } from './service.ts';
@@ -17,11 +18,11 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ organization: Organ
       summary: 'Get the organization settings',
       response: { 200: Single(Ref(Organization)) },
     },
-    // Not async: a cached organization is sent without waiting a tick.
+    // Not async: a cached organization is sent without waiting a tick, as the text serialized for it.
     handler: (request, reply) => {
       const current = organization.get(request.ctx);
-      if (current instanceof Promise) return current.then((data) => ({ data }));
-      reply.send({ data: current });
+      if (current instanceof Promise) return current.then((data) => void sendCached(request, reply, data, { data }));
+      sendCached(request, reply, current, { data: current });
     },
   });
 
