@@ -72,5 +72,8 @@ export type AssessmentService = ReturnType<typeof createAssessmentService>;
 
 export function assessmentServiceFor(platform: Platform): AssessmentService {
   const { db, dialect } = platform.database;
-  return createAssessmentService({ assessments: createAssessmentRepository(db), sessions: createSessionRepository(db, dialect) });
+  return createAssessmentService({
+    assessments: createAssessmentRepository(db),
+    sessions: createSessionRepository(db, dialect, platform.changes),
+  });
 }

@@ -213,7 +213,7 @@ export type EnrolmentService = ReturnType<typeof createEnrolmentService>;
 export function enrolmentServiceFor(platform: Platform): EnrolmentService {
   const { db, dialect } = platform.database;
   const enrolments = createEnrolmentRepository(db);
-  const sessions = createSessionRepository(db, dialect);
+  const sessions = createSessionRepository(db, dialect, platform.changes);
   return createEnrolmentService({
     db,
     enrolments,

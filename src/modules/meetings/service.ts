@@ -151,7 +151,7 @@ export function meetingServiceFor(platform: Platform): MeetingService {
   return createMeetingService({
     db,
     meetings: createMeetingRepository(db),
-    sessions: createSessionRepository(db, dialect),
+    sessions: createSessionRepository(db, dialect, platform.changes),
     organization: createOrganizationRepository(db, platform.changes),
   });
 }

@@ -108,5 +108,9 @@ export type ResourceService = ReturnType<typeof createResourceService>;
 
 export function resourceServiceFor(platform: Platform): ResourceService {
   const { db, dialect } = platform.database;
-  return createResourceService({ db, resources: createResourceRepository(db), sessions: createSessionRepository(db, dialect) });
+  return createResourceService({
+    db,
+    resources: createResourceRepository(db),
+    sessions: createSessionRepository(db, dialect, platform.changes),
+  });
 }

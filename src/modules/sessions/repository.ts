@@ -6,6 +6,7 @@ import { forUpdate } from '../../db/locks.ts';
 import { prepare } from '../../db/prepared.ts';
 import type { DB, TrainingSessionTable } from '../../db/schema.ts';
 import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
+import type { ChangeFeed } from '../../platform/changes.ts';
 import type { SessionSort } from './schemas.ts';
 
 /** A session as stored, decoded, with its course's slug. */
@@ -21,7 +22,11 @@ export interface SessionCounts {
   completed_count: number;
 }
 
-export function createSessionRepository(db: Kysely<DB>, dialect: Dialect) {
+/**
+ * Sessions as stored. Every write of a session row announces it on the change feed (`changes`), in its
+ * transaction: the session read is cached in memory (src/modules/sessions/service.ts).
+ */
+export function createSessionRepository(db: Kysely<DB>, dialect: Dialect, changes: ChangeFeed) {
   const withCourse = (executor: Kysely<DB>) =>
     executor
       .selectFrom('training_sessions')
@@ -72,11 +77,15 @@ export function createSessionRepository(db: Kysely<DB>, dialect: Dialect) {
       return row && decode(row);
     },
 
-    insert: async (trx: Kysely<DB>, values: Insertable<TrainingSessionTable>): Promise<number> =>
-      (await trx.insertInto('training_sessions').values(values).returning('id').executeTakeFirstOrThrow()).id,
+    insert: async (trx: Kysely<DB>, values: Insertable<TrainingSessionTable>): Promise<number> => {
+      const { id } = await trx.insertInto('training_sessions').values(values).returning('id').executeTakeFirstOrThrow();
+      await changes.announce(trx);
+      return id;
+    },
 
     update: async (trx: Kysely<DB>, id: number, values: Updateable<TrainingSessionTable>): Promise<void> => {
       await trx.updateTable('training_sessions').set(values).where('id', '=', id).execute();
+      await changes.announce(trx);
     },
 
     /** Sessions whose registration opening time has come while they are still only scheduled. */

@@ -1,8 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
+import { sendCached } from '../../http/representations.ts';
 import { IdParam, Ref, Single, SlugParam } from '../../http/schemas.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { presentSession } from './present.ts';
+import type { SessionRow } from './repository.ts';
 import { Session, SessionListQuery } from './schemas.ts';
 import type { SessionService } from './service.ts';
 
@@ -39,6 +44,21 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService
       params: Type.Object({ course: SlugParam, session: IdParam }),
       response: { 200: Single(Ref(Session)) },
     },
-    handler: async (request) => ({ data: await sessions.get(request.ctx, request.params.course, request.params.session) }),
+    // Not async: a cached session is sent without waiting a tick, as the text kept for it (sendCached).
+    handler: (request, reply) => {
+      const row = sessions.cached(request.ctx, request.params.course, request.params.session);
+      if (row instanceof Promise) return row.then((found) => void send(request, reply, found));
+      send(request, reply, row);
+    },
   });
+
+  /**
+   * A session with its derived fields read now; the text kept with the row is told apart by the
+   * registration status, the one field that moves with the clock.
+   */
+  function send(request: FastifyRequest, reply: FastifyReply, row: SessionRow | undefined): void {
+    if (!row) throw new NotFoundError();
+    const data = presentSession(row, request.ctx.clock.now());
+    sendCached(request, reply, row, { data }, data.registration_status);
+  }
 };

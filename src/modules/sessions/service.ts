@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError } from '../../platform/errors.ts';
 import { Fields } from '../../platform/fields.ts';
@@ -33,6 +34,7 @@ const MAX_SEATS = 100_000;
 
 export interface SessionServiceDeps {
   db: Kysely<DB>;
+  changes: ChangeFeed;
   sessions: SessionRepository;
   courses: CourseRepository;
   organization: OrganizationRepository;
@@ -54,8 +56,12 @@ function sessionPayload(row: SessionRow, state: SessionState, at: string) {
   };
 }
 
+/** Session reads kept in memory (each a few hundred bytes): the sessions read most often. */
+const CACHED_SESSIONS = 1000;
+
 export function createSessionService(deps: SessionServiceDeps) {
   const { sessions } = deps;
+  const rows = createReadCache<string, SessionRow>(deps.changes, { max: CACHED_SESSIONS });
 
   /**
    * Applies a workflow move inside `trx`, with its event: `apply` answers a move the state does not
@@ -68,9 +74,11 @@ export function createSessionService(deps: SessionServiceDeps) {
       set: { updated_at: now },
       ...(type ? { event: { sink: deps.outbox, type, payload: sessionPayload(row, to, now) } } : {}),
     };
-    if (!strict) return sessionLifecycle.tryApply(trx, row.id, name, options);
-    await sessionLifecycle.apply(trx, row.id, name, options);
-    return true;
+    let moved = true;
+    if (strict) await sessionLifecycle.apply(trx, row.id, name, options);
+    else moved = await sessionLifecycle.tryApply(trx, row.id, name, options);
+    if (moved) await deps.changes.announce(trx);
+    return moved;
   }
 
   async function moveTo(trx: Kysely<DB>, row: SessionRow, to: SessionState, now: string): Promise<void> {
@@ -126,6 +134,15 @@ export function createSessionService(deps: SessionServiceDeps) {
 
     async get(ctx: ServiceContext, slug: string, id: number): Promise<Session> {
       return presentSession(await this.resolve(ctx, slug, id), ctx.clock.now());
+    },
+
+    /**
+     * The session `id` of the course with `slug` as stored, from memory while no session or course
+     * has changed (every write of either announces it on the change feed): synchronous when cached.
+     * Undefined for a session that is not there (never cached).
+     */
+    cached(_ctx: ServiceContext, slug: string, id: number): SessionRow | Promise<SessionRow | undefined> {
+      return rows.get(`${slug}\u001f${id}`, () => sessions.findInCourse(slug, id)) as SessionRow | Promise<SessionRow | undefined>;
     },
 
     async getById(ctx: ServiceContext, id: number): Promise<Session> {
@@ -291,9 +308,10 @@ export type SessionService = ReturnType<typeof createSessionService>;
 
 export function sessionServiceFor(platform: Platform): SessionService {
   const { db, dialect } = platform.database;
-  const sessions = createSessionRepository(db, dialect);
+  const sessions = createSessionRepository(db, dialect, platform.changes);
   return createSessionService({
     db,
+    changes: platform.changes,
     sessions,
     courses: createCourseRepository(db),
     organization: createOrganizationRepository(db, platform.changes),
