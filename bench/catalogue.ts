@@ -4,7 +4,8 @@
 //   GET /certificates?student_id=…, GET /courses/{course}/sessions/{session}
 // Each under HTTP load of 32 connections (autocannon and/or wrk, BENCH_TOOL), with its ratio to a bare
 // Fastify hello-world measured by the same tool in the same run, and beside it the cost of its SQL
-// alone: the same service call run BENCH_SQL_RUNS times in a loop in this process (no HTTP, no load).
+// alone: the same service call run BENCH_SQL_RUNS times in a loop in this process (no HTTP, no load),
+// and (with wrk) the same load over two processes sharing one port (ACADEMY_REUSE_PORT).
 // Standalone: npx node bench/catalogue.ts
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
@@ -19,7 +20,7 @@ import { studentServiceFor } from '../src/modules/students/service.ts';
 import { operatorContext, type ServiceContext } from '../src/platform/context.ts';
 import type { Platform } from '../src/platform/platform.ts';
 import { benchDialects, type Dataset, dataset } from './datasets.ts';
-import { durationOf, type LoadTool, measure, record, replay, row, SERVER_FLAGS, startServer, stop } from './http.ts';
+import { durationOf, type LoadTool, measure, record, replay, row, SERVER_FLAGS, serversOnOnePort, startServer, stop } from './http.ts';
 import type { LoadResult } from './load.ts';
 import { type BenchRow, formatTable } from './report.ts';
 import { loadTools } from './wrk.ts';
@@ -180,6 +181,25 @@ async function benchDialect(data: Dataset, loadTools: LoadTool[], baselines: Map
     }
   } finally {
     await stop(server.child);
+  }
+
+  // The same load over two processes on one port (ACADEMY_REUSE_PORT), with wrk: what a second
+  // process (this machine has two cores) does for each target.
+  if (loadTools.includes('wrk')) {
+    const pair = await serversOnOnePort({ BENCH_DATABASE_URL: data.url, BENCH_DATA_DIR: data.dataDir }, 2);
+    try {
+      const headers = { authorization: `Bearer ${pair.ready.token}` };
+      for (const target of targets) {
+        log(`${label}: ${target.name}: 2 processes, wrk, ${durationOf('wrk')} s`);
+        const result = await measure({ url: `${pair.ready.base}${target.path}`, headers }, durationOf('wrk'), 'wrk');
+        const baseline = baselines.get('wrk') as number;
+        const line = row(`${target.name} (${label}, 2 processes, wrk)`, result, baseline, 'catalogue');
+        line.note = `${line.note}, wrk ${durationOf('wrk')} s, two processes on one port; ${verdict(target, result, baseline)}`;
+        rows.push(line);
+      }
+    } finally {
+      await pair.stop();
+    }
   }
   const built = data.builtInSeconds === null ? 'reused' : `built in ${data.builtInSeconds} s`;
   rows.push({

@@ -193,20 +193,28 @@ async function prepare(dialect: BenchDialect): Promise<Prepared> {
  * ACADEMY_REUSE_PORT does), so that the same load spreads over them.
  */
 async function academyServers(database: Prepared, processes: number) {
+  return serversOnOnePort({ BENCH_DATABASE_URL: database.url, BENCH_DATA_DIR: database.dataDir }, processes);
+}
+
+/**
+ * `processes` benchmark servers (bench/app-server.ts, with `env`) listening on one port with
+ * SO_REUSEPORT, as `ACADEMY_REUSE_PORT` lets `academy serve` do; the kernel spreads connections over
+ * them. `ready` is the first one's message (its URL and token).
+ */
+export async function serversOnOnePort(env: Record<string, string>, processes: number) {
   const port = String(await freePort());
-  const servers: Awaited<ReturnType<typeof startServer<{ url: string; token: string }>>>[] = [];
+  const servers: Awaited<ReturnType<typeof startServer<{ url: string; base: string; token: string }>>>[] = [];
   for (let i = 0; i < processes; i++) {
     servers.push(
-      await startServer<{ url: string; token: string }>('app-server.ts', SERVER_FLAGS, {
-        BENCH_DATABASE_URL: database.url,
-        BENCH_DATA_DIR: database.dataDir,
+      await startServer<{ url: string; base: string; token: string }>('app-server.ts', SERVER_FLAGS, {
+        ...env,
         BENCH_PORT: port,
         BENCH_REUSE_PORT: '1',
       }),
     );
   }
   return {
-    ready: servers[0]?.ready as { url: string; token: string },
+    ready: servers[0]?.ready as { url: string; base: string; token: string },
     stop: () => Promise.all(servers.map((server) => stop(server.child))),
   };
 }
