@@ -15,6 +15,7 @@ import { finiteNumbers, registerInputChecks, type Validator } from './http/input
 import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { addPlatformMetrics } from './http/platform-metrics.ts';
+import { COMPRESSION } from './http/representations.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { serverOptions } from './http/server.ts';
 import { systemRoutes } from './http/system-routes.ts';
@@ -131,10 +132,10 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   // Compressed when the client asks and the JSON is worth it (files are sent as they are, ranges intact).
   await http.register(fastifyCompress, {
     global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
+    threshold: COMPRESSION.threshold,
+    encodings: [...COMPRESSION.encodings],
     customTypes: /^application\/json/,
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality } },
   });
   if (platform.config.corsOrigins) {
     await http.register(fastifyCors, {

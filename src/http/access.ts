@@ -132,7 +132,11 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
     if ((request.method === 'GET' || request.method === 'HEAD') && access && access !== 'open') {
       // Answers depend on the token; a shared cache must not keep them, a private one must revalidate.
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'scope' in access ? 'private, no-cache' : 'no-cache');
-      if ('scope' in access) reply.header('vary', 'Authorization');
+      if ('scope' in access) {
+        // Added to what the answer already varies by (a kept compressed representation: Accept-Encoding).
+        const vary = reply.getHeader('vary');
+        reply.header('vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
+      }
     }
     // A 304 (the client's copy is current) costs no quota: the request is given back.
     const counted = request.counted;

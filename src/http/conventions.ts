@@ -146,6 +146,7 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
       reply.code(304);
       reply.removeHeader('content-type');
       reply.removeHeader('content-length');
+      reply.removeHeader('content-encoding');
       return done(null, '');
     }
     done(null, payload);

@@ -1,9 +1,24 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { entityTag } from './conventions.ts';
+
+/**
+ * How JSON answers are compressed, for the compression plugin (src/app.ts) and for kept
+ * representations alike: brotli or gzip, as the client asks, from this many bytes.
+ */
+export const COMPRESSION = {
+  threshold: 1024,
+  encodings: ['br', 'gzip'] as const,
+  brotliQuality: 4,
+};
+
+type Encoding = (typeof COMPRESSION.encodings)[number];
 
 interface Representation {
   body: string;
   etag: string;
+  /** The body compressed, made on the first request that asks for each encoding. */
+  encoded: Partial<Record<Encoding, Buffer>>;
 }
 
 /** Serialized answers kept per source value: one per request URL (its query, hence its links), at most this many. */
@@ -12,9 +27,45 @@ const URLS_PER_SOURCE = 16;
 const representations = new WeakMap<object, Map<string, Representation>>();
 
 /**
+ * The encoding to send for an `Accept-Encoding` header: the supported one with the highest
+ * quality (brotli first on a tie); none when the client asks for none, refuses both (`q=0`), or sends
+ * `x-no-compression` (as the compression plugin also honours).
+ */
+export function chooseEncoding(request: FastifyRequest): Encoding | null {
+  const header = request.headers['accept-encoding'];
+  if (!header || request.headers['x-no-compression'] !== undefined) return null;
+  const quality = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...parameters] = part.split(';');
+    const coding = (name ?? '').trim().toLowerCase();
+    if (!coding) continue;
+    const q = parameters.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+    const value = q === undefined ? 1 : Number(q);
+    quality.set(coding, Number.isFinite(value) ? value : 0);
+  }
+  let best: Encoding | null = null;
+  let bestQuality = 0;
+  for (const encoding of COMPRESSION.encodings) {
+    const q = quality.get(encoding) ?? quality.get('*') ?? 0;
+    if (q > bestQuality) {
+      best = encoding;
+      bestQuality = q;
+    }
+  }
+  return best;
+}
+
+function compress(body: string, encoding: Encoding): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality } })
+    : gzipSync(body);
+}
+
+/**
  * Sends `envelope` (a 200 body built from `source`) as its serialized JSON, kept with `source` so
  * that the next request for the same URL sends the same text and ETag without serializing or hashing
- * again. `source` must be a value a read cache hands out unchanged for as long as it is current
+ * again, and, to a client that accepts it, the same compressed bytes without compressing again.
+ * `source` must be a value a read cache hands out unchanged for as long as it is current
  * (src/platform/changes.ts): when the cache lets it go, its representations go with it. The envelope
  * may differ only by what the URL decides (links, the page) and by `variant`, which names whatever
  * else it depends on (a derived field that moves with the clock); headers it sets (Link) are set on
@@ -30,12 +81,22 @@ export function sendCached(request: FastifyRequest, reply: FastifyReply, source:
   let kept = forSource.get(key);
   if (!kept) {
     const body = reply.serialize(envelope) as string;
-    kept = { body, etag: entityTag(body) };
+    kept = { body, etag: entityTag(body), encoded: {} };
     if (forSource.size >= URLS_PER_SOURCE) forSource.clear();
     forSource.set(key, kept);
   }
-  // The ETag goes with the text; the conventions' onSend hook keeps an ETag already set (and answers If-None-Match).
+  // The ETag goes with the text (the same for every encoding, as for answers the compression plugin
+  // compresses); the conventions' onSend hook keeps an ETag already set and answers If-None-Match.
   reply.header('etag', kept.etag);
   reply.header('content-type', 'application/json; charset=utf-8');
-  reply.send(kept.body);
+  const encoding = Buffer.byteLength(kept.body) >= COMPRESSION.threshold ? chooseEncoding(request) : null;
+  if (!encoding) {
+    reply.send(kept.body);
+    return;
+  }
+  kept.encoded[encoding] ??= compress(kept.body, encoding);
+  // With Content-Encoding set, the compression plugin leaves the payload as it is.
+  reply.header('content-encoding', encoding);
+  reply.header('vary', 'Accept-Encoding');
+  reply.send(kept.encoded[encoding]);
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { entityTag } from '../../src/http/conventions.ts';
 import { courseServiceFor } from '../../src/modules/courses/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
@@ -139,5 +140,42 @@ describe('GET /courses after a course changes', () => {
     assert.notEqual(changed.headers.etag, first.headers.etag);
     assert.equal(changed.headers.etag, entityTag(changed.body));
     assert.equal((await get(url, { 'if-none-match': first.headers.etag as string })).statusCode, 200);
+  });
+
+  test('a cached page is sent compressed as the client asks, the compressed bytes kept with it', async () => {
+    const get = (headers: Record<string, string>) =>
+      app.http.inject({ method: 'GET', url: '/api/v1/courses?per_page=50', headers: { ...bearer(token), ...headers } });
+    const plain = await get({});
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.ok(plain.body.length >= 1024, 'a page worth compressing');
+    for (const [accept, expected] of [
+      ['gzip, deflate, br', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=0.5, br;q=0.4', 'gzip'],
+      ['*', 'br'],
+      ['identity', undefined],
+      ['br;q=0, gzip;q=0', undefined],
+    ] as const) {
+      const first = await get({ 'accept-encoding': accept });
+      const again = await get({ 'accept-encoding': accept });
+      assert.equal(first.statusCode, 200);
+      assert.equal(first.headers['content-encoding'], expected, accept);
+      assert.equal(first.headers.etag, plain.headers.etag, 'one ETag for every encoding');
+      assert.deepEqual(again.rawPayload, first.rawPayload, 'the same bytes again');
+      const text =
+        expected === 'br' ? brotliDecompressSync(first.rawPayload) : expected === 'gzip' ? gunzipSync(first.rawPayload) : first.rawPayload;
+      assert.equal(text.toString(), plain.body, accept);
+      if (expected) {
+        assert.match(String(first.headers.vary), /Accept-Encoding/i);
+        assert.match(String(first.headers.vary), /Authorization/);
+        assert.equal(Number(first.headers['content-length']), first.rawPayload.length);
+      }
+    }
+    const noCompression = await get({ 'accept-encoding': 'br', 'x-no-compression': '1' });
+    assert.equal(noCompression.headers['content-encoding'], undefined);
+    const notModified = await get({ 'accept-encoding': 'br', 'if-none-match': plain.headers.etag as string });
+    assert.equal(notModified.statusCode, 304);
+    assert.equal(notModified.headers['content-encoding'], undefined);
+    assert.equal(notModified.body, '');
   });
 });
