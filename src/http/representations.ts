@@ -17,6 +17,8 @@ type Encoding = (typeof COMPRESSION.encodings)[number];
 interface Representation {
   body: string;
   etag: string;
+  /** Whether the body is worth compressing (COMPRESSION.threshold). */
+  compressible: boolean;
   /** The body compressed, made on the first request that asks for each encoding. */
   encoded: Partial<Record<Encoding, Buffer>>;
 }
@@ -81,7 +83,7 @@ export function sendCached(request: FastifyRequest, reply: FastifyReply, source:
   let kept = forSource.get(key);
   if (!kept) {
     const body = reply.serialize(envelope) as string;
-    kept = { body, etag: entityTag(body), encoded: {} };
+    kept = { body, etag: entityTag(body), compressible: Buffer.byteLength(body) >= COMPRESSION.threshold, encoded: {} };
     if (forSource.size >= URLS_PER_SOURCE) forSource.clear();
     forSource.set(key, kept);
   }
@@ -89,7 +91,7 @@ export function sendCached(request: FastifyRequest, reply: FastifyReply, source:
   // compresses); the conventions' onSend hook keeps an ETag already set and answers If-None-Match.
   reply.header('etag', kept.etag);
   reply.header('content-type', 'application/json; charset=utf-8');
-  const encoding = Buffer.byteLength(kept.body) >= COMPRESSION.threshold ? chooseEncoding(request) : null;
+  const encoding = kept.compressible ? chooseEncoding(request) : null;
   if (!encoding) {
     reply.send(kept.body);
     return;
