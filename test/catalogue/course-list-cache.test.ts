@@ -5,7 +5,7 @@ import { entityTag } from '../../src/http/conventions.ts';
 import { courseServiceFor } from '../../src/modules/courses/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { jsonError, runCli } from '../support/cli.ts';
-import { eventually } from '../support/eventually.ts';
+import { seenAfterRemoteWrite } from '../support/eventually.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 import { runAcademy } from '../support/process.ts';
 
@@ -42,19 +42,15 @@ describe('GET /courses after a course changes', () => {
     return JSON.parse(result.stdout);
   };
 
-  /**
-   * A write over another connection (another platform, another process). SQLite: its commit moves
-   * data_version, which the next read looks at, so the first read must show it. PostgreSQL: the
-   * commit's notification reaches this process's listening connection a moment after the commit
-   * (usually before the writer has returned), so the read is repeated until it shows it.
-   */
-  const seen = async <T>(probe: () => Promise<T>, what: string) => {
-    if (app.platform.database.dialect === 'sqlite') {
-      const value = await probe();
-      assert.ok(value, `${what}, at once`);
-      return value as Exclude<T, false>;
-    }
-    return (await eventually(probe, { what, timeoutMs: 5000, intervalMs: 5 })) as Exclude<T, false>;
+  const seen = <T>(probe: () => Promise<T>, what: string) => seenAfterRemoteWrite(app.platform.database.dialect, probe, what);
+  /** Lists until the course with `slug` is there (see `seen`), and checks it was added at the end, counted. */
+  const listedAfter = async (before: Awaited<ReturnType<typeof list>>, slug: string, what: string) => {
+    const listed = await seen(async () => {
+      const now = await list();
+      return now.slugs.includes(slug) && now;
+    }, what);
+    assert.deepEqual(listed.slugs, [...before.slugs, slug]);
+    assert.equal(listed.total, before.total + 1);
   };
 
   before(async () => {
@@ -87,12 +83,7 @@ describe('GET /courses after a course changes', () => {
   test('a course created and moved by `academy admin` over another connection is listed', async () => {
     const before = await cached();
     await admin('courses', 'create', '--data', JSON.stringify(course('by-admin')));
-    const created = await seen(async () => {
-      const now = await list();
-      return now.slugs.includes('by-admin') && now;
-    }, 'the course created over another connection');
-    assert.deepEqual(created.slugs, [...before.slugs, 'by-admin']);
-    assert.equal(created.total, before.total + 1);
+    await listedAfter(before, 'by-admin', 'the course created over another connection');
 
     await cached('&active=0');
     await admin('courses', 'transition', 'by-admin', '--data', JSON.stringify({ to_state: 'review' }));
@@ -104,12 +95,7 @@ describe('GET /courses after a course changes', () => {
     const before = await cached();
     const created = await runAcademy(['--json', 'admin', 'courses', 'create', '--data', JSON.stringify(course('other-process'))], env);
     assert.equal(created.code, 0, created.stderr);
-    const listed = await seen(async () => {
-      const now = await list();
-      return now.slugs.includes('other-process') && now;
-    }, 'the course created in another process');
-    assert.deepEqual(listed.slugs, [...before.slugs, 'other-process']);
-    assert.equal(listed.total, before.total + 1);
+    await listedAfter(before, 'other-process', 'the course created in another process');
 
     await cached();
     const moved = await runAcademy(['--json', 'admin', 'courses', 'transition', 'other-process', '--data', '{"to_state":"review"}'], env);

@@ -4,7 +4,7 @@ import { entityTag } from '../../src/http/conventions.ts';
 import { enrolmentServiceFor } from '../../src/modules/enrolments/service.ts';
 import { sessionServiceFor } from '../../src/modules/sessions/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
-import { eventually } from '../support/eventually.ts';
+import { seenAfterRemoteWrite } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 import { runAcademy } from '../support/process.ts';
@@ -33,11 +33,7 @@ describe('GET /courses/{course}/sessions/{session} after the session changes', (
     assert.deepEqual(await shown(path), first);
     return first;
   };
-  /** SQLite sees another process's commit at the next read; PostgreSQL a moment after it (its notification). */
-  const seen = async (probe: () => Promise<boolean>, what: string) => {
-    if (app.platform.database.dialect === 'sqlite') assert.ok(await probe(), `${what}, at once`);
-    else await eventually(probe, { what, timeoutMs: 5000, intervalMs: 5 });
-  };
+  const seen = (probe: () => Promise<boolean>, what: string) => seenAfterRemoteWrite(app.platform.database.dialect, probe, what);
   const setup = async (seats: number) => {
     const course = await f.course();
     const session = await f.session({ course_id: course.id, max_participants: seats });
