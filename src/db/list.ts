@@ -1,4 +1,5 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
+import type { KeptTotals } from './totals.ts';
 
 /** One page of a list: 1-based page number, its size, and the rows to skip. */
 export interface PageRequest {
@@ -48,12 +49,15 @@ export async function listPage<O, S extends string>(
       ? q
       : (q.where(sql.ref(columns.updatedAt ?? 'updated_at'), '>=', new Date(request.updatedSince).toISOString()) as Q);
   const filtered = since(query);
+  const countQuery = () => (options.count ? since(options.count as SelectQueryBuilder<any, any, any>) : filtered.clearSelect());
   const counted =
-    typeof options.count === 'function' ? options.count() : countRows(options.count ? since(options.count) : filtered.clearSelect());
+    typeof options.count === 'function' ? options.count() : options.kept ? options.kept.count(countQuery()) : countRows(countQuery());
+  const sortColumn = columns.sort[request.sort];
+  const idColumn = columns.id ?? 'id';
+  const ordered = filtered.orderBy(sql.ref(sortColumn), request.direction);
   const [items, total] = await Promise.all([
-    filtered
-      .orderBy(sql.ref(columns.sort[request.sort]), request.direction)
-      .orderBy(sql.ref(columns.id ?? 'id'), request.direction)
+    // One term when the sort is the id: an index that gives rows in id order (SQLite's FTS5) is used only for a lone ORDER BY term.
+    (sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), request.direction))
       .limit(request.page.perPage)
       .offset(request.page.offset)
       .execute(),
@@ -69,6 +73,8 @@ export async function listPage<O, S extends string>(
  */
 export interface ListCount {
   count?: SelectQueryBuilder<any, any, any> | (() => Promise<number>);
+  /** Totals that cost more than a page are counted once per version of the data (src/db/totals.ts). */
+  kept?: KeptTotals;
 }
 
 async function countRows(query: SelectQueryBuilder<any, any, any>): Promise<number> {

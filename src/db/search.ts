@@ -77,19 +77,61 @@ export function textMatch(dialect: Dialect, table: SearchTable, text: string, al
   if ([...needle].length >= TRIGRAM) {
     const index = sql.table(`${table}_search`);
     const lookup = sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from ${index} where ${index} match ${phrase(part)})`;
-    if (part === needle) return lookup;
-    // lower() is JavaScript's on SQLite (sqlite.ts): it folds case as the trigram index does.
-    const whole = sql.join(
-      columns.map((column) => sql`instr(lower(${column}), ${needle}) > 0`),
-      sql` or `,
-    );
-    return sql<SqlBool>`(${lookup} and (${whole}))`;
+    return part === needle ? lookup : sql<SqlBool>`(${lookup} and ${wholeText(columns, needle)})`;
   }
   const match = /^[\x20-\x7e]*$/.test(needle)
     ? (column: (typeof columns)[number]) => sql`${column} like ${containsPattern(needle)} escape '\\'`
     : (column: (typeof columns)[number]) => sql`instr(lower(${column}), ${needle}) > 0`;
   return sql<SqlBool>`(${sql.join(columns.map(match), sql` or `)})`;
 }
+
+/** SQLite: one of `columns` contains `needle` (lowercased). lower() is JavaScript's there (sqlite.ts): it folds case as the trigram index does. */
+function wholeText(columns: readonly RawBuilder<unknown>[], needle: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${sql.join(
+    columns.map((column) => sql`instr(lower(${column}), ${needle}) > 0`),
+    sql` or `,
+  )})`;
+}
+
+/**
+ * The rows of `table` whose search columns contain `text`, for a page in id order: on SQLite, read
+ * from the table's FTS5 index in rowid order and joined to the table (`CROSS JOIN` keeps the index
+ * outside), so that the page stops at its last row instead of collecting every match and sorting
+ * them (0.06 ms against 0.8 ms for a surname 1,812 users share). The query reads from `table` and
+ * `<table>_search`; order it by `rowid` (`MATCHES_IN_ID_ORDER`). Null where it does not apply
+ * (PostgreSQL, whose trigram index has no order; text shorter than a trigram): filter with
+ * `textMatch` then.
+ */
+export function matchesInIdOrder<T extends SearchTable>(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  table: T,
+  text: string,
+): SelectQueryBuilder<DB, T, NothingSelected> | null {
+  const needle = text.toLowerCase();
+  if (dialect !== 'sqlite' || [...needle].length < TRIGRAM) return null;
+  const part = lookupPart(table, needle);
+  const index = `${table}_search`;
+  let query: SelectQueryBuilder<any, any, any> = (db as Kysely<any>)
+    .selectFrom(sql.table(index).as(index))
+    .crossJoin(table as string)
+    .where(sql<SqlBool>`${sql.ref(`${index}.rowid`)} = ${sql.ref(`${table}.id`)}`)
+    .where(sql<SqlBool>`${sql.table(index)} match ${phrase(part)}`);
+  if (part !== needle)
+    query = query.where(
+      wholeText(
+        SEARCH_COLUMNS[table].map((column) => sql.ref(`${table}.${column}`)),
+        needle,
+      ),
+    );
+  return query as SelectQueryBuilder<DB, T, NothingSelected>;
+}
+
+// biome-ignore lint/complexity/noBannedTypes: Kysely's own type of a query that selects nothing yet.
+type NothingSelected = {};
+
+/** What a query of `matchesInIdOrder` is ordered by to read its index in order. */
+export const MATCHES_IN_ID_ORDER = (table: SearchTable) => `${table}_search.rowid`;
 
 /** One group's answer: at most `limit` rows and how many matched in all. */
 export interface SearchRows<O> {

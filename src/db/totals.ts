@@ -1,0 +1,83 @@
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type Dialect, runsPrepared } from './database.ts';
+import type { DB } from './schema.ts';
+
+/**
+ * Totals of lists that cost more to count than to page (ADR 0015): each is counted once and kept
+ * with the database's version at that moment, and given again while the version is the same, that
+ * is while nothing was written since. A page still reads its rows every time; only the count waits
+ * for a change. The version changes with every committed write, whoever makes it:
+ *
+ * - PostgreSQL: the statement's snapshot (`pg_current_snapshot()`: the oldest and next transaction
+ *   ids and those in progress). Two equal snapshots see exactly the same committed rows; any
+ *   writing transaction anywhere on the server takes a new id and changes it.
+ * - SQLite: `data_version` (changes when another connection commits) and this connection's
+ *   `total_changes()` (rows it inserted, updated or deleted, rolled back ones too).
+ *
+ * The count and its version come from one statement, so they describe the same data. Checking costs
+ * one small statement (a round trip on PostgreSQL); a list whose count is cheap does not need this.
+ */
+export interface KeptTotals {
+  count(query: SelectQueryBuilder<DB, any, any>): Promise<number>;
+  /** Counts given from the kept ones and counted again, since the process started. */
+  readonly stats: { kept: number; counted: number };
+}
+
+/** Totals kept per database; the oldest is dropped past this many (a text of each filter). */
+const MAX_KEPT = 500;
+
+function versionOf(dialect: Dialect): RawBuilder<string> {
+  return dialect === 'postgres'
+    ? sql<string>`pg_current_snapshot()::text`
+    : sql<string>`(select data_version from pragma_data_version) || ':' || total_changes()`;
+}
+
+const byDatabase = new WeakMap<Kysely<DB>, KeptTotals>();
+
+/** The kept totals of this database (one set per process and database, whoever asks). */
+export function keptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
+  let totals = byDatabase.get(db);
+  if (!totals) {
+    totals = createKeptTotals(db, dialect);
+    byDatabase.set(db, totals);
+  }
+  return totals;
+}
+
+function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
+  const version = versionOf(dialect);
+  const check = sql<{ version: string }>`select ${version} as version`.compile(db);
+  runsPrepared(check.sql);
+  const kept = new Map<string, { version: string; total: number }>();
+  const stats = { kept: 0, counted: 0 };
+
+  return {
+    stats,
+    async count(query) {
+      const counting = query
+        .clearSelect()
+        .select([sql<number | string>`count(*)`.as('total'), version.as('version')])
+        .compile();
+      const key = `${counting.sql}\u0000${JSON.stringify(counting.parameters)}`;
+      const known = kept.get(key);
+      if (known) {
+        const { rows } = await db.executeQuery(check);
+        if (rows[0]?.version === known.version) {
+          stats.kept++;
+          kept.delete(key);
+          kept.set(key, known);
+          return known.total;
+        }
+      }
+      // Not prepared: a generic plan cannot see how selective a search text is.
+      const { rows } = await db.executeQuery<{ total: number | string; version: string }>(counting);
+      const row = rows[0] as { total: number | string; version: string };
+      const total = Number(row.total);
+      stats.counted++;
+      kept.delete(key);
+      kept.set(key, { version: row.version, total });
+      if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
+      return total;
+    },
+  };
+}

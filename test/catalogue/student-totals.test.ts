@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type Database, openDatabase } from '../../src/db/database.ts';
+import { keptTotals } from '../../src/db/totals.ts';
+import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
+import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+
+// The students list keeps its total while the database is unchanged (src/db/totals.ts) and reads a
+// page in id order from the search index in that order on SQLite (matchesInIdOrder): both must give
+// exactly what counting and sorting every match gives.
+describe('GET /students: kept totals and pages in id order', () => {
+  let app: TestApp;
+  let make: Fixtures;
+  let token: string;
+  let other: Database;
+
+  const list = async (query: string) => {
+    const res = await app.http.inject({ method: 'GET', url: `/api/v1/students?${query}`, headers: bearer(token) });
+    assert.equal(res.statusCode, 200, `${query}: ${res.body}`);
+    return res.json() as { data: { id: number; name: string }[]; meta: { total: number } };
+  };
+
+  before(async () => {
+    app = await createTestApp();
+    make = fixtures(app.platform);
+    token = await app.token(['students:read']);
+    // A second connection (pool), as another process would write.
+    other = openDatabase(app.platform.database.url);
+  });
+
+  after(async () => {
+    await other.close();
+  });
+
+  test('a total is counted once while nothing is written, and again after any write, whoever makes it', async () => {
+    const tag = unique('kept').toLowerCase().replace(/-/g, '');
+    const course = await make.course();
+    const first = await make.student({ name: `${tag} One` }, { courseId: course.id });
+    await make.student({ name: `${tag} Two` }, { courseId: course.id });
+    await make.student({ name: `${tag} Three` }, { courseId: course.id });
+    const totals = keptTotals(app.platform.database.db, app.platform.database.dialect);
+    const total = async () => (await list(`search=${tag}`)).meta.total;
+
+    assert.equal(await total(), 3);
+    const counted = totals.stats.counted;
+    const kept = totals.stats.kept;
+    assert.equal(await total(), 3);
+    assert.equal(await total(), 3);
+    assert.equal(totals.stats.counted, counted, 'nothing was written: not counted again');
+    assert.equal(totals.stats.kept, kept + 2);
+
+    // Written by this process.
+    await make.student({ name: `${tag} Four` }, { courseId: course.id });
+    assert.equal(await total(), 4);
+    assert.equal(totals.stats.counted, counted + 1);
+
+    // Written through another connection: renamed out of the match, then a new application.
+    await other.db
+      .updateTable('users')
+      .set({ name: 'Renamed Elsewhere', email: `renamed.${first.id}@example.org` })
+      .where('id', '=', first.id)
+      .execute();
+    assert.equal(await total(), 3);
+    const applicant = await other.db
+      .insertInto('users')
+      .values({
+        name: `${tag} Five`,
+        email: `${tag}.five@example.org`,
+        status: 'active',
+        is_admin: false,
+        permissions: '[]',
+        email_verified: false,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    assert.equal(await total(), 3, 'a user without an application is no student');
+    const now = new Date().toISOString();
+    await other.db
+      .insertInto('course_applications')
+      .values({ user_id: applicant.id, course_id: course.id, source: 'api', created_at: now, updated_at: now })
+      .execute();
+    assert.equal(await total(), 4);
+
+    // A rolled back write changes nothing, and the total stays exact.
+    await assert.rejects(
+      other.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('course_applications').where('user_id', '=', applicant.id).execute();
+        throw new Error('rolled back');
+      }),
+      /rolled back/,
+    );
+    assert.equal(await total(), 4);
+    assert.equal(await total(), 4);
+  });
+
+  test('pages in id order, both directions, skip staff and users without an application, and agree with the name order', async () => {
+    const tag = unique('paged').toLowerCase().replace(/-/g, '');
+    const course = await make.course();
+    const students: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      students.push((await make.student({ name: `${tag} Student ${i}`, email_verified: i % 2 === 0 }, { courseId: course.id })).id);
+      if (i % 3 === 0) {
+        await make.student({ name: `${tag} Staff ${i}`, is_admin: true }, { courseId: course.id });
+        await make.user({ name: `${tag} Applicant-less ${i}` });
+      }
+    }
+    const ids = async (query: string) => {
+      const found: number[] = [];
+      for (let page = 1; page <= 4; page++) {
+        const body = await list(`search=${tag}&per_page=2&page=${page}&${query}`);
+        assert.equal(body.meta.total, query.includes('status=verified') ? 4 : 7, query);
+        found.push(...body.data.map((s) => s.id));
+      }
+      return found;
+    };
+    assert.deepEqual(await ids('sort=id'), students);
+    assert.deepEqual(await ids('sort=id&direction=desc'), [...students].reverse());
+    assert.deepEqual(
+      await ids('sort=id&status=verified'),
+      students.filter((_, i) => i % 2 === 0),
+    );
+    assert.deepEqual((await ids('sort=name')).sort(), [...students].sort());
+    // Text that only part of the index lookup finds, then the whole text on the rows (the name's tail).
+    const whole = (await list(`search=${encodeURIComponent(`${tag} student 3`)}`)).data.map((s) => s.id);
+    assert.deepEqual(whole, [students[3]]);
+  });
+});
