@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 
 export interface MailMessage {
@@ -39,36 +39,61 @@ export interface MailerOptions {
 
 const DEFAULT_FROM = 'Academy <no-reply@academy.invalid>';
 
+type Nodemailer = typeof import('nodemailer')['default'];
+
+/**
+ * A transport made when the first message is sent or the mailer is verified: nodemailer is about
+ * 3 MB of heap that API processes, which send no mail themselves, do not carry.
+ */
+function lazyTransport(make: (nodemailer: Nodemailer) => Transporter) {
+  let made: Promise<Transporter> | undefined;
+  let closed = false;
+  return {
+    get(): Promise<Transporter> {
+      made ??= import('nodemailer').then(({ default: nodemailer }) => {
+        const transport = make(nodemailer);
+        if (closed) transport.close();
+        return transport;
+      });
+      return made;
+    },
+    close(): void {
+      closed = true;
+      made?.then((transport) => transport.close()).catch(() => {});
+    },
+  };
+}
+
 export function createMailer(
   config: Pick<Config, 'smtpUrl' | 'dataDir'> & Partial<Pick<Config, 'mailFrom'>>,
   options: MailerOptions = {},
 ): Mailer {
   const from = options.from ?? config.mailFrom ?? DEFAULT_FROM;
-  if (config.smtpUrl) {
+  const smtpUrl = config.smtpUrl;
+  if (smtpUrl) {
     const timeout = options.smtpTimeoutMs ?? 10_000;
-    const transport: Transporter = nodemailer.createTransport(
-      { url: config.smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout },
-      { from },
+    const transport = lazyTransport((nodemailer) =>
+      nodemailer.createTransport({ url: smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout }, { from }),
     );
     return {
       mode: 'smtp',
       async send(message) {
-        const info = await transport.sendMail({ from, ...message });
+        const info = await (await transport.get()).sendMail({ from, ...message });
         return { messageId: info.messageId, file: null };
       },
       async verify() {
-        await transport.verify();
+        await (await transport.get()).verify();
       },
       close: () => transport.close(),
     };
   }
 
   const dir = path.join(config.dataDir, 'mail');
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     mode: 'file',
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await transport.get()).sendMail({ from, ...message });
       await mkdir(dir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
       const file = path.join(dir, name);

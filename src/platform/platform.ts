@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
-import { type Config, ConfigError } from '../config.ts';
+import { type Config, ConfigError, type StorageSettings } from '../config.ts';
 import { type Database, dialectOf, openDatabase, sqliteFile } from '../db/database.ts';
 import { createRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
 import { type ApiVersion, loadVersions } from '../http/versions.ts';
@@ -16,8 +16,7 @@ import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
 import { createJobRepository, type JobRepository } from './jobs/repository.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import { createMailer, type Mailer } from './mail.ts';
-import { createLocalStorage, type Storage } from './storage.ts';
-import { createS3Storage } from './storage-s3.ts';
+import { createLocalStorage, lazyStorage, type Storage } from './storage.ts';
 import { createTokenRepository } from './tokens/repository.ts';
 import { createTokenService, type TokenService } from './tokens/service.ts';
 
@@ -75,6 +74,11 @@ function prepareSqliteDirectory(config: Config): void {
   else if (!existsSync(directory)) {
     throw new ConfigError('DATABASE_URL', `names a file in a directory that does not exist (${directory}); create the directory first`);
   }
+}
+
+/** S3 storage, its client loaded when a file is first stored or read (lazyStorage). */
+function s3Storage(settings: Extract<StorageSettings, { kind: 's3' }>): Storage {
+  return lazyStorage(`s3://${settings.bucket}/${settings.prefix}`, async () => (await import('./storage-s3.ts')).createS3Storage(settings));
 }
 
 export function createPlatform(config: Config, options: PlatformOptions = {}): Platform {
@@ -141,7 +145,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
         },
       ),
     mail,
-    storage: config.storage.kind === 's3' ? createS3Storage(config.storage) : createLocalStorage(path.join(config.dataDir, 'files')),
+    storage: config.storage.kind === 's3' ? s3Storage(config.storage) : createLocalStorage(path.join(config.dataDir, 'files')),
     dependencies,
     async close() {
       clearInterval(usageFlush);

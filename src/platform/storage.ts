@@ -207,3 +207,26 @@ export function createLocalStorage(root: string): Storage {
     },
   };
 }
+
+/**
+ * A storage whose implementation is loaded on first use: the S3 client is about 4.5 MB of heap that a
+ * process which never touches a file (most API processes, most of the time) does not carry, and
+ * every full garbage collection would otherwise mark it again.
+ */
+export function lazyStorage(root: string, load: () => Promise<Storage>): Storage {
+  let loaded: Promise<Storage> | undefined;
+  const storage = () => {
+    loaded ??= load();
+    return loaded;
+  };
+  return {
+    root,
+    put: async (source, options) => (await storage()).put(source, options),
+    get: async (key, range) => (await storage()).get(key, range),
+    usage: async () => (await storage()).usage(),
+    exists: async (key) => (await storage()).exists(key),
+    delete: async (key) => (await storage()).delete(key),
+    probe: async () => (await storage()).probe(),
+    sweepPartials: async (olderThanMs) => (await storage()).sweepPartials(olderThanMs),
+  };
+}
