@@ -121,7 +121,7 @@ describe('deploy/', () => {
       ['worker', worker],
     ] as const) {
       assert.deepEqual(entries.get('Service.EnvironmentFile'), ['/etc/academy/academy.env'], name);
-      assert.match(entries.get('Service.ExecStart')?.[0] ?? '', /^\/opt\/academy\/node_modules\/\.bin\/node --single-threaded-gc /, name);
+      assert.match(entries.get('Service.ExecStart')?.[0] ?? '', /^\/opt\/academy\/node_modules\/\.bin\/node --no-parallel-scavenge /, name);
       for (const [key, value] of Object.entries(HARDENING)) assert.deepEqual(entries.get(`Service.${key}`), [value], `${name}: ${key}`);
       if (name !== 'migrate') {
         assert.match(entries.get('Unit.Requires')?.[0] ?? '', /academy-migrate\.service/, `${name} requires the migration`);
