@@ -73,16 +73,29 @@ export function createCertificateRepository(db: Kysely<DB>) {
       if (filter.studentId !== undefined) query = query.where('certificates.user_id', '=', filter.studentId);
       if (filter.courseId !== undefined) query = query.where('certificates.course_id', '=', filter.courseId);
       if (filter.status !== undefined) query = query.where('certificates.status', '=', filter.status);
-      return listPage(query, list, {
-        sort: {
+      // Every certificate has its course (a foreign key): the total needs no join.
+      let count = db.selectFrom('certificates');
+      if (filter.studentId !== undefined) count = count.where('certificates.user_id', '=', filter.studentId);
+      if (filter.courseId !== undefined) count = count.where('certificates.course_id', '=', filter.courseId);
+      if (filter.status !== undefined) count = count.where('certificates.status', '=', filter.status);
+      // A student holds a few certificates, so one plan serves every student; a course holds from none
+      // to thousands, a status most or few, `updated_since` any share: those are planned each time.
+      const oneplan = filter.courseId === undefined && filter.status === undefined && list.updatedSince === undefined;
+      return listPage(
+        query,
+        list,
+        {
+          sort: {
+            id: 'certificates.id',
+            issued_at: 'certificates.issued_at',
+            certificate_number: 'certificates.certificate_number',
+            updated_at: 'certificates.updated_at',
+          },
           id: 'certificates.id',
-          issued_at: 'certificates.issued_at',
-          certificate_number: 'certificates.certificate_number',
-          updated_at: 'certificates.updated_at',
+          updatedAt: 'certificates.updated_at',
         },
-        id: 'certificates.id',
-        updatedAt: 'certificates.updated_at',
-      });
+        { count, prepareOn: oneplan ? db : undefined },
+      );
     },
 
     findById: async (id: number, executor: Kysely<DB> = db): Promise<CertificateRow | undefined> =>

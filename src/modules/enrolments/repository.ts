@@ -9,7 +9,7 @@ import {
   type Updateable,
 } from 'kysely';
 import { bool } from '../../db/codec.ts';
-import type { Dialect } from '../../db/database.ts';
+import { type Dialect, runsPrepared } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, EnrolmentTable } from '../../db/schema.ts';
 import { type MatchingUsers, type SearchRows, searchPage, textMatch, userIn } from '../../db/search.ts';
@@ -31,6 +31,22 @@ const COUNTERS = { confirmed: 'confirmed_count', waitlisted: 'waitlisted_count' 
 const sessionsOf = (eb: ExpressionBuilder<DB, 'enrolments'>, courseId: number) =>
   eb.selectFrom('training_sessions').select('training_sessions.id').where('training_sessions.course_id', '=', courseId);
 
+const ENROLMENT_COLUMNS = [
+  'enrolments.id',
+  'enrolments.user_id',
+  'enrolments.session_id',
+  'enrolments.status',
+  'enrolments.waitlist_position',
+  'enrolments.confirmed_at',
+  'enrolments.cancelled_at',
+  'enrolments.cancellation_reason',
+  'enrolments.completion_outcome',
+  'enrolments.completion_notes',
+  'enrolments.completion_recorded_at',
+  'enrolments.created_at',
+  'enrolments.updated_at',
+] as const satisfies readonly `enrolments.${keyof EnrolmentTable}`[];
+
 export function createEnrolmentRepository(db: Kysely<DB>) {
   /**
    * How many enrolments are confirmed (or waitlisted) in every session, a course's sessions or one
@@ -46,14 +62,18 @@ export function createEnrolmentRepository(db: Kysely<DB>) {
       .where(sql<SqlBool>`${sql.ref(column)} > 0`);
     if (courseId !== undefined) query = query.where('course_id', '=', courseId);
     if (sessionId !== undefined) query = query.where('id', '=', sessionId);
-    return Number((await query.executeTakeFirst())?.total ?? 0);
+    const compiled = query.compile();
+    runsPrepared(compiled.sql);
+    return Number((await db.executeQuery(compiled)).rows[0]?.total ?? 0);
   };
 
+  // Named columns rather than `enrolments.*`: a prepared list statement must keep its result type
+  // when a later migration adds a column (PostgreSQL refuses to run it otherwise).
   const withCourse = (executor: Kysely<DB>) =>
     executor
       .selectFrom('enrolments')
       .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
-      .selectAll('enrolments')
+      .select(ENROLMENT_COLUMNS)
       .select('training_sessions.course_id');
 
   return {
@@ -64,11 +84,16 @@ export function createEnrolmentRepository(db: Kysely<DB>) {
         if (filter.studentId !== undefined) conditions.push(eb('enrolments.user_id', '=', filter.studentId));
         if (filter.courseId !== undefined) conditions.push(eb('enrolments.session_id', 'in', sessionsOf(eb, filter.courseId)));
         if (filter.sessionId !== undefined) conditions.push(eb('enrolments.session_id', '=', filter.sessionId));
-        if (filter.status !== undefined) conditions.push(eb('enrolments.status', '=', filter.status));
+        // The status as a literal: each status is its own statement with its own plan (a few are
+        // waitlisted, most confirmed), so the statements can be prepared below.
+        if (filter.status !== undefined) conditions.push(eb('enrolments.status', '=', sql.lit(filter.status)));
         return eb.and(conditions);
       };
       const counter = filter.status === 'confirmed' || filter.status === 'waitlisted' ? COUNTERS[filter.status] : undefined;
       const fromCounters = counter !== undefined && filter.studentId === undefined && list.updatedSince === undefined;
+      // A student or a session holds a few enrolments: one plan serves every value of them. A
+      // course holds from none to thousands, `updated_since` any share: planned each time.
+      const oneplan = filter.courseId === undefined && list.updatedSince === undefined;
       return listPage(
         withCourse(db).where(filters),
         list,
@@ -79,6 +104,7 @@ export function createEnrolmentRepository(db: Kysely<DB>) {
         },
         {
           count: fromCounters ? () => counterTotal(counter, filter.courseId, filter.sessionId) : db.selectFrom('enrolments').where(filters),
+          prepareOn: oneplan ? db : undefined,
         },
       );
     },
