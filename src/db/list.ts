@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { runsPrepared } from './database.ts';
 import type { KeptTotals } from './totals.ts';
 
@@ -57,21 +57,55 @@ export async function listPage<O, S extends string>(
     return (await options.prepareOn.executeQuery(compiled)).rows;
   };
   const countQuery = () => (options.count ? since(options.count as SelectQueryBuilder<any, any, any>) : filtered.clearSelect());
-  const counted =
-    typeof options.count === 'function' ? options.count() : options.kept ? options.kept.count(countQuery()) : countRows(countQuery(), run);
   const sortColumn = columns.sort[request.sort];
   const idColumn = columns.id ?? 'id';
   const ordered = filtered.orderBy(sql.ref(sortColumn), request.direction);
-  const [items, total] = await Promise.all([
-    // One term when the sort is the id: an index that gives rows in id order (SQLite's FTS5) is used only for a lone ORDER BY term.
-    run(
-      (sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), request.direction))
-        .limit(request.page.perPage)
-        .offset(request.page.offset),
-    ),
-    counted,
-  ]);
+  // One term when the sort is the id: an index that gives rows in id order (SQLite's FTS5) is used only for a lone ORDER BY term.
+  const sorted = sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), request.direction);
+  const page = sorted.limit(request.page.perPage).offset(request.page.offset);
+  const totalQuery =
+    options.total ?? (typeof options.count === 'function' || options.kept ? null : countQuery().select(sql<number>`count(*)`.as('total')));
+  if (options.prepareOn && totalQuery && isPostgres(options.prepareOn)) {
+    // The page size written into the statement, and no OFFSET on the first page: PostgreSQL guesses
+    // that a LIMIT or OFFSET parameter takes a tenth of the rows, finds a generic plan that costly
+    // and plans every run again. The few page sizes clients use make a few statements.
+    const size = sorted.limit(sql.lit(request.page.perPage) as RawBuilder<number>);
+    return pageWithTotal(options.prepareOn, request.page.offset === 0 ? size : size.offset(request.page.offset), totalQuery);
+  }
+  const counted =
+    typeof options.count === 'function'
+      ? options.count()
+      : options.kept
+        ? options.kept.count(countQuery())
+        : countRows(totalQuery as SelectQueryBuilder<any, any, { total: number | string }>, run);
+  const [items, total] = await Promise.all([run(page), counted]);
   return { items, total };
+}
+
+function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * PostgreSQL: the page and its total in one prepared statement, one round trip instead of two (each
+ * costs both processes a wakeup and a socket write, more than these statements cost to run). The
+ * total's one row is joined to the page's rows, and kept (with null columns) when the page is empty.
+ */
+async function pageWithTotal<O>(
+  db: Kysely<any>,
+  page: SelectQueryBuilder<any, any, O>,
+  total: SelectQueryBuilder<any, any, { total: number | string | null }>,
+): Promise<Page<O>> {
+  const compiled = sql<
+    O & { list_total: number | string | null }
+  >`select list_count.total as list_total, list_page.* from (${total}) as list_count left join lateral (${page}) as list_page on true`.compile(
+    db,
+  );
+  runsPrepared(compiled.sql);
+  const { rows } = await db.executeQuery(compiled);
+  const items: O[] = [];
+  for (const { list_total: _, ...row } of rows) if ((row as { id?: unknown }).id !== null) items.push(row as O);
+  return { items, total: Number(rows[0]?.list_total ?? 0) };
 }
 
 /**
@@ -81,6 +115,11 @@ export async function listPage<O, S extends string>(
  */
 export interface ListCount {
   count?: SelectQueryBuilder<any, any, any> | (() => Promise<number>);
+  /**
+   * A query whose one row's `total` is the total, found otherwise than by counting (e.g. a sum of
+   * counters kept with the rows); `updated_since` is not applied to it.
+   */
+  total?: SelectQueryBuilder<any, any, { total: number | string | null }>;
   /** Totals that cost more than a page are counted once per version of the data (src/db/totals.ts). */
   kept?: KeptTotals;
   /**
@@ -94,9 +133,9 @@ export interface ListCount {
 }
 
 async function countRows(
-  query: SelectQueryBuilder<any, any, any>,
+  query: SelectQueryBuilder<any, any, { total: number | string | null }>,
   run: <R>(q: SelectQueryBuilder<any, any, R>) => Promise<R[]>,
 ): Promise<number> {
-  const [row] = (await run(query.select(sql<number>`count(*)`.as('total')))) as { total: number | string }[];
+  const [row] = await run(query);
   return Number(row?.total ?? 0);
 }
