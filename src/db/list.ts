@@ -1,5 +1,5 @@
 import { type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { runsPrepared } from './database.ts';
+import { executePrepared } from './prepared.ts';
 import type { KeptTotals } from './totals.ts';
 
 /** One page of a list: 1-based page number, its size, and the rows to skip. */
@@ -50,12 +50,8 @@ export async function listPage<O, S extends string>(
       ? q
       : (q.where(sql.ref(columns.updatedAt ?? 'updated_at'), '>=', new Date(request.updatedSince).toISOString()) as Q);
   const filtered = since(query);
-  const run = async <R>(q: SelectQueryBuilder<any, any, R>): Promise<R[]> => {
-    if (!options.prepareOn) return q.execute();
-    const compiled = q.compile();
-    runsPrepared(compiled.sql);
-    return (await options.prepareOn.executeQuery(compiled)).rows;
-  };
+  const run = <R>(q: SelectQueryBuilder<any, any, R>): Promise<R[]> =>
+    options.prepareOn ? executePrepared(options.prepareOn, q.compile()) : q.execute();
   const countQuery = () => (options.count ? since(options.count as SelectQueryBuilder<any, any, any>) : filtered.clearSelect());
   const sortColumn = columns.sort[request.sort];
   const idColumn = columns.id ?? 'id';
@@ -96,13 +92,14 @@ async function pageWithTotal<O>(
   page: SelectQueryBuilder<any, any, O>,
   total: SelectQueryBuilder<any, any, { total: number | string | null }>,
 ): Promise<Page<O>> {
-  const compiled = sql<
-    O & { list_total: number | string | null }
-  >`select list_count.total as list_total, list_page.* from (${total}) as list_count left join lateral (${page}) as list_page on true`.compile(
+  const rows = await executePrepared(
     db,
+    sql<
+      O & { list_total: number | string | null }
+    >`select list_count.total as list_total, list_page.* from (${total}) as list_count left join lateral (${page}) as list_page on true`.compile(
+      db,
+    ),
   );
-  runsPrepared(compiled.sql);
-  const { rows } = await db.executeQuery(compiled);
   const items: O[] = [];
   for (const { list_total: _, ...row } of rows) if ((row as { id?: unknown }).id !== null) items.push(row as O);
   return { items, total: Number(rows[0]?.list_total ?? 0) };
@@ -127,7 +124,8 @@ export interface ListCount {
    * once per connection (`runsPrepared`): for lists whose best plan does not depend on the values,
    * such as filters on ids. Planning the join of a list cost PostgreSQL more than running it. Not for
    * filters whose values differ in selectivity (a status, a date): a generic plan would serve them all
-   * with the plan of none.
+   * with the plan of none. On PostgreSQL the page and the total are then read in one statement, which
+   * tells an empty page by its `id`: the page must select the rows' `id`.
    */
   prepareOn?: Kysely<any> | undefined;
 }

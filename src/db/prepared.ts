@@ -1,4 +1,4 @@
-import type { Compilable, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { runsPrepared } from './database.ts';
 import type { DB } from './schema.ts';
 
@@ -9,6 +9,15 @@ import type { DB } from './schema.ts';
  * On PostgreSQL it also runs as a named prepared statement, so it is not planned again each time.
  * `query` is built with placeholder values in the same positions as the parameters later passed.
  */
+/**
+ * Runs a compiled query, on PostgreSQL as a named prepared statement (planned once per connection,
+ * `runsPrepared`): for queries whose text varies with their shape only and whose plan suits every value.
+ */
+export async function executePrepared<R>(db: Kysely<any>, compiled: CompiledQuery<R>): Promise<R[]> {
+  runsPrepared(compiled.sql);
+  return (await db.executeQuery(compiled)).rows;
+}
+
 export function prepare<R>(db: Kysely<DB>, query: Compilable<R>): (...parameters: unknown[]) => Promise<R[]> {
   const compiled = query.compile();
   runsPrepared(compiled.sql);

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { type Dialect, runsPrepared } from './database.ts';
+import type { Dialect } from './database.ts';
+import { executePrepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 import { lookupPart } from './trigrams.ts';
 
@@ -98,7 +99,7 @@ function wholeText(columns: readonly RawBuilder<unknown>[], needle: string): Raw
  * from the table's FTS5 index in rowid order and joined to the table (`CROSS JOIN` keeps the index
  * outside), so that the page stops at its last row instead of collecting every match and sorting
  * them (0.06 ms against 0.8 ms for a surname 1,812 users share). The query reads from `table` and
- * `<table>_search`; order it by `rowid` (`MATCHES_IN_ID_ORDER`). Null where it does not apply
+ * `<table>_search`; order it by `matchOrderColumn(table)`. Null where it does not apply
  * (PostgreSQL, whose trigram index has no order; text shorter than a trigram): filter with
  * `textMatch` then.
  */
@@ -131,7 +132,9 @@ export function matchesInIdOrder<T extends SearchTable>(
 type NothingSelected = {};
 
 /** What a query of `matchesInIdOrder` is ordered by to read its index in order. */
-export const MATCHES_IN_ID_ORDER = (table: SearchTable) => `${table}_search.rowid`;
+export function matchOrderColumn(table: SearchTable): string {
+  return `${table}_search.rowid`;
+}
 
 /** One group's answer: at most `limit` rows and how many matched in all. */
 export interface SearchRows<O> {
@@ -164,8 +167,7 @@ export async function searchRows<O extends { id: number }>(
     .limit(options.limit)
     .compile();
   // Planning these costs PostgreSQL more than running them; the text depends only on the group.
-  runsPrepared(compiled.sql);
-  const { rows } = (await db.executeQuery(compiled)) as { rows: (O & { search_total: number | string })[] };
+  const rows = (await executePrepared(db, compiled)) as (O & { search_total: number | string })[];
   const total = Number(rows[0]?.search_total ?? 0);
   return { total, rows: rows.map(({ search_total: _, ...row }) => row as unknown as O) };
 }
@@ -207,8 +209,7 @@ export async function findMatchingUsers(db: Kysely<DB>, dialect: Dialect, text: 
     .where(textMatch(dialect, 'users', text))
     .limit(SHARED_USERS_MAX + 1)
     .compile();
-  runsPrepared(compiled.sql);
-  const { rows } = await db.executeQuery(compiled);
+  const rows = await executePrepared(db, compiled);
   return rows.length > SHARED_USERS_MAX ? null : rows.map((row) => row.id);
 }
 

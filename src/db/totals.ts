@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { type Dialect, runsPrepared } from './database.ts';
+import type { Dialect } from './database.ts';
+import { executePrepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 /**
@@ -49,7 +50,6 @@ export function keptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
 function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
   const version = versionOf(dialect);
   const check = sql<{ version: string }>`select ${version} as version`.compile(db);
-  runsPrepared(check.sql);
   const kept = new Map<string, { version: string; total: number }>();
   const stats = { kept: 0, counted: 0 };
 
@@ -64,8 +64,8 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
       const key = `${counting.sql}\u0000${JSON.stringify(counting.parameters)}`;
       const known = kept.get(key);
       if (known) {
-        const { rows } = await db.executeQuery(check);
-        if (rows[0]?.version === known.version) {
+        const [current] = await executePrepared(db, check);
+        if (current?.version === known.version) {
           stats.kept++;
           kept.delete(key);
           kept.set(key, known);

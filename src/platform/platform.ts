@@ -16,7 +16,7 @@ import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
 import { createJobRepository, type JobRepository } from './jobs/repository.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import { createMailer, type Mailer } from './mail.ts';
-import { createLocalStorage, lazyStorage, type Storage } from './storage.ts';
+import { createLocalStorage, lazyStorage, type Storage, s3Root } from './storage.ts';
 import { createTokenRepository } from './tokens/repository.ts';
 import { createTokenService, type TokenService } from './tokens/service.ts';
 
@@ -78,7 +78,7 @@ function prepareSqliteDirectory(config: Config): void {
 
 /** S3 storage, its client loaded when a file is first stored or read (lazyStorage). */
 function s3Storage(settings: Extract<StorageSettings, { kind: 's3' }>): Storage {
-  return lazyStorage(`s3://${settings.bucket}/${settings.prefix}`, async () => (await import('./storage-s3.ts')).createS3Storage(settings));
+  return lazyStorage(s3Root(settings), async () => (await import('./storage-s3.ts')).createS3Storage(settings));
 }
 
 export function createPlatform(config: Config, options: PlatformOptions = {}): Platform {

@@ -13,7 +13,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { StorageSettings } from '../config.ts';
 import { NotFoundError } from './errors.ts';
-import { checkKey, meter, newKey, type Storage } from './storage.ts';
+import { checkKey, meter, newKey, type Storage, s3Root } from './storage.ts';
 
 type S3Settings = Extract<StorageSettings, { kind: 's3' }>;
 
@@ -52,7 +52,7 @@ export function createS3Storage(settings: S3Settings, client?: S3Client): Storag
   };
 
   const storage: Storage = {
-    root: `s3://${Bucket}/${settings.prefix}`,
+    root: s3Root(settings),
 
     async put(source, options = {}) {
       const key = newKey(options.prefix);

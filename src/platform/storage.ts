@@ -213,6 +213,11 @@ export function createLocalStorage(root: string): Storage {
  * process which never touches a file (most API processes, most of the time) does not carry, and
  * every full garbage collection would otherwise mark it again.
  */
+/** Where an S3 storage keeps its files, as `Storage.root` shows it. */
+export function s3Root(settings: { bucket: string; prefix: string }): string {
+  return `s3://${settings.bucket}/${settings.prefix}`;
+}
+
 export function lazyStorage(root: string, load: () => Promise<Storage>): Storage {
   let loaded: Promise<Storage> | undefined;
   const storage = () => {

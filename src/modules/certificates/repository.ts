@@ -80,7 +80,7 @@ export function createCertificateRepository(db: Kysely<DB>) {
       if (filter.status !== undefined) count = count.where('certificates.status', '=', filter.status);
       // A student holds a few certificates, so one plan serves every student; a course holds from none
       // to thousands, a status most or few, `updated_since` any share: those are planned each time.
-      const oneplan = filter.courseId === undefined && filter.status === undefined && list.updatedSince === undefined;
+      const onePlan = filter.courseId === undefined && filter.status === undefined && list.updatedSince === undefined;
       return listPage(
         query,
         list,
@@ -94,7 +94,7 @@ export function createCertificateRepository(db: Kysely<DB>) {
           id: 'certificates.id',
           updatedAt: 'certificates.updated_at',
         },
-        { count, prepareOn: oneplan ? db : undefined },
+        { count, prepareOn: onePlan ? db : undefined },
       );
     },
 

@@ -91,7 +91,7 @@ export function createEnrolmentRepository(db: Kysely<DB>) {
       const fromCounters = counter !== undefined && filter.studentId === undefined && list.updatedSince === undefined;
       // A student or a session holds a few enrolments: one plan serves every value of them. A
       // course holds from none to thousands, `updated_since` any share: planned each time.
-      const oneplan = filter.courseId === undefined && list.updatedSince === undefined;
+      const onePlan = filter.courseId === undefined && list.updatedSince === undefined;
       return listPage(
         withCourse(db).where(filters),
         list,
@@ -104,7 +104,7 @@ export function createEnrolmentRepository(db: Kysely<DB>) {
           ...(fromCounters
             ? { total: counterTotal(counter, filter.courseId, filter.sessionId) }
             : { count: db.selectFrom('enrolments').where(filters) }),
-          prepareOn: oneplan ? db : undefined,
+          prepareOn: onePlan ? db : undefined,
         },
       );
     },

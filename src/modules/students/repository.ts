@@ -4,9 +4,9 @@ import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import {
-  MATCHES_IN_ID_ORDER,
   type MatchingUsers,
   matchesInIdOrder,
+  matchOrderColumn,
   type SearchRows,
   searchRows,
   searchText,
@@ -79,7 +79,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       const inIdOrder = search && list.sort === 'id' ? matchesInIdOrder(db, dialect, 'users', search) : null;
       let query = (inIdOrder ?? db.selectFrom('users')).select(COLUMNS).where(isStudent);
       if (search && !inIdOrder) query = query.where(textMatch(dialect, 'users', search));
-      const id = inIdOrder ? MATCHES_IN_ID_ORDER('users') : 'users.id';
+      const id = inIdOrder ? matchOrderColumn('users') : 'users.id';
       if (filter.status !== undefined) query = query.where('users.email_verified', '=', filter.status === 'verified');
       const page = await listPage(
         query,
