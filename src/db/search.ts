@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from './database.ts';
-import { executePrepared } from './prepared.ts';
+import { executePrepared, idIn } from './prepared.ts';
 import type { DB } from './schema.ts';
 import { lookupPart } from './trigrams.ts';
 
@@ -40,10 +40,20 @@ function phrase(text: string): string {
 }
 
 /**
- * The lowercased text of a row's search columns as PostgreSQL indexes it (migration 0012): one
- * column as it is, several joined by U+001F, a control character that search text never contains.
+ * PostgreSQL keeps the lowercased search text of these tables in a stored generated column, which
+ * the trigram index covers (migration 0017): a row is tested without computing it again.
  */
-function postgresText(alias: string, columns: readonly string[]) {
+const STORED_TEXT: Partial<Record<SearchTable, string>> = { users: 'search_text' };
+
+/**
+ * The lowercased text of a row's search columns as PostgreSQL indexes it (migration 0012): one
+ * column as it is, several joined by U+001F, a control character that search text never contains;
+ * or the column that stores it.
+ */
+function postgresText(table: SearchTable, alias: string) {
+  const stored = STORED_TEXT[table];
+  if (stored) return sql.ref(`${alias}.${stored}`);
+  const columns = SEARCH_COLUMNS[table];
   if (columns.length === 1) return sql`lower(${sql.ref(`${alias}.${columns[0]}`)})`;
   return sql`lower(${sql.join(
     columns.map((column) => sql`coalesce(${sql.ref(`${alias}.${column}`)}, '')`),
@@ -71,7 +81,7 @@ export function textMatch(dialect: Dialect, table: SearchTable, text: string, al
   // A long text is looked up by its rarest part, then checked whole on the rows found (trigrams.ts).
   const part = [...needle].length >= TRIGRAM ? lookupPart(table, needle) : needle;
   if (dialect === 'postgres') {
-    const text = postgresText(alias, names);
+    const text = postgresText(table, alias);
     const lookup = sql<SqlBool>`${text} like ${containsPattern(part)} escape '\\'`;
     return part === needle ? lookup : sql<SqlBool>`(${lookup} and strpos(${text}, ${needle}) > 0)`;
   }
@@ -221,6 +231,5 @@ export async function findMatchingUsers(db: Kysely<DB>, dialect: Dialect, text: 
  */
 export function userIn(dialect: Dialect, column: string, text: string, users: MatchingUsers): RawBuilder<SqlBool> {
   if (users === null) return sql<SqlBool>`${sql.ref(column)} in (select users.id from users where ${textMatch(dialect, 'users', text)})`;
-  if (dialect === 'postgres') return sql<SqlBool>`${sql.ref(column)} = any(${[...users]}::integer[])`;
-  return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(users)}))`;
+  return idIn(dialect, column, users);
 }

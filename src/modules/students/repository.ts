@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, 
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import { executePrepared, idIn } from '../../db/prepared.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import {
   type MatchingUsers,
@@ -109,13 +110,18 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     coursesOf: async (userIds: readonly number[]): Promise<Map<number, string[]>> => {
       const courses = new Map<number, string[]>(userIds.map((id) => [id, []]));
       if (userIds.length === 0) return courses;
-      const rows = await db
-        .selectFrom('course_applications')
-        .innerJoin('courses', 'courses.id', 'course_applications.course_id')
-        .select(['course_applications.user_id', 'courses.slug'])
-        .where('course_applications.user_id', 'in', [...userIds])
-        .orderBy('courses.slug')
-        .execute();
+      // One text and one plan per connection whatever the page's size (a page costs PostgreSQL more
+      // to plan than to run).
+      const rows = await executePrepared(
+        db,
+        db
+          .selectFrom('course_applications')
+          .innerJoin('courses', 'courses.id', 'course_applications.course_id')
+          .select(['course_applications.user_id', 'courses.slug'])
+          .where(idIn(dialect, 'course_applications.user_id', userIds))
+          .orderBy('courses.slug')
+          .compile(),
+      );
       for (const row of rows) courses.get(row.user_id)?.push(row.slug);
       return courses;
     },
