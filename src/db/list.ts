@@ -61,12 +61,25 @@ export async function listPage<O, S extends string>(
   const page = sorted.limit(request.page.perPage).offset(request.page.offset);
   const totalQuery =
     options.total ?? (typeof options.count === 'function' || options.kept ? null : countQuery().select(sql<number>`count(*)`.as('total')));
-  if (options.prepareOn && totalQuery && isPostgres(options.prepareOn)) {
-    // The page size written into the statement, and no OFFSET on the first page: PostgreSQL guesses
-    // that a LIMIT or OFFSET parameter takes a tenth of the rows, finds a generic plan that costly
-    // and plans every run again. The few page sizes clients use make a few statements.
+  // PostgreSQL, prepared: the page size written into the statement, and no OFFSET on the first page:
+  // PostgreSQL guesses that a LIMIT or OFFSET parameter takes a tenth of the rows, finds a generic
+  // plan that costly and plans every run again. The few page sizes clients use make a few statements.
+  const preparedPage = () => {
     const size = sorted.limit(sql.lit(request.page.perPage) as RawBuilder<number>);
-    return pageWithTotal(options.prepareOn, request.page.offset === 0 ? size : size.offset(request.page.offset), totalQuery);
+    return request.page.offset === 0 ? size : size.offset(request.page.offset);
+  };
+  const prepared = options.prepareOn !== undefined && isPostgres(options.prepareOn);
+  if (prepared && options.prepareOn && totalQuery) return pageWithTotal(options.prepareOn, preparedPage(), totalQuery);
+  if (options.kept?.versionColumn) {
+    // The page and the database's version in one statement; the kept total is given while the
+    // version is the one it was counted at, otherwise counted again (a second statement).
+    const { items, head } = await pageBeside(
+      options.kept.db,
+      sql<{ list_version: string }>`select ${options.kept.versionColumn} as list_version`,
+      prepared ? preparedPage() : page,
+      prepared,
+    );
+    return { items, total: await options.kept.count(countQuery(), head?.list_version) };
   }
   const counted =
     typeof options.count === 'function'
@@ -82,27 +95,49 @@ function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/**
- * PostgreSQL: the page and its total in one prepared statement, one round trip instead of two (each
- * costs both processes a wakeup and a socket write, more than these statements cost to run). The
- * total's one row is joined to the page's rows, and kept (with null columns) when the page is empty.
- */
+/** PostgreSQL: the page and its total in one prepared statement (`pageBeside`). */
 async function pageWithTotal<O>(
   db: Kysely<any>,
   page: SelectQueryBuilder<any, any, O>,
   total: SelectQueryBuilder<any, any, { total: number | string | null }>,
 ): Promise<Page<O>> {
-  const rows = await executePrepared(
+  const { items, head } = await pageBeside(
     db,
-    sql<
-      O & { list_total: number | string | null }
-    >`select list_count.total as list_total, list_page.* from (${total}) as list_count left join lateral (${page}) as list_page on true`.compile(
-      db,
-    ),
+    sql<{ list_total: number | string | null }>`select total as list_total from (${total}) as list_count`,
+    page,
+    true,
   );
+  return { items, total: Number(head?.list_total ?? 0) };
+}
+
+/**
+ * PostgreSQL: a page's rows and the one row of `head` (its total, the database's version) in one
+ * statement, one round trip instead of two (each costs both processes a wakeup and a socket write,
+ * more than these statements cost to run): the head's row is joined to the page's rows, and kept
+ * (with null columns) when the page is empty, which is told by its `id`. The head's columns are
+ * named `list_…`, which no page selects.
+ */
+async function pageBeside<O, H extends Record<`list_${string}`, unknown>>(
+  db: Kysely<any>,
+  head: SelectQueryBuilder<any, any, H> | RawBuilder<H>,
+  page: SelectQueryBuilder<any, any, O>,
+  prepared: boolean,
+): Promise<{ items: O[]; head: H | undefined }> {
+  const compiled = sql<
+    H & O
+  >`select list_head.*, list_page.* from (${head}) as list_head left join lateral (${page}) as list_page on true`.compile(db);
+  const rows = prepared ? await executePrepared(db, compiled) : (await db.executeQuery(compiled)).rows;
+  const first = rows[0];
+  if (!first) return { items: [], head: undefined };
+  const values: Record<string, unknown> = {};
+  for (const column in first) if (column.startsWith('list_')) values[column] = (first as Record<string, unknown>)[column];
   const items: O[] = [];
-  for (const { list_total: _, ...row } of rows) if ((row as { id?: unknown }).id !== null) items.push(row as O);
-  return { items, total: Number(rows[0]?.list_total ?? 0) };
+  for (const row of rows as Record<string, unknown>[]) {
+    if (row.id === null) continue;
+    for (const column in values) delete row[column];
+    items.push(row as O);
+  }
+  return { items, head: values as H };
 }
 
 /**

@@ -96,6 +96,16 @@ export function textMatch(dialect: Dialect, table: SearchTable, text: string, al
   return sql<SqlBool>`(${sql.join(columns.map(match), sql` or `)})`;
 }
 
+/**
+ * PostgreSQL: the rows of `table` whose search text contains `text`, as a condition that no index
+ * serves (`strpos`, which the trigram index does not answer): for reading rows in another index's
+ * order and testing each until a page is full, in a prepared statement whose one plan must never be
+ * the trigram lookup. Only where the caller knows the text to be common (see students' list).
+ */
+export function textScan(table: SearchTable, text: string, alias: string = table): RawBuilder<SqlBool> {
+  return sql<SqlBool>`strpos(${postgresText(table, alias)}, ${text.toLowerCase()}) > 0`;
+}
+
 /** SQLite: one of `columns` contains `needle` (lowercased). lower() is JavaScript's there (sqlite.ts): it folds case as the trigram index does. */
 function wholeText(columns: readonly RawBuilder<unknown>[], needle: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`(${sql.join(

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Dialect } from './database.ts';
 import { executePrepared } from './prepared.ts';
 import type { DB } from './schema.ts';
@@ -19,7 +19,21 @@ import type { DB } from './schema.ts';
  * one small statement (a round trip on PostgreSQL); a list whose count is cheap does not need this.
  */
 export interface KeptTotals {
-  count(query: SelectQueryBuilder<DB, any, any>): Promise<number>;
+  /**
+   * The total of `query`'s rows. `version`, when given, is the database's version read by the
+   * statement that read the page (`versionColumn`): the kept total is checked against it without a
+   * statement of its own (PostgreSQL, where each statement is a round trip).
+   */
+  count(query: SelectQueryBuilder<DB, any, any>, version?: string): Promise<number>;
+  /** PostgreSQL: the database's version as a column, to read with a page; null on SQLite, where checking costs no round trip. */
+  readonly versionColumn: RawBuilder<string> | null;
+  /** The database whose totals these are. */
+  readonly db: Kysely<DB>;
+  /**
+   * The last total counted for `query`'s filter, whatever has been written since, or undefined: a
+   * hint of how many rows match, to choose how to read a page (never an answer).
+   */
+  hint(query: SelectQueryBuilder<DB, any, any>): number | undefined;
   /** Counts given from the kept ones and counted again, since the process started. */
   readonly stats: { kept: number; counted: number };
   /** Drops every kept total: the next request of each counts again (the benchmark measures counting so). */
@@ -51,21 +65,27 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
   const version = versionOf(dialect);
   const check = sql<{ version: string }>`select ${version} as version`.compile(db);
   const kept = new Map<string, { version: string; total: number }>();
+  const counting = (query: SelectQueryBuilder<DB, any, any>) =>
+    query
+      .clearSelect()
+      .select([sql<number | string>`count(*)`.as('total'), version.as('version')])
+      .compile();
+  const keyOf = (compiled: CompiledQuery) => `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
   const stats = { kept: 0, counted: 0 };
 
   return {
     stats,
     forget: () => kept.clear(),
-    async count(query) {
-      const counting = query
-        .clearSelect()
-        .select([sql<number | string>`count(*)`.as('total'), version.as('version')])
-        .compile();
-      const key = `${counting.sql}\u0000${JSON.stringify(counting.parameters)}`;
+    versionColumn: dialect === 'postgres' ? version : null,
+    db,
+    hint: (query) => kept.get(keyOf(counting(query)))?.total,
+    async count(query, given) {
+      const compiled = counting(query);
+      const key = keyOf(compiled);
       const known = kept.get(key);
       if (known) {
-        const [current] = await executePrepared(db, check);
-        if (current?.version === known.version) {
+        const current = given ?? (await executePrepared(db, check))[0]?.version;
+        if (current === known.version) {
           stats.kept++;
           kept.delete(key);
           kept.set(key, known);
@@ -73,7 +93,7 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
         }
       }
       // Not prepared: a generic plan cannot see how selective a search text is.
-      const { rows } = await db.executeQuery<{ total: number | string; version: string }>(counting);
+      const { rows } = await db.executeQuery<{ total: number | string; version: string }>(compiled);
       const row = rows[0] as { total: number | string; version: string };
       const total = Number(row.total);
       stats.counted++;

@@ -1,8 +1,7 @@
-import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
-import { executePrepared, idIn } from '../../db/prepared.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import {
   type MatchingUsers,
@@ -12,6 +11,7 @@ import {
   searchRows,
   searchText,
   textMatch,
+  textScan,
   userIn,
 } from '../../db/search.ts';
 import { keptTotals } from '../../db/totals.ts';
@@ -26,6 +26,9 @@ export interface StudentRow {
   created_at: string;
   updated_at: string;
 }
+
+/** A student as the API shows it: with the slugs of the courses it applied to, alphabetically. */
+export type StudentWithCourses = StudentRow & { courses: string[] };
 
 /** A user as the student commands need it, whether or not it is a student yet. */
 export type UserRow = StudentRow & { is_admin: boolean };
@@ -69,61 +72,106 @@ function isStudent(eb: ExpressionBuilder<DB, 'users'>): Expression<SqlBool> {
   ]);
 }
 
+/**
+ * The slugs of the courses a user applied to, alphabetically, as a column of the user's row: read
+ * with the page instead of by a statement of their own (on PostgreSQL a round trip, which costs
+ * both processes more than this subquery does). JSON text on both (pg's parser of array literals
+ * allocated more than the rest of the request).
+ */
+function coursesColumn(dialect: Dialect) {
+  // Each application's course looked up by its key: as a join, PostgreSQL hashed all the courses
+  // again for each user of the page.
+  const applied = sql`select (select courses.slug from courses where courses.id = applied.course_id) as slug from course_applications as applied where applied.user_id = users.id`;
+  const slugs =
+    dialect === 'postgres'
+      ? sql`(select coalesce(json_agg(slug order by slug), '[]') from (${applied}) as slugs)`
+      : sql`(select json_group_array(slug order by slug) from (${applied}))`;
+  return slugs.as('courses');
+}
+
+function withCourses(row: Parameters<typeof decode>[0] & { courses: unknown }): StudentWithCourses {
+  return { ...decode(row), courses: JSON.parse(row.courses as string) as string[] };
+}
+
+/** The most users a page may test one by one, walking the ids, before an index lookup is cheaper. */
+const WALK_ROWS = 5000;
+
+/**
+ * About how many users there are: PostgreSQL's own estimate (`reltuples`, kept by ANALYZE and
+ * autovacuum), read at most once a minute. Only for choosing how to read a page.
+ */
+function userEstimate(db: Kysely<DB>, dialect: Dialect): () => Promise<number> {
+  let known: { count: number; at: number } | undefined;
+  return async () => {
+    if (dialect !== 'postgres') return 0;
+    if (!known || performance.now() - known.at > 60_000) {
+      const { rows } = await sql<{
+        n: number;
+      }>`select greatest(reltuples, 0)::float8 as n from pg_class where oid = 'users'::regclass`.execute(db);
+      known = { count: Number(rows[0]?.n ?? 0), at: performance.now() };
+    }
+    return known.count;
+  };
+}
+
 export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
   // Counting students tests every matching user for an application: 100,000 of them without a filter.
   const totals = keptTotals(db, dialect);
+  const users = userEstimate(db, dialect);
+
+  /**
+   * Whether walking the ids to the end of the page tests few users: about (offset + size) × users /
+   * matches of them, by the filter's last total (unknown: no). Not with `updated_since`, whose
+   * filter the kept totals know under another text.
+   */
+  async function walksFew(students: SelectQueryBuilder<DB, any, any>, list: ListRequest<StudentSort>): Promise<boolean> {
+    if (list.updatedSince !== undefined) return false;
+    const matches = totals.hint(students);
+    if (!matches) return false;
+    return ((list.page.offset + list.page.perPage) * (await users())) / matches <= WALK_ROWS;
+  }
+
   return {
-    list: async (filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<StudentRow>> => {
+    list: async (filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<StudentWithCourses>> => {
       // The same indexed match as the users group of GET /search (src/db/search.ts, ADR 0009); a
       // page in id order reads the matches in that order where the index can (SQLite).
       const search = filter.search === undefined ? '' : searchText(filter.search);
       const inIdOrder = search && list.sort === 'id' ? matchesInIdOrder(db, dialect, 'users', search) : null;
-      let query = (inIdOrder ?? db.selectFrom('users')).select(COLUMNS).where(isStudent);
-      if (search && !inIdOrder) query = query.where(textMatch(dialect, 'users', search));
-      const id = inIdOrder ? matchOrderColumn('users') : 'users.id';
-      if (filter.status !== undefined) query = query.where('users.email_verified', '=', filter.status === 'verified');
+      let matching = (inIdOrder ?? db.selectFrom('users')).where(isStudent);
+      if (filter.status !== undefined) matching = matching.where('users.email_verified', '=', filter.status === 'verified');
+      const students = search && !inIdOrder ? matching.where(textMatch(dialect, 'users', search)) : matching;
+      // PostgreSQL, a text many students contain (its last total says so): the page walks the ids
+      // and tests each user, in a prepared statement planned once per connection; planning this
+      // statement cost PostgreSQL as much as running it. Other texts are looked up in the index,
+      // planned for their own selectivity. The total is counted through the index either way.
+      const walk = search !== '' && dialect === 'postgres' && list.sort === 'id' && (await walksFew(students, list));
       const page = await listPage(
-        query,
+        (walk ? matching.where(textScan('users', search)) : students).select([...COLUMNS, coursesColumn(dialect)]),
         list,
         {
           sort: {
-            id,
+            id: inIdOrder ? matchOrderColumn('users') : 'users.id',
             name: 'users.name',
             email: 'users.email',
             created_at: 'users.created_at',
             updated_at: 'users.updated_at',
           },
-          id,
+          id: inIdOrder ? matchOrderColumn('users') : 'users.id',
           updatedAt: 'users.updated_at',
         },
-        { kept: totals },
+        { kept: totals, count: students, prepareOn: walk ? db : undefined },
       );
-      return { items: page.items.map(decode), total: page.total };
+      return { items: page.items.map(withCourses), total: page.total };
     },
 
-    findStudent: async (id: number): Promise<StudentRow | undefined> => {
-      const row = await db.selectFrom('users').select(COLUMNS).where('users.id', '=', id).where(isStudent).executeTakeFirst();
-      return row && decode(row);
-    },
-
-    /** The slugs of the courses each user applied to, alphabetically. */
-    coursesOf: async (userIds: readonly number[]): Promise<Map<number, string[]>> => {
-      const courses = new Map<number, string[]>(userIds.map((id) => [id, []]));
-      if (userIds.length === 0) return courses;
-      // One text and one plan per connection whatever the page's size (a page costs PostgreSQL more
-      // to plan than to run).
-      const rows = await executePrepared(
-        db,
-        db
-          .selectFrom('course_applications')
-          .innerJoin('courses', 'courses.id', 'course_applications.course_id')
-          .select(['course_applications.user_id', 'courses.slug'])
-          .where(idIn(dialect, 'course_applications.user_id', userIds))
-          .orderBy('courses.slug')
-          .compile(),
-      );
-      for (const row of rows) courses.get(row.user_id)?.push(row.slug);
-      return courses;
+    findStudent: async (id: number): Promise<StudentWithCourses | undefined> => {
+      const row = await db
+        .selectFrom('users')
+        .select([...COLUMNS, coursesColumn(dialect)])
+        .where('users.id', '=', id)
+        .where(isStudent)
+        .executeTakeFirst();
+      return row && withCourses(row);
     },
 
     findUser: async (executor: Kysely<DB>, id: number): Promise<UserRow | undefined> => {

@@ -25,24 +25,18 @@ const CREATE_FIELDS = ['name', 'email', 'email_verified'];
 export function createStudentService(deps: { db: Kysely<DB>; students: StudentRepository }) {
   const { students } = deps;
 
-  async function present(rows: StudentRow[]): Promise<Student[]> {
-    const courses = await students.coursesOf(rows.map((row) => row.id));
-    return rows.map((row) => presentStudent(row, courses.get(row.id) ?? []));
-  }
-
   return {
     async list(_ctx: ServiceContext, filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<Student>> {
       const search = filter.search?.trim().toLowerCase();
       const page = await students.list({ ...filter, search: search || undefined }, list);
-      return { items: await present(page.items), total: page.total };
+      return { items: page.items.map((row) => presentStudent(row, row.courses)), total: page.total };
     },
 
     /** A student by id; staff users and users without an application are the same 404 as a missing id. */
     async get(_ctx: ServiceContext, id: number): Promise<Student> {
       const row = await students.findStudent(id);
       if (!row) throw new NotFoundError();
-      const [student] = await present([row]);
-      return student as Student;
+      return presentStudent(row, row.courses);
     },
 
     /**
