@@ -130,12 +130,17 @@ async function pageBeside<O, H extends Record<`list_${string}`, unknown>>(
   const first = rows[0];
   if (!first) return { items: [], head: undefined };
   const values: Record<string, unknown> = {};
-  for (const column in first) if (column.startsWith('list_')) values[column] = (first as Record<string, unknown>)[column];
+  const columns: string[] = [];
+  for (const column in first) {
+    if (column.startsWith('list_')) values[column] = (first as Record<string, unknown>)[column];
+    else columns.push(column);
+  }
   const items: O[] = [];
   for (const row of rows as Record<string, unknown>[]) {
     if (row.id === null) continue;
-    for (const column in values) delete row[column];
-    items.push(row as O);
+    const item: Record<string, unknown> = {};
+    for (const column of columns) item[column] = row[column];
+    items.push(item as O);
   }
   return { items, head: values as H };
 }
