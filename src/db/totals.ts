@@ -65,11 +65,19 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
   const version = versionOf(dialect);
   const check = sql<{ version: string }>`select ${version} as version`.compile(db);
   const kept = new Map<string, { version: string; total: number }>();
-  const counting = (query: SelectQueryBuilder<DB, any, any>) =>
-    query
-      .clearSelect()
-      .select([sql<number | string>`count(*)`.as('total'), version.as('version')])
-      .compile();
+  // Query builders are immutable: the one a list asks a hint for and then counts is compiled once.
+  const statements = new WeakMap<SelectQueryBuilder<DB, any, any>, CompiledQuery<{ total: number | string; version: string }>>();
+  const counting = (query: SelectQueryBuilder<DB, any, any>) => {
+    let counted = statements.get(query);
+    if (!counted) {
+      counted = query
+        .clearSelect()
+        .select([sql<number | string>`count(*)`.as('total'), version.as('version')])
+        .compile();
+      statements.set(query, counted);
+    }
+    return counted;
+  };
   const keyOf = (compiled: CompiledQuery) => `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
   const stats = { kept: 0, counted: 0 };
 
@@ -80,8 +88,8 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
     db,
     hint: (query) => kept.get(keyOf(counting(query)))?.total,
     async count(query, given) {
-      const compiled = counting(query);
-      const key = keyOf(compiled);
+      const statement = counting(query);
+      const key = keyOf(statement);
       const known = kept.get(key);
       if (known) {
         const current = given ?? (await executePrepared(db, check))[0]?.version;
@@ -93,7 +101,7 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
         }
       }
       // Not prepared: a generic plan cannot see how selective a search text is.
-      const { rows } = await db.executeQuery<{ total: number | string; version: string }>(compiled);
+      const { rows } = await db.executeQuery(statement);
       const row = rows[0] as { total: number | string; version: string };
       const total = Number(row.total);
       stats.counted++;
