@@ -80,6 +80,8 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
   };
   const keyOf = (compiled: CompiledQuery) => `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
   const stats = { kept: 0, counted: 0 };
+  /** Counts under way, by statement and the version of the pages that asked for them. */
+  const counts = new Map<string, Promise<number>>();
 
   return {
     stats,
@@ -91,24 +93,37 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
       const statement = counting(query);
       const key = keyOf(statement);
       const known = kept.get(key);
-      if (known) {
-        const current = given ?? (await executePrepared(db, check))[0]?.version;
-        if (current === known.version) {
-          stats.kept++;
-          kept.delete(key);
-          kept.set(key, known);
-          return known.total;
-        }
+      const current = given ?? (await executePrepared(db, check))[0]?.version;
+      if (known && current === known.version) {
+        stats.kept++;
+        kept.delete(key);
+        kept.set(key, known);
+        return known.total;
       }
-      // Not prepared: a generic plan cannot see how selective a search text is.
-      const { rows } = await db.executeQuery(statement);
-      const row = rows[0] as { total: number | string; version: string };
-      const total = Number(row.total);
-      stats.counted++;
-      kept.delete(key);
-      kept.set(key, { version: row.version, total });
-      if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
-      return total;
+      // Requests that saw the same version share one count: after a write, every request in flight
+      // would otherwise count the same rows at once. A count is sent after the version was read, so
+      // it sees at least what each of them saw.
+      const shared = current === undefined ? undefined : `${key}\u0000${current}`;
+      const running = shared === undefined ? undefined : counts.get(shared);
+      if (running) return running;
+      const counted = (async () => {
+        // Not prepared: a generic plan cannot see how selective a search text is.
+        const { rows } = await db.executeQuery(statement);
+        const row = rows[0] as { total: number | string; version: string };
+        const total = Number(row.total);
+        stats.counted++;
+        kept.delete(key);
+        kept.set(key, { version: row.version, total });
+        if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
+        return total;
+      })();
+      if (shared === undefined) return counted;
+      counts.set(shared, counted);
+      try {
+        return await counted;
+      } finally {
+        counts.delete(shared);
+      }
     },
   };
 }

@@ -33,6 +33,12 @@ describe('GET /students: kept totals and pages in id order', () => {
     await other.close();
   });
 
+  /** The server's snapshot on PostgreSQL (see the first test); SQLite's file is this test file's own. */
+  const snapshot = async () =>
+    app.platform.database.dialect === 'postgres'
+      ? (await sql<{ v: string }>`select pg_current_snapshot()::text as v`.execute(app.platform.database.db)).rows[0]?.v
+      : 'sqlite: other test files write other files';
+
   test('a total is counted once while nothing is written, and again after any write, whoever makes it', async () => {
     const tag = unique('kept').toLowerCase().replace(/-/g, '');
     const course = await make.course();
@@ -44,10 +50,6 @@ describe('GET /students: kept totals and pages in id order', () => {
 
     // On PostgreSQL the version is the server's snapshot, which a write to any of its databases moves
     // (other test files write meanwhile): the reads are repeated until no write fell between them.
-    const snapshot = async () =>
-      app.platform.database.dialect === 'postgres'
-        ? (await sql<{ v: string }>`select pg_current_snapshot()::text as v`.execute(app.platform.database.db)).rows[0]?.v
-        : 'sqlite: other test files write other files';
     let counted = 0;
     for (let attempt = 1; ; attempt++) {
       const before = await snapshot();
@@ -106,6 +108,26 @@ describe('GET /students: kept totals and pages in id order', () => {
     );
     assert.equal(await total(), 4);
     assert.equal(await total(), 4);
+  });
+
+  test('requests that read their pages at one version after a write share one count', async () => {
+    const tag = unique('herd').toLowerCase().replace(/-/g, '');
+    const course = await make.course();
+    await make.student({ name: `${tag} One` }, { courseId: course.id });
+    await make.student({ name: `${tag} Two` }, { courseId: course.id });
+    const totals = keptTotals(app.platform.database.db, app.platform.database.dialect);
+    assert.equal((await list(`search=${tag}`)).meta.total, 2);
+    for (let attempt = 1; ; attempt++) {
+      // A write makes the kept total stale; eight requests then read their pages at one version.
+      await make.student({ name: `${tag} More ${attempt}` }, { courseId: course.id });
+      const before = await snapshot();
+      const counted = totals.stats.counted;
+      const pages = await Promise.all(Array.from({ length: 8 }, () => list(`search=${tag}`)));
+      if (before !== (await snapshot()) && attempt < 50) continue;
+      for (const page of pages) assert.equal(page.meta.total, 2 + attempt);
+      assert.equal(totals.stats.counted, counted + 1, 'one count for the eight requests');
+      break;
+    }
   });
 
   test('pages in id order, both directions, skip staff and users without an application, and agree with the name order', async () => {
