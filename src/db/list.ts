@@ -157,7 +157,11 @@ export interface ListCount {
    * counters kept with the rows); `updated_since` is not applied to it.
    */
   total?: SelectQueryBuilder<any, any, { total: number | string | null }>;
-  /** Totals that cost more than a page are counted once per version of the data (src/db/totals.ts). */
+  /**
+   * Totals that cost more than a page are counted once per version of the data (src/db/totals.ts).
+   * On PostgreSQL the page is read with the version in one statement (`pageBeside`), which tells
+   * an empty page by its `id`: the page must select the rows' `id`.
+   */
   kept?: KeptTotals;
   /**
    * Runs the page and the count on this database as named prepared statements on PostgreSQL, planned
