@@ -1,15 +1,7 @@
 import { type Compilable, type CompiledQuery, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { Dialect } from './database.ts';
-import { runsPrepared } from './database.ts';
+import { type Dialect, runsPrepared } from './database.ts';
 import type { DB } from './schema.ts';
 
-/**
- * Compiles a query once and runs it with new parameter values, for the few queries on every
- * request's path (token lookup, organization read). Building and compiling a Kysely query costs
- * more than SQLite takes to run it; the SQL text is identical each time, so it is done once.
- * On PostgreSQL it also runs as a named prepared statement, so it is not planned again each time.
- * `query` is built with placeholder values in the same positions as the parameters later passed.
- */
 /**
  * Runs a compiled query, on PostgreSQL as a named prepared statement (planned once per connection,
  * `runsPrepared`): for queries whose text varies with their shape only and whose plan suits every value.
@@ -19,6 +11,13 @@ export async function executePrepared<R>(db: Kysely<any>, compiled: CompiledQuer
   return (await db.executeQuery(compiled)).rows;
 }
 
+/**
+ * Compiles a query once and runs it with new parameter values, for the few queries on every
+ * request's path (token lookup, organization read). Building and compiling a Kysely query costs
+ * more than SQLite takes to run it; the SQL text is identical each time, so it is done once.
+ * On PostgreSQL it also runs as a named prepared statement, so it is not planned again each time.
+ * `query` is built with placeholder values in the same positions as the parameters later passed.
+ */
 export function prepare<R>(db: Kysely<DB>, query: Compilable<R>): (...parameters: unknown[]) => Promise<R[]> {
   const compiled = query.compile();
   runsPrepared(compiled.sql);

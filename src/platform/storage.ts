@@ -208,16 +208,16 @@ export function createLocalStorage(root: string): Storage {
   };
 }
 
-/**
- * A storage whose implementation is loaded on first use: the S3 client is about 4.5 MB of heap that a
- * process which never touches a file (most API processes, most of the time) does not carry, and
- * every full garbage collection would otherwise mark it again.
- */
 /** Where an S3 storage keeps its files, as `Storage.root` shows it. */
 export function s3Root(settings: { bucket: string; prefix: string }): string {
   return `s3://${settings.bucket}/${settings.prefix}`;
 }
 
+/**
+ * A storage whose implementation is loaded on first use: the S3 client is about 4.5 MB of heap that a
+ * process which never touches a file (most API processes, most of the time) does not carry, and
+ * every full garbage collection would otherwise mark it again.
+ */
 export function lazyStorage(root: string, load: () => Promise<Storage>): Storage {
   let loaded: Promise<Storage> | undefined;
   const storage = () => {

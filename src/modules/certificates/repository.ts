@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { CertificateTable, DB } from '../../db/schema.ts';
@@ -69,15 +69,16 @@ export function createCertificateRepository(db: Kysely<DB>) {
 
   return {
     list: async (filter: CertificateFilter, list: ListRequest<CertificateSort>): Promise<Page<CertificateRow>> => {
-      let query = withCourse(db);
-      if (filter.studentId !== undefined) query = query.where('certificates.user_id', '=', filter.studentId);
-      if (filter.courseId !== undefined) query = query.where('certificates.course_id', '=', filter.courseId);
-      if (filter.status !== undefined) query = query.where('certificates.status', '=', filter.status);
+      const filters = (eb: ExpressionBuilder<DB, 'certificates'>) => {
+        const conditions: Expression<SqlBool>[] = [];
+        if (filter.studentId !== undefined) conditions.push(eb('certificates.user_id', '=', filter.studentId));
+        if (filter.courseId !== undefined) conditions.push(eb('certificates.course_id', '=', filter.courseId));
+        if (filter.status !== undefined) conditions.push(eb('certificates.status', '=', filter.status));
+        return eb.and(conditions);
+      };
+      const query = withCourse(db).where(filters);
       // Every certificate has its course (a foreign key): the total needs no join.
-      let count = db.selectFrom('certificates');
-      if (filter.studentId !== undefined) count = count.where('certificates.user_id', '=', filter.studentId);
-      if (filter.courseId !== undefined) count = count.where('certificates.course_id', '=', filter.courseId);
-      if (filter.status !== undefined) count = count.where('certificates.status', '=', filter.status);
+      const count = db.selectFrom('certificates').where(filters);
       // A student holds a few certificates, so one plan serves every student; a course holds from none
       // to thousands, a status most or few, `updated_since` any share: those are planned each time.
       const onePlan = filter.courseId === undefined && filter.status === undefined && list.updatedSince === undefined;
