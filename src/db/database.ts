@@ -39,6 +39,14 @@ export interface Database {
   arrays(query: CompiledQuery): Promise<{ columns: string[]; rows: unknown[][] }>;
   /** SQLite only: see NodeSqliteDatabase.dataVersion. */
   dataVersion?: () => number;
+  /**
+   * The database for statements whose planning costs more than running them and whose one plan
+   * suits every value (`GET /search`'s): on PostgreSQL a second, small pool whose sessions keep a
+   * generic plan of each named statement (`plan_cache_mode = force_generic_plan`), opened at its
+   * first use; PostgreSQL otherwise plans a statement again for each run whenever its generic plan
+   * looks dearer than the custom ones. On SQLite the same `db`, which plans each text once anyway.
+   */
+  planned(): Kysely<DB>;
   close(): Promise<void>;
 }
 
@@ -143,32 +151,50 @@ export function openDatabase(
       // Synchronous like every node:sqlite call; the promise keeps one signature for both databases.
       arrays: async (query) => database.prepare(query.sql).arrays(query.parameters),
       dataVersion: () => database.dataVersion(),
+      planned: () => db,
       close: () => db.destroy(),
     };
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    ...(timeouts ? { ...postgresBounds(timeouts), Client: BoundedClient } : { Client: NamingClient }),
-  });
-  // A client that loses its server must not crash the process: idle ones report through the pool,
-  // checked-out ones would emit 'error' with no listener (an uncaught exception) although their query
-  // already rejects. The pool replaces dead clients; the next query reconnects.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const open = (max: number, settings: Partial<pg.ClientConfig> = {}) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max,
+      ...(timeouts ? { ...postgresBounds(timeouts), Client: BoundedClient } : { Client: NamingClient }),
+      ...settings,
+    });
+    // A client that loses its server must not crash the process: idle ones report through the pool,
+    // checked-out ones would emit 'error' with no listener (an uncaught exception) although their query
+    // already rejects. The pool replaces dead clients; the next query reconnects.
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
+    return pool;
+  };
+  const pool = open(options.poolSize ?? 10);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let planned: Kysely<DB> | undefined;
   return {
     db,
     dialect: 'postgres',
     url,
     timeouts,
+    planned() {
+      planned ??= new Kysely<DB>({
+        dialect: new PostgresDialect({ pool: open(PLANNED_POOL_SIZE, { options: '-c plan_cache_mode=force_generic_plan' }) }),
+      });
+      return planned;
+    },
     async arrays(query) {
       const result = await pool.query({ text: query.sql, values: query.parameters as unknown[], rowMode: 'array' });
       return { columns: result.fields.map((field) => field.name), rows: result.rows as unknown[][] };
     },
-    close: () => db.destroy(),
+    async close() {
+      await Promise.all([db.destroy(), planned?.destroy()]);
+    },
   };
 }
+
+/** Connections of the pool that keeps generic plans (`Database.planned`): its statements are short. */
+const PLANNED_POOL_SIZE = 4;
 
 /**
  * One round trip, for readiness and health checks, given up after the acquire timeout: a probe must

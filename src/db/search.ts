@@ -1,6 +1,5 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from './database.ts';
-import { executePrepared, idIn } from './prepared.ts';
 import type { DB } from './schema.ts';
 import { lookupPart } from './trigrams.ts';
 
@@ -67,6 +66,37 @@ export function searchText(text: string): string {
 }
 
 /**
+ * How a text is matched in one table. `kind` and `recheck` decide the condition's SQL; `lookup` and
+ * `needle` are its parameters: a statement compiled for one plan's shape serves every text of that
+ * shape with these values (`GET /search` compiles its statement once per shape).
+ *
+ * - `index`: looked up in the table's trigram index (PostgreSQL: `LIKE` on the indexed expression,
+ *   which also serves text shorter than a trigram, by scanning; SQLite: an FTS5 phrase).
+ * - `like` (SQLite, ASCII text under three characters): SQLite's own `LIKE`, which folds ASCII case.
+ * - `instr` (SQLite, other text under three characters): `instr(lower(column), needle)`.
+ *
+ * `recheck`: the index is asked for the text's rarest part (`lookupPart`), and the rows it finds are
+ * checked for the whole text.
+ */
+export interface TextMatchPlan {
+  kind: 'index' | 'like' | 'instr';
+  recheck: boolean;
+  lookup: string;
+  needle: string;
+}
+
+export function textMatchPlan(dialect: Dialect, table: SearchTable, text: string): TextMatchPlan {
+  const needle = text.toLowerCase();
+  const long = [...needle].length >= TRIGRAM;
+  // A long text is looked up by its rarest part, then checked whole on the rows found (trigrams.ts).
+  const part = long ? lookupPart(table, needle, dialect === 'sqlite') : needle;
+  if (dialect === 'postgres') return { kind: 'index', recheck: part !== needle, lookup: containsPattern(part), needle };
+  if (long) return { kind: 'index', recheck: part !== needle, lookup: phrase(part), needle };
+  if (/^[\x20-\x7e]*$/.test(needle)) return { kind: 'like', recheck: false, lookup: containsPattern(needle), needle };
+  return { kind: 'instr', recheck: false, lookup: needle, needle };
+}
+
+/**
  * A condition on the rows of `table` (as `alias`): one of its search columns contains `text`,
  * case-insensitively (letter case is folded beyond ASCII on both databases). `text` is what
  * `searchText` returns, never blank. This is the one place where the dialects differ: PostgreSQL
@@ -75,24 +105,36 @@ export function searchText(text: string): string {
  * is a scan, with SQLite's own LIKE where ASCII case folding is all it needs.
  */
 export function textMatch(dialect: Dialect, table: SearchTable, text: string, alias: string = table): RawBuilder<SqlBool> {
-  const needle = text.toLowerCase();
-  const names = SEARCH_COLUMNS[table];
-  const columns = names.map((column) => sql.ref(`${alias}.${column}`));
-  // A long text is looked up by its rarest part, then checked whole on the rows found (trigrams.ts).
-  const part = [...needle].length >= TRIGRAM ? lookupPart(table, needle) : needle;
+  const plan = textMatchPlan(dialect, table, text);
+  return planMatch(dialect, table, plan, plan, alias);
+}
+
+/**
+ * The condition of `textMatch` for a plan's shape (`kind`, `recheck`), with `values` as its
+ * parameters: the plan's own, or stand-ins that a compiled statement replaces (GET /search).
+ */
+export function planMatch(
+  dialect: Dialect,
+  table: SearchTable,
+  plan: Pick<TextMatchPlan, 'kind' | 'recheck'>,
+  values: { lookup: unknown; needle: unknown },
+  alias: string = table,
+): RawBuilder<SqlBool> {
+  const columns = SEARCH_COLUMNS[table].map((column) => sql.ref(`${alias}.${column}`));
   if (dialect === 'postgres') {
     const text = postgresText(table, alias);
-    const lookup = sql<SqlBool>`${text} like ${containsPattern(part)} escape '\\'`;
-    return part === needle ? lookup : sql<SqlBool>`(${lookup} and strpos(${text}, ${needle}) > 0)`;
+    const lookup = sql<SqlBool>`${text} like ${values.lookup} escape '\\'`;
+    return plan.recheck ? sql<SqlBool>`(${lookup} and strpos(${text}, ${values.needle}) > 0)` : lookup;
   }
-  if ([...needle].length >= TRIGRAM) {
+  if (plan.kind === 'index') {
     const index = sql.table(`${table}_search`);
-    const lookup = sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from ${index} where ${index} match ${phrase(part)})`;
-    return part === needle ? lookup : sql<SqlBool>`(${lookup} and ${wholeText(columns, needle)})`;
+    const lookup = sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from ${index} where ${index} match ${values.lookup})`;
+    return plan.recheck ? sql<SqlBool>`(${lookup} and ${wholeText(columns, values.needle)})` : lookup;
   }
-  const match = /^[\x20-\x7e]*$/.test(needle)
-    ? (column: (typeof columns)[number]) => sql`${column} like ${containsPattern(needle)} escape '\\'`
-    : (column: (typeof columns)[number]) => sql`instr(lower(${column}), ${needle}) > 0`;
+  const match =
+    plan.kind === 'like'
+      ? (column: (typeof columns)[number]) => sql`${column} like ${values.lookup} escape '\\'`
+      : (column: (typeof columns)[number]) => sql`instr(lower(${column}), ${values.lookup}) > 0`;
   return sql<SqlBool>`(${sql.join(columns.map(match), sql` or `)})`;
 }
 
@@ -107,7 +149,7 @@ export function textScan(table: SearchTable, text: string, alias: string = table
 }
 
 /** SQLite: one of `columns` contains `needle` (lowercased). lower() is JavaScript's there (sqlite.ts): it folds case as the trigram index does. */
-function wholeText(columns: readonly RawBuilder<unknown>[], needle: string): RawBuilder<SqlBool> {
+function wholeText(columns: readonly RawBuilder<unknown>[], needle: unknown): RawBuilder<SqlBool> {
   return sql<SqlBool>`(${sql.join(
     columns.map((column) => sql`instr(lower(${column}), ${needle}) > 0`),
     sql` or `,
@@ -131,7 +173,7 @@ export function matchesInIdOrder<T extends SearchTable>(
 ): SelectQueryBuilder<DB, T, NothingSelected> | null {
   const needle = text.toLowerCase();
   if (dialect !== 'sqlite' || [...needle].length < TRIGRAM) return null;
-  const part = lookupPart(table, needle);
+  const part = lookupPart(table, needle, true);
   const index = `${table}_search`;
   let query: SelectQueryBuilder<any, any, any> = (db as Kysely<any>)
     .selectFrom(sql.table(index).as(index))
@@ -154,92 +196,4 @@ type NothingSelected = {};
 /** What a query of `matchesInIdOrder` is ordered by to read its index in order. */
 export function matchOrderColumn(table: SearchTable): string {
   return `${table}_search.rowid`;
-}
-
-/** One group's answer: at most `limit` rows and how many matched in all. */
-export interface SearchRows<O> {
-  total: number;
-  rows: O[];
-}
-
-/**
- * Runs a group's filtered query (which selects `id` and the `order` column): the first `limit`
- * matches in `order` (ascending unless `direction` says otherwise), ties broken by id in the same direction, and the number of matches. The matches are a materialized
- * common table expression, read twice: a planner that saw the ORDER BY … LIMIT with the match would
- * be tempted to walk an index in that order and test every row, instead of looking the text up.
- */
-export async function searchRows<O extends { id: number }>(
-  db: Kysely<DB>,
-  query: SelectQueryBuilder<DB, any, O>,
-  options: { limit: number; order: keyof O & string; direction?: 'asc' | 'desc' },
-): Promise<SearchRows<O>> {
-  const direction = options.direction ?? 'asc';
-  const compiled = (db as Kysely<any>)
-    .with(
-      (cte) => cte('search_hits').materialized(),
-      () => query,
-    )
-    .selectFrom('search_hits')
-    .selectAll()
-    .select((eb) => eb.selectFrom('search_hits').select(eb.fn.countAll().as('n')).as('search_total'))
-    .orderBy(options.order, direction)
-    .orderBy('id', direction)
-    .limit(options.limit)
-    .compile();
-  // Planning these costs PostgreSQL more than running them; the text depends only on the group.
-  const rows = (await executePrepared(db, compiled)) as (O & { search_total: number | string })[];
-  const total = Number(rows[0]?.search_total ?? 0);
-  return { total, rows: rows.map(({ search_total: _, ...row }) => row as unknown as O) };
-}
-
-/**
- * Like `searchRows`, for groups whose hits show columns of joined tables: `matches` selects only `id`
- * and the `order` column, so that counting thousands of matches joins nothing, and `details` reads
- * the joined columns of the page's rows alone (by id; any order — the page keeps the matches' order).
- */
-export async function searchPage<M extends { id: number }, O extends { id: number }>(
-  db: Kysely<DB>,
-  matches: SelectQueryBuilder<DB, any, M>,
-  options: { limit: number; order: keyof M & string; direction?: 'asc' | 'desc' },
-  details: (ids: number[]) => Promise<O[]>,
-): Promise<SearchRows<O>> {
-  const { total, rows } = await searchRows(db, matches, options);
-  if (rows.length === 0) return { total, rows: [] };
-  const byId = new Map((await details(rows.map((row) => row.id))).map((row) => [row.id, row]));
-  return { total, rows: rows.flatMap((row) => byId.get(row.id) ?? []) };
-}
-
-/**
- * At most this many users matched by one search are passed to the groups as ids; beyond it (text of
- * one or two letters, a very common part of a name) each group looks the users up itself.
- */
-export const SHARED_USERS_MAX = 5000;
-
-/**
- * The ids of the users (staff and students) whose name or email contains the text, looked up once
- * per search and shared by every group that matches through users (students, staff, enrolments,
- * certificates), or null when more than `SHARED_USERS_MAX` match.
- */
-export type MatchingUsers = readonly number[] | null;
-
-export async function findMatchingUsers(db: Kysely<DB>, dialect: Dialect, text: string): Promise<MatchingUsers> {
-  const compiled = db
-    .selectFrom('users')
-    .select('users.id')
-    .where(textMatch(dialect, 'users', text))
-    .limit(SHARED_USERS_MAX + 1)
-    .compile();
-  const rows = await executePrepared(db, compiled);
-  return rows.length > SHARED_USERS_MAX ? null : rows.map((row) => row.id);
-}
-
-/**
- * A condition on `column` (a user id): it is one of the users that `users` lists, or, when
- * `users` is null (too many to pass), one whose name or email contains `text` (the index again).
- * The ids travel as one parameter (an array on PostgreSQL, JSON on SQLite), so the statement's
- * text does not depend on how many there are.
- */
-export function userIn(dialect: Dialect, column: string, text: string, users: MatchingUsers): RawBuilder<SqlBool> {
-  if (users === null) return sql<SqlBool>`${sql.ref(column)} in (select users.id from users where ${textMatch(dialect, 'users', text)})`;
-  return idIn(dialect, column, users);
 }

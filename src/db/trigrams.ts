@@ -14,6 +14,8 @@ export interface TrigramSample {
   /** In how many of the sampled rows each trigram occurs. */
   counts: Map<string, number>;
   rows: number;
+  /** Rows in the table when the sample was taken. */
+  tableRows: number;
   takenAt: number;
 }
 
@@ -41,11 +43,12 @@ async function takeSample(db: Kysely<DB>, table: string, columns: readonly strin
   const { rows } = await sql<{
     text: string;
   }>`select ${text} as text from ${sql.table(table)} order by random() limit ${SAMPLE_ROWS}`.execute(db);
+  const [size] = (await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows;
   const counts = new Map<string, number>();
   for (const row of rows) {
     for (const trigram of new Set(trigramsOf(row.text.toLowerCase()))) counts.set(trigram, (counts.get(trigram) ?? 0) + 1);
   }
-  return { counts, rows: rows.length, takenAt: Date.now() };
+  return { counts, rows: rows.length, tableRows: Number(size?.n ?? rows.length), takenAt: Date.now() };
 }
 
 /**
@@ -76,31 +79,63 @@ export async function ensureTrigramSamples(
 
 /** Checking a candidate row's whole text costs about this many index entries read. */
 const RECHECK_COST = 20;
+/**
+ * Finding one trigram in the index costs about this many entries read, whatever its list holds: a
+ * phrase of 30 trigrams looked up in an empty FTS5 table took 50 µs, one of 4 took 5 µs.
+ */
+const PROBE_COST = 30;
 
 /**
  * The part of `needle` (lowercased, at least three characters) to look up in `table`'s trigram
- * index, by an estimate from the sample: reading a trigram's index entries costs its share of rows,
- * and every row the part finds is checked whole. The candidates are up to LOOKUP_CHARACTERS letters
- * and digits in a row (PostgreSQL takes a LIKE pattern's trigrams from its words), and the whole
- * needle, which needs no check; the cheapest wins. Without a sample, the whole needle.
+ * index, by an estimate from the sample: each trigram costs a probe and its share of the table's
+ * rows, and every row the part finds is checked whole. The candidates are the whole needle, which
+ * needs no check, and its parts of LOOKUP_CHARACTERS characters: any characters with
+ * `anyCharacters` (SQLite's FTS5 trigrams span spaces and punctuation: `leo sc` finds Leo Schmidt
+ * from four lists), otherwise letters and digits in a row (PostgreSQL takes a LIKE pattern's
+ * trigrams from its words). The cheapest wins. Without a sample, the whole needle.
  */
-export function lookupPart(table: string, needle: string): string {
+export function lookupPart(table: string, needle: string, anyCharacters = false): string {
   const sample = samples.get(table);
-  const characters = [...needle];
-  if (!sample || sample.rows === 0 || characters.length <= LOOKUP_CHARACTERS + 1) return needle;
-  const share = (trigram: string) => (sample.counts.get(trigram) ?? 0) / sample.rows;
-  let best = { part: needle, cost: trigramsOf(needle).reduce((sum, trigram) => sum + share(trigram), 0) };
-  for (const run of needle.match(/[\p{L}\p{N}]{3,}/gu) ?? []) {
+  if (!sample || [...needle].length <= LOOKUP_CHARACTERS + 1) return needle;
+  // Entries of a trigram's list: its share of the sampled rows, times the table's rows.
+  const scale = sample.rows === 0 ? 0 : sample.tableRows / sample.rows;
+  const entries = (trigram: string) => (sample.counts.get(trigram) ?? 0) * scale;
+  const { whole, parts } = candidatesOf(needle, anyCharacters);
+  let best = { part: needle, cost: whole.reduce((sum, trigram) => sum + PROBE_COST + entries(trigram), 0) };
+  for (const { part, trigrams } of parts) {
+    let cost = 0;
+    let least = Number.POSITIVE_INFINITY;
+    for (const trigram of trigrams) {
+      const list = entries(trigram);
+      cost += PROBE_COST + list;
+      least = Math.min(least, list);
+    }
+    cost += RECHECK_COST * least;
+    if (cost < best.cost) best = { part, cost };
+  }
+  return best.part;
+}
+
+/**
+ * The candidate parts of a needle and their trigrams; a search asks for every table's part of the
+ * same needle in turn, so the last needle's are kept.
+ */
+let candidates: { key: string; whole: string[]; parts: { part: string; trigrams: string[] }[] } | undefined;
+
+function candidatesOf(needle: string, anyCharacters: boolean) {
+  const key = `${anyCharacters ? '*' : 'w'}${needle}`;
+  if (candidates?.key === key) return candidates;
+  const parts: { part: string; trigrams: string[] }[] = [];
+  for (const run of anyCharacters ? [needle] : (needle.match(/[\p{L}\p{N}]{3,}/gu) ?? [])) {
     const letters = [...run];
     const length = Math.min(LOOKUP_CHARACTERS, letters.length);
     for (let i = 0; i + length <= letters.length; i++) {
       const part = letters.slice(i, i + length).join('');
-      const shares = trigramsOf(part).map(share);
-      const cost = shares.reduce((sum, value) => sum + value, 0) + RECHECK_COST * Math.min(...shares);
-      if (cost < best.cost) best = { part, cost };
+      parts.push({ part, trigrams: trigramsOf(part) });
     }
   }
-  return best.part;
+  candidates = { key, whole: trigramsOf(needle), parts };
+  return candidates;
 }
 
 /** Forgets every sample (tests). */

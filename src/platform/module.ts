@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { Logger } from 'pino';
 import type { Runner } from '../cli/runner.ts';
-import type { MatchingUsers } from '../db/search.ts';
+import type { Dialect } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+import type { SearchTable } from '../db/search.ts';
 import type { JobDefinitions } from './jobs/registry.ts';
 import type { Platform } from './platform.ts';
 
@@ -37,22 +40,43 @@ export interface SearchHit {
 }
 
 /**
+ * What a search group builds its matches with (`SearchGroup.matches`): the database, and the
+ * conditions of the search's text, whose values the statement receives as parameters.
+ */
+export interface SearchScope {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** The rows of `table` (as `alias`) whose search columns contain the text (`textMatch`). */
+  match(table: SearchTable, alias?: string): RawBuilder<SqlBool>;
+  /** `column` (a user id) is one of the users whose name or email contains the text, looked up once per search. */
+  user(column: string): RawBuilder<SqlBool>;
+}
+
+/**
  * A group of `GET /search` (e.g. `courses`): case-insensitive over the group's own fields, at most
- * `limit` hits and the exact total. `q` arrives trimmed and never blank: a blank `q` is answered by
- * the search module without calling any group. `textMatch` (src/db/search.ts) is the indexed match.
- * A group that matches through users (by a person's name or email) takes them from `users`, which
- * looks them up once for all groups of the search; called alone, a group looks them up itself.
+ * `limit` hits and the exact total. A search asks every group in one statement (ADR 0009), so a group
+ * describes its query instead of running it: `matches` selects `id` and `columns` of every matching
+ * row; the page is the first `limit` of them by `order` (ties by id, in the same direction), and
+ * `details`, when given, joins what the hits show to the page's rows alone, so that thousands of
+ * matches are counted without joining anything. `hit` turns a row (its values as JSON gives them)
+ * into the item. A blank `q` is answered by the search module without asking any group.
  */
 export interface SearchGroup {
   name: string;
-  search(platform: Platform, query: SearchGroupQuery): Promise<{ total: number; items: SearchHit[] }>;
-}
-
-export interface SearchGroupQuery {
-  q: string;
-  limit: number;
-  /** The users whose name or email contains `q`, looked up at most once per search (`findMatchingUsers`). */
-  users?: (() => Promise<MatchingUsers>) | undefined;
+  /** The columns `matches` selects besides `id`, in that order. */
+  columns: readonly string[];
+  /** The column of `columns` (or `id`) that the page is ordered by. */
+  order: string;
+  direction?: 'asc' | 'desc';
+  matches(scope: SearchScope): SelectQueryBuilder<DB, any, any>;
+  /**
+   * The page's rows with details: `page` reads the page (its `id` and `columns`) as `page` and
+   * selects `page.id`; the query joins to it and selects what `hit` reads, each by its name (the
+   * search keeps the page's order).
+   */
+  details?(page: SelectQueryBuilder<any, 'page', any>): SelectQueryBuilder<any, any, any>;
+  /** A row as JSON gives it; each group knows its own columns. */
+  hit(row: any): SearchHit;
 }
 
 /**

@@ -1,20 +1,34 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { notificationsModule } from '../../src/modules/notifications/module.ts';
+import { createSearchService } from '../../src/modules/search/service.ts';
 import { usersModule } from '../../src/modules/users/module.ts';
+import { operatorContext } from '../../src/platform/context.ts';
+import type { SearchGroup } from '../../src/platform/module.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { createTestPlatform } from '../support/platform.ts';
 
+type GroupSearch = (query: { q: string; limit: number }) => Promise<{ total: number; items: Record<string, unknown>[] }>;
+
+/** One group asked alone, as GET /search asks it among the others. */
+function groupSearch(platform: Platform, group: SearchGroup): GroupSearch {
+  const service = createSearchService(platform, [group]);
+  return async (query) =>
+    (await service.search(operatorContext(platform), query))[group.name] as { total: number; items: Record<string, unknown>[] };
+}
+
 describe('search groups users and notifications', () => {
   let platform: Platform;
   let make: Fixtures;
-  const [users] = usersModule.search;
-  const [notifications] = notificationsModule.search;
+  let users: GroupSearch;
+  let notifications: GroupSearch;
 
   before(async () => {
     platform = await createTestPlatform();
     make = fixtures(platform);
+    users = groupSearch(platform, usersModule.search[0] as SearchGroup);
+    notifications = groupSearch(platform, notificationsModule.search[0] as SearchGroup);
   });
 
   test('users: staff only, case-insensitive over the name or the email, each hit with its API path', async () => {
@@ -23,8 +37,7 @@ describe('search groups users and notifications', () => {
     const unal = await make.staff({ name: `Ünal Öztürk ${tag}`, email: `unal.${tag}@example.org`, status: 'draft' });
     await make.student({ name: `Student ${tag}`, email: `student.${tag}@example.org` });
 
-    assert.equal(users?.name, 'users');
-    const all = await users?.search(platform, { q: tag.toUpperCase(), limit: 10 });
+    const all = await users({ q: tag.toUpperCase(), limit: 10 });
     assert.equal(all?.total, 2, 'never a student');
     assert.deepEqual(all?.items[0], {
       id: grace.id,
@@ -35,15 +48,15 @@ describe('search groups users and notifications', () => {
       status: 'active',
     });
     assert.deepEqual(
-      (await users?.search(platform, { q: `NAVY.EXAMPLE.ORG`, limit: 10 }))?.items.map((h) => h.id),
+      (await users({ q: `NAVY.EXAMPLE.ORG`, limit: 10 }))?.items.map((h) => h.id),
       [grace.id],
     );
     assert.deepEqual(
-      (await users?.search(platform, { q: `öztürk ${tag}`, limit: 10 }))?.items.map((h) => h.id),
+      (await users({ q: `öztürk ${tag}`, limit: 10 }))?.items.map((h) => h.id),
       [unal.id],
     );
-    assert.deepEqual((await users?.search(platform, { q: `g_hopper`, limit: 10 }))?.items, [], '_ is not a wildcard');
-    const capped = await users?.search(platform, { q: tag, limit: 1 });
+    assert.deepEqual((await users({ q: `g_hopper`, limit: 10 }))?.items, [], '_ is not a wildcard');
+    const capped = await users({ q: tag, limit: 1 });
     assert.deepEqual([capped?.total, capped?.items.length], [2, 1], 'the total of every match, at most limit hits');
   });
 
@@ -72,15 +85,14 @@ describe('search groups users and notifications', () => {
       .returningAll()
       .executeTakeFirstOrThrow();
 
-    assert.equal(notifications?.name, 'notifications');
     for (const q of [`ADA.${tag.toUpperCase()}`, `${tag} ACADEMY ACCOUNT`, 'SUSPENDED']) {
-      const found = await notifications?.search(platform, { q, limit: 10 });
+      const found = await notifications({ q, limit: 10 });
       assert.ok(
         found?.items.some((hit) => hit.id === row.id),
         q,
       );
     }
-    const [hit] = (await notifications?.search(platform, { q: `ada.${tag}`, limit: 10 }))?.items ?? [];
+    const [hit] = (await notifications({ q: `ada.${tag}`, limit: 10 }))?.items ?? [];
     assert.deepEqual(hit, {
       id: row.id,
       type: 'notification',
@@ -90,6 +102,6 @@ describe('search groups users and notifications', () => {
       notification_type: 'suspension',
       status: 'sent',
     });
-    assert.equal((await notifications?.search(platform, { q: `${tag}%`, limit: 10 }))?.total, 0, '% is not a wildcard');
+    assert.equal((await notifications({ q: `${tag}%`, limit: 10 }))?.total, 0, '% is not a wildcard');
   });
 });

@@ -1,8 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { AssessmentTable, DB } from '../../db/schema.ts';
-import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
 import type { AssessmentSort } from './schemas.ts';
 
 export type AssessmentRow = Selectable<AssessmentTable>;
@@ -24,19 +22,3 @@ export function createAssessmentRepository(db: Kysely<DB>) {
 }
 
 export type AssessmentRepository = ReturnType<typeof createAssessmentRepository>;
-
-/** Assessments whose title contains `text` (GET /search), by title. */
-export function searchAssessments(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  text: string,
-  limit: number,
-): Promise<SearchRows<{ id: number; title: string; kind: string; session_id: number; course: string }>> {
-  const query = db
-    .selectFrom('assessments')
-    .innerJoin('training_sessions', 'training_sessions.id', 'assessments.session_id')
-    .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
-    .select(['assessments.id', 'assessments.title', 'assessments.kind', 'assessments.session_id', 'courses.slug as course'])
-    .where(textMatch(dialect, 'assessments', text));
-  return searchRows(db, query, { limit, order: 'title' });
-}

@@ -1,8 +1,6 @@
 import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
-import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { CertificateTable, DB } from '../../db/schema.ts';
-import { type MatchingUsers, type SearchRows, searchPage, textMatch, userIn } from '../../db/search.ts';
 import type { CertificateSort, CertificateStatus } from './schemas.ts';
 
 /** A certificate row with its course's slug. */
@@ -163,31 +161,3 @@ export function createCertificateRepository(db: Kysely<DB>) {
 }
 
 export type CertificateRepository = ReturnType<typeof createCertificateRepository>;
-
-/** Certificates whose number, or holder's name or email, contains `text` (GET /search), by number. */
-export function searchCertificates(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  text: string,
-  limit: number,
-  users: MatchingUsers = null,
-): Promise<SearchRows<{ id: number; certificate_number: string; status: string; holder_name: string; course: string }>> {
-  const matches = () => db.selectFrom('certificates').select(['certificates.id', 'certificates.certificate_number']);
-  const byNumber = matches().where(textMatch(dialect, 'certificates', text));
-  const byHolder = matches().where(userIn(dialect, 'certificates.user_id', text, users));
-  return searchPage(db, users?.length === 0 ? byNumber : byNumber.union(byHolder), { limit, order: 'certificate_number' }, (ids) =>
-    db
-      .selectFrom('certificates')
-      .innerJoin('users', 'users.id', 'certificates.user_id')
-      .innerJoin('courses', 'courses.id', 'certificates.course_id')
-      .select([
-        'certificates.id',
-        'certificates.certificate_number',
-        'certificates.status',
-        'users.name as holder_name',
-        'courses.slug as course',
-      ])
-      .where('certificates.id', 'in', ids)
-      .execute(),
-  );
-}

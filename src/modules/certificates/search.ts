@@ -1,28 +1,29 @@
 import type { SearchGroup } from '../../platform/module.ts';
-import { searchCertificates } from './repository.ts';
 
-/** The `certificates` group of GET /search: certificates by number or holder. */
+/** The `certificates` group of GET /search: certificates by number or holder, by number. */
 export const certificateSearch: SearchGroup = {
   name: 'certificates',
-  async search(platform, { q, limit, users }) {
-    const { total, rows } = await searchCertificates(
-      platform.database.db,
-      platform.database.dialect,
-      q,
-      limit,
-      users ? await users() : null,
-    );
-    return {
-      total,
-      items: rows.map((row) => ({
-        id: row.id,
-        type: 'certificate',
-        title: row.certificate_number,
-        path: `/api/v1/certificates/${row.id}`,
-        holder_name: row.holder_name,
-        course: row.course,
-        status: row.status,
-      })),
-    };
+  columns: ['certificate_number'],
+  order: 'certificate_number',
+  matches: ({ db, match, user }) => {
+    const certificates = () => db.selectFrom('certificates').select(['certificates.id', 'certificates.certificate_number']);
+    return certificates()
+      .where(match('certificates'))
+      .union(certificates().where(user('certificates.user_id')));
   },
+  details: (page) =>
+    page
+      .innerJoin('certificates', 'certificates.id', 'page.id')
+      .innerJoin('users', 'users.id', 'certificates.user_id')
+      .innerJoin('courses', 'courses.id', 'certificates.course_id')
+      .select(['page.certificate_number', 'certificates.status', 'users.name as holder_name', 'courses.slug as course']),
+  hit: (row: { id: number; certificate_number: string; status: string; holder_name: string; course: string }) => ({
+    id: row.id,
+    type: 'certificate',
+    title: row.certificate_number,
+    path: `/api/v1/certificates/${row.id}`,
+    holder_name: row.holder_name,
+    course: row.course,
+    status: row.status,
+  }),
 };

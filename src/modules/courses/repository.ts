@@ -1,8 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { CourseTable, DB } from '../../db/schema.ts';
-import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
 import type { CourseSort } from './schemas.ts';
 
 export type CourseRow = Selectable<CourseTable>;
@@ -44,17 +42,3 @@ export function createCourseRepository(db: Kysely<DB>) {
 }
 
 export type CourseRepository = ReturnType<typeof createCourseRepository>;
-
-/** Courses in every publication state whose title, code or slug contains `text` (GET /search), by title. */
-export function searchCourses(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  text: string,
-  limit: number,
-): Promise<SearchRows<{ id: number; slug: string; code: string; title: string; status: string }>> {
-  const query = db
-    .selectFrom('courses')
-    .select(['courses.id', 'courses.slug', 'courses.code', 'courses.title', 'courses.status'])
-    .where(textMatch(dialect, 'courses', text));
-  return searchRows(db, query, { limit, order: 'title' });
-}

@@ -1,7 +1,6 @@
 import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminDocumentCommands } from './admin.ts';
-import { createDocumentRepository } from './repository.ts';
 import { documentRoutes } from './routes.ts';
 import { documentServiceFor } from './service.ts';
 
@@ -24,21 +23,24 @@ export const documentsModule = {
   search: [
     {
       name: 'documents',
-      async search(platform, { q, limit }) {
-        const { rows, total } = await createDocumentRepository(platform.database.db).search(platform.database.dialect, q, limit);
-        return {
-          total,
-          items: rows.map((d) => ({
-            id: d.id,
-            type: 'document',
-            title: d.title ?? d.filename,
-            path: `/api/v1/documents/${d.id}`,
-            filename: d.filename,
-            document_type: d.type,
-            status: d.status,
-          })),
-        };
-      },
+      columns: ['title', 'filename', 'type', 'status'],
+      order: 'id',
+      direction: 'desc',
+      matches: ({ db, match }) =>
+        db
+          .selectFrom('documents')
+          .select(['documents.id', 'documents.title', 'documents.filename', 'documents.type', 'documents.status'])
+          .where('documents.status', '<>', 'deleted')
+          .where(match('documents')),
+      hit: (row: { id: number; title: string | null; filename: string; type: string; status: string }) => ({
+        id: row.id,
+        type: 'document',
+        title: row.title ?? row.filename,
+        path: `/api/v1/documents/${row.id}`,
+        filename: row.filename,
+        document_type: row.type,
+        status: row.status,
+      }),
     },
   ],
 } satisfies AcademyModule;

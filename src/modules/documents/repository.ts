@@ -3,7 +3,6 @@ import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import { forUpdate } from '../../db/locks.ts';
 import type { DB, DocumentTable } from '../../db/schema.ts';
-import { searchRows, textMatch } from '../../db/search.ts';
 import type { DocumentSort, DocumentStatus } from './schemas.ts';
 import type { DocumentType } from './types.ts';
 
@@ -135,15 +134,6 @@ export function createDocumentRepository(db: Kysely<DB>) {
         .orderBy('type')
         .orderBy('status')
         .execute(),
-
-    search: async (dialect: Dialect, text: string, limit: number) => {
-      const query = db
-        .selectFrom('documents')
-        .select(['documents.id', 'documents.title', 'documents.filename', 'documents.type', 'documents.status'])
-        .where('documents.status', '<>', 'deleted')
-        .where(textMatch(dialect, 'documents', text));
-      return searchRows(db, query, { limit, order: 'id', direction: 'desc' });
-    },
   };
 }
 

@@ -9,10 +9,8 @@ import {
   type Updateable,
 } from 'kysely';
 import { bool } from '../../db/codec.ts';
-import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, EnrolmentTable } from '../../db/schema.ts';
-import { type MatchingUsers, type SearchRows, searchPage, textMatch, userIn } from '../../db/search.ts';
 import type { EnrolmentSort, EnrolmentStatus } from './schemas.ts';
 
 /** An enrolment as stored, with the course of its session. */
@@ -156,61 +154,3 @@ export function createEnrolmentRepository(db: Kysely<DB>) {
 }
 
 export type EnrolmentRepository = ReturnType<typeof createEnrolmentRepository>;
-
-/**
- * Enrolments whose student's name or email, or whose course's title, code or slug, contains `text`
- * (GET /search), by id. Each side is looked up through its own index and the two sets of ids are
- * united, so that neither turns into a scan of every enrolment; only the page's rows are joined.
- */
-export function searchEnrolments(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  text: string,
-  limit: number,
-  users: MatchingUsers = null,
-): Promise<
-  SearchRows<{
-    id: number;
-    status: string;
-    user_id: number;
-    student_name: string;
-    session_id: number;
-    course: string;
-    course_title: string;
-  }>
-> {
-  const byStudent = db
-    .selectFrom('enrolments')
-    .select('enrolments.id')
-    .where(userIn(dialect, 'enrolments.user_id', text, users));
-  const byCourse = db
-    .selectFrom('enrolments')
-    .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
-    .select('enrolments.id')
-    .where(
-      'training_sessions.course_id',
-      'in',
-      db
-        .selectFrom('courses')
-        .select('courses.id')
-        .where(textMatch(dialect, 'courses', text)),
-    );
-  return searchPage(db, users?.length === 0 ? byCourse : byStudent.union(byCourse), { limit, order: 'id' }, (ids) =>
-    db
-      .selectFrom('enrolments')
-      .innerJoin('users', 'users.id', 'enrolments.user_id')
-      .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
-      .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
-      .select([
-        'enrolments.id',
-        'enrolments.status',
-        'enrolments.user_id',
-        'users.name as student_name',
-        'enrolments.session_id',
-        'courses.slug as course',
-        'courses.title as course_title',
-      ])
-      .where('enrolments.id', 'in', ids)
-      .execute(),
-  );
-}

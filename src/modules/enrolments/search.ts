@@ -1,23 +1,56 @@
 import type { SearchGroup } from '../../platform/module.ts';
-import { searchEnrolments } from './repository.ts';
 
-/** The `enrolments` group of GET /search: enrolments by the student's name or email, or the course's title, code or slug. */
+/**
+ * The `enrolments` group of GET /search: enrolments by the student's name or email, or the course's
+ * title, code or slug, by id. Each side is looked up through its own index and the two sets of ids
+ * are united, so that neither turns into a scan of every enrolment; only the page's rows are joined.
+ */
 export const enrolmentSearch: SearchGroup = {
   name: 'enrolments',
-  async search(platform, { q, limit, users }) {
-    const { total, rows } = await searchEnrolments(platform.database.db, platform.database.dialect, q, limit, users ? await users() : null);
-    return {
-      total,
-      items: rows.map((row) => ({
-        id: row.id,
-        type: 'enrolment',
-        title: `${row.student_name}, ${row.course_title}`,
-        path: `/api/v1/enrolments/${row.id}`,
-        student_id: row.user_id,
-        course: row.course,
-        session_id: row.session_id,
-        status: row.status,
-      })),
-    };
-  },
+  columns: [],
+  order: 'id',
+  matches: ({ db, match, user }) =>
+    db
+      .selectFrom('enrolments')
+      .select('enrolments.id')
+      .where(user('enrolments.user_id'))
+      .union(
+        db
+          .selectFrom('enrolments')
+          .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
+          .select('enrolments.id')
+          .where('training_sessions.course_id', 'in', db.selectFrom('courses').select('courses.id').where(match('courses'))),
+      ),
+  details: (page) =>
+    page
+      .innerJoin('enrolments', 'enrolments.id', 'page.id')
+      .innerJoin('users', 'users.id', 'enrolments.user_id')
+      .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
+      .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
+      .select([
+        'enrolments.status',
+        'enrolments.user_id',
+        'users.name as student_name',
+        'enrolments.session_id',
+        'courses.slug as course',
+        'courses.title as course_title',
+      ]),
+  hit: (row: {
+    id: number;
+    status: string;
+    user_id: number;
+    student_name: string;
+    session_id: number;
+    course: string;
+    course_title: string;
+  }) => ({
+    id: row.id,
+    type: 'enrolment',
+    title: `${row.student_name}, ${row.course_title}`,
+    path: `/api/v1/enrolments/${row.id}`,
+    student_id: row.user_id,
+    course: row.course,
+    session_id: row.session_id,
+    status: row.status,
+  }),
 };

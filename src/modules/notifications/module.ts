@@ -1,7 +1,6 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminNotificationCommands } from './admin.ts';
 import { notificationJobs } from './delivery.ts';
-import { createNotificationRepository } from './repository.ts';
 import { notificationRoutes } from './routes.ts';
 import { notificationServiceFor } from './service.ts';
 
@@ -18,21 +17,23 @@ export const notificationsModule = {
   search: [
     {
       name: 'notifications',
-      async search(platform, { q, limit }) {
-        const { items, total } = await createNotificationRepository(platform.database.db).search(platform.database.dialect, q, limit);
-        return {
-          total,
-          items: items.map((n) => ({
-            id: n.id,
-            type: 'notification',
-            title: n.subject,
-            path: `/api/v1/notifications/${n.id}`,
-            recipient: n.recipient,
-            notification_type: n.type,
-            status: n.status,
-          })),
-        };
-      },
+      columns: ['recipient', 'subject', 'type', 'status'],
+      order: 'id',
+      direction: 'desc',
+      matches: ({ db, match }) =>
+        db
+          .selectFrom('notifications')
+          .select(['notifications.id', 'notifications.recipient', 'notifications.subject', 'notifications.type', 'notifications.status'])
+          .where(match('notifications')),
+      hit: (row: { id: number; recipient: string; subject: string; type: string; status: string }) => ({
+        id: row.id,
+        type: 'notification',
+        title: row.subject,
+        path: `/api/v1/notifications/${row.id}`,
+        recipient: row.recipient,
+        notification_type: row.type,
+        status: row.status,
+      }),
     },
   ],
 } satisfies AcademyModule;

@@ -1,8 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, NotificationTable } from '../../db/schema.ts';
-import { searchRows, textMatch } from '../../db/search.ts';
 import type { NotificationSort, NotificationStatus, NotificationType } from './schemas.ts';
 
 export interface NotificationRow extends Omit<Selectable<NotificationTable>, 'type' | 'status'> {
@@ -119,16 +117,6 @@ export function createNotificationRepository(db: Kysely<DB>) {
     /** The name of the user a notification is about, to greet them with. */
     userName: async (id: number): Promise<string | undefined> =>
       (await db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst())?.name,
-
-    /** Case-insensitive over the recipient and the subject (search group `notifications`). */
-    search: async (dialect: Dialect, text: string, limit: number): Promise<Page<NotificationRow>> => {
-      const query = db
-        .selectFrom('notifications')
-        .selectAll()
-        .where(textMatch(dialect, 'notifications', text));
-      const { rows, total } = await searchRows(db, query, { limit, order: 'id', direction: 'desc' });
-      return { items: rows.map(decode), total };
-    },
   };
 }
 

@@ -1,4 +1,3 @@
-import { searchRows, textMatch } from '../../db/search.ts';
 import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminReportCommands } from './admin.ts';
@@ -52,25 +51,19 @@ export const reportsModule = {
   search: [
     {
       name: 'reports',
-      async search(platform, { q, limit }) {
-        const { db } = platform.database;
-        const query = db
-          .selectFrom('reports')
-          .select(['reports.id', 'reports.type', 'reports.format', 'reports.status'])
-          .where(textMatch(platform.database.dialect, 'reports', q));
-        const { rows, total } = await searchRows(db, query, { limit, order: 'id', direction: 'desc' });
-        return {
-          total,
-          items: rows.map((r) => ({
-            id: r.id,
-            type: 'report',
-            title: `${r.type} report #${r.id} (${r.format})`,
-            path: `/api/v1/reports/${r.id}`,
-            report_type: r.type,
-            status: r.status,
-          })),
-        };
-      },
+      columns: ['type', 'format', 'status'],
+      order: 'id',
+      direction: 'desc',
+      matches: ({ db, match }) =>
+        db.selectFrom('reports').select(['reports.id', 'reports.type', 'reports.format', 'reports.status']).where(match('reports')),
+      hit: (row: { id: number; type: string; format: string; status: string }) => ({
+        id: row.id,
+        type: 'report',
+        title: `${row.type} report #${row.id} (${row.format})`,
+        path: `/api/v1/reports/${row.id}`,
+        report_type: row.type,
+        status: row.status,
+      }),
     },
   ],
 } satisfies AcademyModule;

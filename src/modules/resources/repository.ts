@@ -1,8 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, LearningResourceTable } from '../../db/schema.ts';
-import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
 import type { ResourceSort, ResourceStatus } from './schemas.ts';
 
 export type ResourceRow = Selectable<LearningResourceTable>;
@@ -33,26 +31,3 @@ export function createResourceRepository(db: Kysely<DB>) {
 }
 
 export type ResourceRepository = ReturnType<typeof createResourceRepository>;
-
-/** Published learning resources whose title contains `text` (GET /search), by title; drafts never. */
-export function searchResources(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  text: string,
-  limit: number,
-): Promise<SearchRows<{ id: number; title: string; type: string; session_id: number; course: string }>> {
-  const query = db
-    .selectFrom('learning_resources')
-    .innerJoin('training_sessions', 'training_sessions.id', 'learning_resources.session_id')
-    .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
-    .select([
-      'learning_resources.id',
-      'learning_resources.title',
-      'learning_resources.type',
-      'learning_resources.session_id',
-      'courses.slug as course',
-    ])
-    .where('learning_resources.status', '=', 'published')
-    .where(textMatch(dialect, 'learning_resources', text));
-  return searchRows(db, query, { limit, order: 'title' });
-}

@@ -1,22 +1,31 @@
 import type { SearchGroup } from '../../platform/module.ts';
-import { searchResources } from './repository.ts';
 
 /** The `resources` group of GET /search: published learning resources by title; a draft never appears. */
 export const resourceSearch: SearchGroup = {
   name: 'resources',
-  async search(platform, { q, limit }) {
-    const { total, rows } = await searchResources(platform.database.db, platform.database.dialect, q, limit);
-    return {
-      total,
-      items: rows.map((row) => ({
-        id: row.id,
-        type: 'resource',
-        title: row.title,
-        path: `/api/v1/courses/${row.course}/sessions/${row.session_id}/resources/${row.id}`,
-        course: row.course,
-        session_id: row.session_id,
-        resource_type: row.type,
-      })),
-    };
-  },
+  columns: ['title', 'type', 'session_id', 'course'],
+  order: 'title',
+  matches: ({ db, match }) =>
+    db
+      .selectFrom('learning_resources')
+      .innerJoin('training_sessions', 'training_sessions.id', 'learning_resources.session_id')
+      .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
+      .select([
+        'learning_resources.id',
+        'learning_resources.title',
+        'learning_resources.type',
+        'learning_resources.session_id',
+        'courses.slug as course',
+      ])
+      .where('learning_resources.status', '=', 'published')
+      .where(match('learning_resources')),
+  hit: (row: { id: number; title: string; type: string; session_id: number; course: string }) => ({
+    id: row.id,
+    type: 'resource',
+    title: row.title,
+    path: `/api/v1/courses/${row.course}/sessions/${row.session_id}/resources/${row.id}`,
+    course: row.course,
+    session_id: row.session_id,
+    resource_type: row.type,
+  }),
 };

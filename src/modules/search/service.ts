@@ -1,9 +1,10 @@
-import { findMatchingUsers, type MatchingUsers, SEARCH_COLUMNS, searchText } from '../../db/search.ts';
+import { SEARCH_COLUMNS, searchText } from '../../db/search.ts';
 import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { AcademyModule, SearchGroup } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { SEARCH_DEFAULT_LIMIT, type SearchGroupResult } from './schemas.ts';
+import { createSearchStatement } from './statement.ts';
 
 /** Every module's search groups, by name; a name contributed twice fails at start. */
 export function searchGroupsOf(modules: readonly AcademyModule[]): SearchGroup[] {
@@ -18,6 +19,8 @@ export function searchGroupsOf(modules: readonly AcademyModule[]): SearchGroup[]
 }
 
 export function createSearchService(platform: Platform, groups: readonly SearchGroup[]) {
+  const { db, dialect } = platform.database;
+  const statement = createSearchStatement(platform.database.planned(), dialect, groups);
   return {
     /** Every group's matches of `q` (trimmed, control characters ignored); a blank `q` matches nothing and asks no group. */
     async search(
@@ -26,23 +29,13 @@ export function createSearchService(platform: Platform, groups: readonly SearchG
     ): Promise<Record<string, SearchGroupResult>> {
       const q = searchText(query.q ?? '');
       const limit = query.limit ?? SEARCH_DEFAULT_LIMIT;
+      if (q === '') return Object.fromEntries(groups.map((group) => [group.name, { total: 0, items: [] }]));
       if (q.length > LOOKUP_CHARACTERS + 1) {
-        await ensureTrigramSamples(platform.database.db, SEARCH_COLUMNS, (error) =>
+        await ensureTrigramSamples(db, SEARCH_COLUMNS, (error) =>
           platform.logger.warn({ err: error }, 'Search could not sample its tables; long texts are looked up whole.'),
         );
       }
-      // The users matching q, looked up once for the groups that match through them.
-      let matching: Promise<MatchingUsers> | undefined;
-      const users = () => {
-        matching ??= findMatchingUsers(platform.database.db, platform.database.dialect, q);
-        return matching;
-      };
-      const results = await Promise.all(
-        groups.map(
-          async (group) => [group.name, q === '' ? { total: 0, items: [] } : await group.search(platform, { q, limit, users })] as const,
-        ),
-      );
-      return Object.fromEntries(results);
+      return statement.run(q, limit);
     },
   };
 }

@@ -5,7 +5,6 @@ import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import { forUpdate } from '../../db/locks.ts';
 import { prepare } from '../../db/prepared.ts';
 import type { DB, TrainingSessionTable } from '../../db/schema.ts';
-import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
 import type { ChangeFeed } from '../../platform/changes.ts';
 import type { SessionSort } from './schemas.ts';
 
@@ -128,24 +127,3 @@ export function createSessionRepository(db: Kysely<DB>, dialect: Dialect, change
 }
 
 export type SessionRepository = ReturnType<typeof createSessionRepository>;
-
-/** Training sessions whose name contains `text` (GET /search), by name. */
-export function searchSessions(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  text: string,
-  limit: number,
-): Promise<SearchRows<{ id: number; name: string; starts_on: string; workflow_state: string; course: string }>> {
-  const query = db
-    .selectFrom('training_sessions')
-    .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
-    .select([
-      'training_sessions.id',
-      'training_sessions.name',
-      'training_sessions.starts_on',
-      'training_sessions.workflow_state',
-      'courses.slug as course',
-    ])
-    .where(textMatch(dialect, 'training_sessions', text));
-  return searchRows(db, query, { limit, order: 'name' });
-}

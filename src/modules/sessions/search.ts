@@ -1,22 +1,29 @@
 import type { SearchGroup } from '../../platform/module.ts';
-import { searchSessions } from './repository.ts';
 
 /** The `sessions` group of GET /search: training sessions by name. */
 export const sessionSearch: SearchGroup = {
   name: 'sessions',
-  async search(platform, { q, limit }) {
-    const { total, rows } = await searchSessions(platform.database.db, platform.database.dialect, q, limit);
-    return {
-      total,
-      items: rows.map((row) => ({
-        id: row.id,
-        type: 'session',
-        title: row.name,
-        path: `/api/v1/courses/${row.course}/sessions/${row.id}`,
-        course: row.course,
-        starts_on: row.starts_on,
-        workflow_state: row.workflow_state,
-      })),
-    };
-  },
+  columns: ['name', 'starts_on', 'workflow_state', 'course'],
+  order: 'name',
+  matches: ({ db, match }) =>
+    db
+      .selectFrom('training_sessions')
+      .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
+      .select([
+        'training_sessions.id',
+        'training_sessions.name',
+        'training_sessions.starts_on',
+        'training_sessions.workflow_state',
+        'courses.slug as course',
+      ])
+      .where(match('training_sessions')),
+  hit: (row: { id: number; name: string; starts_on: string; workflow_state: string; course: string }) => ({
+    id: row.id,
+    type: 'session',
+    title: row.name,
+    path: `/api/v1/courses/${row.course}/sessions/${row.id}`,
+    course: row.course,
+    starts_on: row.starts_on,
+    workflow_state: row.workflow_state,
+  }),
 };

@@ -3,17 +3,7 @@ import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
-import {
-  type MatchingUsers,
-  matchesInIdOrder,
-  matchOrderColumn,
-  type SearchRows,
-  searchRows,
-  searchText,
-  textMatch,
-  textScan,
-  userIn,
-} from '../../db/search.ts';
+import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
 import { keptTotals } from '../../db/totals.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
 
@@ -65,7 +55,7 @@ const decode = (
  * rather than `is_admin = false`: SQLite would otherwise read the staff index (is_admin, status) for
  * the 100,000 students and sort them all for a page, instead of walking the ids and stopping at it.
  */
-function isStudent(eb: ExpressionBuilder<DB, 'users'>): Expression<SqlBool> {
+export function isStudent(eb: ExpressionBuilder<DB, 'users'>): Expression<SqlBool> {
   return eb.and([
     sql<SqlBool>`not ${sql.ref('users.is_admin')}`,
     eb.exists(eb.selectFrom('course_applications').select(sql`1`.as('one')).whereRef('course_applications.user_id', '=', 'users.id')),
@@ -233,20 +223,3 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
 }
 
 export type StudentRepository = ReturnType<typeof createStudentRepository>;
-
-/** Students whose name or email contains `text` (GET /search), by name. */
-export function searchStudents(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  text: string,
-  limit: number,
-  users: MatchingUsers = null,
-): Promise<SearchRows<{ id: number; name: string; email: string }>> {
-  if (users?.length === 0) return Promise.resolve({ total: 0, rows: [] });
-  const query = db
-    .selectFrom('users')
-    .select(['users.id', 'users.name', 'users.email'])
-    .where(isStudent)
-    .where(users === null ? textMatch(dialect, 'users', text) : userIn(dialect, 'users.id', text, users));
-  return searchRows(db, query, { limit, order: 'name' });
-}

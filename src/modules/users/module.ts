@@ -2,7 +2,6 @@ import type { AcademyModule } from '../../platform/module.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
 import { adminUserCommands } from './admin.ts';
 import { invitationPages } from './pages.ts';
-import { createStaffRepository } from './repository.ts';
 import { userRoutes } from './routes.ts';
 import { userServiceFor } from './service.ts';
 
@@ -22,25 +21,22 @@ export const usersModule = {
   search: [
     {
       name: 'users',
-      async search(platform, { q, limit, users }) {
-        const { items, total } = await createStaffRepository(platform.database.db).search(
-          platform.database.dialect,
-          q,
-          limit,
-          users ? await users() : null,
-        );
-        return {
-          total,
-          items: items.map((user) => ({
-            id: user.id,
-            type: 'user',
-            title: user.name,
-            path: `/api/v1/users/${user.id}`,
-            email: user.email,
-            status: user.status,
-          })),
-        };
-      },
+      columns: ['name', 'email', 'status'],
+      order: 'name',
+      matches: ({ db, user }) =>
+        db
+          .selectFrom('users')
+          .select(['users.id', 'users.name', 'users.email', 'users.status'])
+          .where('users.is_admin', '=', true)
+          .where(user('users.id')),
+      hit: (row: { id: number; name: string; email: string; status: string }) => ({
+        id: row.id,
+        type: 'user',
+        title: row.name,
+        path: `/api/v1/users/${row.id}`,
+        email: row.email,
+        status: row.status,
+      }),
     },
   ],
 } satisfies AcademyModule;

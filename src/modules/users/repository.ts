@@ -4,7 +4,6 @@ import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import { forUpdate } from '../../db/locks.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
-import { type MatchingUsers, searchRows, textMatch, userIn } from '../../db/search.ts';
 import type { Permission } from '../../platform/permissions.ts';
 import type { UserSort, UserState } from './schemas.ts';
 
@@ -130,18 +129,6 @@ export function createStaffRepository(db: Kysely<DB>) {
     ): Promise<boolean> => {
       const result = await trx.updateTable('users').set(values).where('id', '=', id).where('is_admin', '=', true).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
-    },
-
-    /** Case-insensitive over the name and the email (search group `users`). */
-    search: async (dialect: Dialect, text: string, limit: number, users: MatchingUsers = null): Promise<Page<StaffRow>> => {
-      if (users?.length === 0) return { items: [], total: 0 };
-      const query = db
-        .selectFrom('users')
-        .select(COLUMNS)
-        .where('is_admin', '=', true)
-        .where(users === null ? textMatch(dialect, 'users', text) : userIn(dialect, 'users.id', text, users));
-      const { rows, total } = await searchRows(db, query, { limit, order: 'name' });
-      return { items: rows.map(decode), total };
     },
   };
 }

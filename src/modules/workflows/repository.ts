@@ -1,9 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { bool, json } from '../../db/codec.ts';
-import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, WorkflowInstanceTable } from '../../db/schema.ts';
-import { type SearchRows, searchRows, textMatch } from '../../db/search.ts';
 import type { WorkflowSort } from './schemas.ts';
 
 export type InstanceRow = Selectable<WorkflowInstanceTable> & { assignee_name: string | null };
@@ -153,23 +151,3 @@ export function createWorkflowRepository(db: Kysely<DB>) {
 }
 
 export type WorkflowRepository = ReturnType<typeof createWorkflowRepository>;
-
-/** Workflow instances whose workflow key or subject type contains `text` (GET /search), by id. */
-export function searchWorkflows(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  text: string,
-  limit: number,
-): Promise<SearchRows<{ id: number; workflow: string; state: string; subject_type: string | null; subject_id: number | null }>> {
-  const query = db
-    .selectFrom('workflow_instances')
-    .select([
-      'workflow_instances.id',
-      'workflow_instances.workflow',
-      'workflow_instances.state',
-      'workflow_instances.subject_type',
-      'workflow_instances.subject_id',
-    ])
-    .where(textMatch(dialect, 'workflow_instances', text));
-  return searchRows(db, query, { limit, order: 'id' });
-}
