@@ -43,7 +43,8 @@ export interface KeptTotals {
 /** Totals kept per database; the oldest is dropped past this many (a text of each filter). */
 const MAX_KEPT = 500;
 
-function versionOf(dialect: Dialect): RawBuilder<string> {
+/** The database's version as a column: it changes with every committed write, whoever makes it (see KeptTotals). */
+export function databaseVersion(dialect: Dialect): RawBuilder<string> {
   return dialect === 'postgres'
     ? sql<string>`pg_current_snapshot()::text`
     : sql<string>`(select data_version from pragma_data_version) || ':' || total_changes()`;
@@ -62,7 +63,7 @@ export function keptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
 }
 
 function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
-  const version = versionOf(dialect);
+  const version = databaseVersion(dialect);
   const check = sql<{ version: string }>`select ${version} as version`.compile(db);
   const kept = new Map<string, { version: string; total: number }>();
   // Query builders are immutable: the one a list asks a hint for and then counts is compiled once.

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { type Database, openDatabase } from '../../src/db/database.ts';
 import { modules } from '../../src/modules/index.ts';
 import { resourceServiceFor } from '../../src/modules/resources/service.ts';
 import { createSearchService, searchGroupsOf } from '../../src/modules/search/service.ts';
@@ -34,6 +36,8 @@ describe('GET /search', () => {
   let app: TestApp;
   let make: Fixtures;
   let token: string;
+  /** A second connection (pool), as another process would write. */
+  let other: Database;
 
   const get = (url: string, headers: Record<string, string> = bearer(token)) =>
     app.http.inject({ method: 'GET', url: `/api/v1${url}`, headers });
@@ -48,10 +52,21 @@ describe('GET /search', () => {
       .replace(/[^a-z0-9]/gi, '')
       .toLowerCase();
 
+  /** The server's snapshot on PostgreSQL (the version of kept answers); SQLite's file is this test file's own. */
+  const snapshot = async () =>
+    app.platform.database.dialect === 'postgres'
+      ? (await sql<{ v: string }>`select pg_current_snapshot()::text as v`.execute(app.platform.database.db)).rows[0]?.v
+      : 'sqlite: other test files write other files';
+
   before(async () => {
     app = await createTestApp();
     make = fixtures(app.platform);
     token = await app.token(['search:read']);
+    other = openDatabase(app.platform.database.url);
+  });
+
+  after(async () => {
+    await other.close();
   });
 
   test('a blank or absent q returns every group with total 0 and no items', async () => {
@@ -277,6 +292,46 @@ describe('GET /search', () => {
       [0, 3],
       'no user matches: the enrolments still match by course',
     );
+  });
+
+  test('a common text is answered from the kept answer while nothing is written, and never stale after a write, whoever makes it', async () => {
+    const t = tag();
+    const ctx = operatorContext(app.platform);
+    // Kept from three matches instead of KEEP_MATCHES, so that a few rows make a common text.
+    const service = createSearchService(app.platform, searchGroupsOf(modules), { keepMatches: 3 });
+    const course = await make.course({ title: `Kept ${t}` });
+    const students = [];
+    for (const name of ['One', 'Two', 'Three']) students.push(await make.student({ name: `Kept ${t} ${name}` }, { courseId: course.id }));
+    const total = async () => (await service.search(ctx, { q: `kept ${t}` })).students?.total;
+
+    // On PostgreSQL the version is the server's snapshot, which any write to any of its databases
+    // moves (other test files write meanwhile): the reads are repeated until none fell between them.
+    for (let attempt = 1; ; attempt++) {
+      const before = await snapshot();
+      assert.equal(await total(), 3);
+      const { kept, searched } = service.stats;
+      const answer = await service.search(ctx, { q: `kept ${t}` });
+      assert.equal(answer.students?.total, 3);
+      assert.equal(answer.courses?.items[0]?.id, course.id);
+      if (before !== (await snapshot()) && attempt < 50) continue;
+      assert.deepEqual(service.stats, { kept: kept + 1, searched }, 'nothing was written: the kept answer');
+      break;
+    }
+    const fewer = createSearchService(app.platform, searchGroupsOf(modules), { keepMatches: 3 });
+    await fewer.search(ctx, { q: `kept ${t} one` });
+    await fewer.search(ctx, { q: `kept ${t} one` });
+    assert.deepEqual(fewer.stats, { kept: 0, searched: 2 }, 'fewer matches than the bound: never kept');
+
+    // Written by this process, then through another connection, as another process would.
+    await make.student({ name: `Kept ${t} Four` }, { courseId: course.id });
+    assert.equal(await total(), 4);
+    await other.db
+      .updateTable('users')
+      .set({ name: 'Renamed Elsewhere' })
+      .where('id', '=', (students[0] as { id: number }).id)
+      .execute();
+    assert.equal(await total(), 3);
+    assert.deepEqual(await Promise.all(Array.from({ length: 4 }, () => total())), [3, 3, 3, 3], 'asked at once after a write');
   });
 
   test('scope: 401 without a token, 403 without search:read', async () => {

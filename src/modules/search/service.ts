@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
+import { executePrepared } from '../../db/prepared.ts';
 import { SEARCH_COLUMNS, searchText } from '../../db/search.ts';
+import { databaseVersion } from '../../db/totals.ts';
 import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { AcademyModule, SearchGroup } from '../../platform/module.ts';
@@ -18,15 +21,53 @@ export function searchGroupsOf(modules: readonly AcademyModule[]): SearchGroup[]
   return [...groups.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-export function createSearchService(platform: Platform, groups: readonly SearchGroup[]) {
+/**
+ * A search whose groups matched at least this many rows in all is kept with the database's version
+ * and given again while nothing is written (ADR 0009, "Kept answers"): its exact totals cost what
+ * they count, thousands of rows, while checking the version costs one small statement.
+ */
+export const KEEP_MATCHES = 1000;
+/** Kept answers, the least recently asked dropped first. */
+const MAX_KEPT = 100;
+
+type Results = Record<string, SearchGroupResult>;
+
+export function createSearchService(
+  platform: Platform,
+  groups: readonly SearchGroup[],
+  options: {
+    /** False: every search runs its statement (the benchmark measures what a search costs so). */
+    keep?: boolean;
+    /** Matches from which an answer is kept (KEEP_MATCHES). */
+    keepMatches?: number;
+  } = {},
+) {
+  const keepMatches = options.keep === false ? Number.POSITIVE_INFINITY : (options.keepMatches ?? KEEP_MATCHES);
   const { db, dialect } = platform.database;
-  const statement = createSearchStatement(platform.database.planned(), dialect, groups);
+  const planned = platform.database.planned();
+  const statement = createSearchStatement(planned, dialect, groups);
+  const check = sql<{ version: string }>`select ${databaseVersion(dialect)} as version`.compile(planned);
+  const kept = new Map<string, { version: string; results: Results }>();
+  /** Searches under way for a kept text, by text and the version read before they started. */
+  const running = new Map<string, Promise<Results>>();
+  /** Answers given from the kept ones, and searches run, since the process started. */
+  const stats = { kept: 0, searched: 0 };
+
+  async function answer(q: string, limit: number, key: string): Promise<Results> {
+    const { results, version } = await statement.run(q, limit);
+    stats.searched++;
+    if (Object.values(results).reduce((sum, group) => sum + group.total, 0) >= keepMatches) {
+      kept.delete(key);
+      kept.set(key, { version, results });
+      if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
+    }
+    return results;
+  }
+
   return {
+    stats,
     /** Every group's matches of `q` (trimmed, control characters ignored); a blank `q` matches nothing and asks no group. */
-    async search(
-      _ctx: ServiceContext,
-      query: { q?: string | undefined; limit?: number | undefined },
-    ): Promise<Record<string, SearchGroupResult>> {
+    async search(_ctx: ServiceContext, query: { q?: string | undefined; limit?: number | undefined }): Promise<Results> {
       const q = searchText(query.q ?? '');
       const limit = query.limit ?? SEARCH_DEFAULT_LIMIT;
       if (q === '') return Object.fromEntries(groups.map((group) => [group.name, { total: 0, items: [] }]));
@@ -35,7 +76,28 @@ export function createSearchService(platform: Platform, groups: readonly SearchG
           platform.logger.warn({ err: error }, 'Search could not sample its tables; long texts are looked up whole.'),
         );
       }
-      return statement.run(q, limit);
+      const key = `${limit}\u0000${q}`;
+      const known = kept.get(key);
+      if (!known) return answer(q, limit, key);
+      const [current] = await executePrepared(planned, check);
+      if (current?.version === known.version) {
+        stats.kept++;
+        kept.delete(key);
+        kept.set(key, known);
+        return known.results;
+      }
+      // After a write, the requests for a kept text that read the same version share one search: it
+      // starts after that version was read, so it sees at least what each of them saw.
+      const shared = `${key}\u0000${current?.version}`;
+      const under = running.get(shared);
+      if (under) return under;
+      const search = answer(q, limit, key);
+      running.set(shared, search);
+      try {
+        return await search;
+      } finally {
+        running.delete(shared);
+      }
     },
   };
 }

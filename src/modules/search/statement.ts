@@ -5,6 +5,7 @@ import type { Dialect } from '../../db/database.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import { planMatch, SEARCH_COLUMNS, type SearchTable, type TextMatchPlan, textMatchPlan } from '../../db/search.ts';
+import { databaseVersion } from '../../db/totals.ts';
 import type { SearchGroup, SearchScope } from '../../platform/module.ts';
 import type { SearchGroupResult } from './schemas.ts';
 
@@ -39,8 +40,8 @@ interface Statement {
 }
 
 export interface SearchStatement {
-  /** Every group's total and first `limit` hits of `text` (trimmed, not blank). */
-  run(text: string, limit: number): Promise<Record<string, SearchGroupResult>>;
+  /** Every group's total and first `limit` hits of `text` (trimmed, not blank), and the database's version they were read at. */
+  run(text: string, limit: number): Promise<{ results: Record<string, SearchGroupResult>; version: string }>;
 }
 
 export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: readonly SearchGroup[]): SearchStatement {
@@ -70,8 +71,9 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
     // than with `limit 10`, even with nothing to sort (limit is an integer of 1 to 50).
     const page = sql.lit(limit);
     const compiled = query
-      .selectNoFrom((eb) =>
-        groups.flatMap((group, i) => {
+      .selectNoFrom((eb) => [
+        databaseVersion(dialect).as('search_version'),
+        ...groups.flatMap((group, i) => {
           const matches = `search_${i}`;
           const direction = group.direction ?? 'asc';
           const first = any
@@ -88,7 +90,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
             : first;
           return [eb.selectFrom(matches).select(eb.fn.countAll().as('n')).as(`${matches}_total`), jsonArray(rows).as(`${matches}_rows`)];
         }),
-      )
+      ])
       .compile() as CompiledQuery<Record<string, unknown>>;
     const slots = compiled.parameters.map((value) =>
       typeof value === 'string' && value.startsWith(SLOT) ? value.slice(SLOT.length) : null,
@@ -127,7 +129,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
         const rows = (typeof json === 'string' ? JSON.parse(json) : (json ?? [])) as unknown[];
         results[group.name] = { total: Number(row?.[`search_${i}_total`] ?? 0), items: rows.map((r) => group.hit(r)) };
       });
-      return results;
+      return { results, version: String(row?.search_version) };
     },
   };
 }
