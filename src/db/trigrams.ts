@@ -11,8 +11,8 @@ import type { DB } from './schema.ts';
  * missing sample makes a search slower, never different.
  */
 export interface TrigramSample {
-  /** In how many of the sampled rows each trigram occurs. */
-  counts: Map<string, number>;
+  /** The sampled rows (by their index) that each trigram occurs in, ascending. */
+  postings: Map<string, number[]>;
   rows: number;
   /** Rows in the table when the sample was taken. */
   tableRows: number;
@@ -36,19 +36,24 @@ export function trigramsOf(text: string): string[] {
 }
 
 async function takeSample(db: Kysely<DB>, table: string, columns: readonly string[]): Promise<TrigramSample> {
-  const text = sql.join(
-    columns.map((column) => sql`coalesce(${sql.ref(column)}, '')`),
-    sql` || ' ' || `,
-  );
-  const { rows } = await sql<{
-    text: string;
-  }>`select ${text} as text from ${sql.table(table)} order by random() limit ${SAMPLE_ROWS}`.execute(db);
+  const { rows } = await sql<Record<string, string | null>>`select ${sql.join(
+    columns.map((column) => sql.ref(column)),
+  )} from ${sql.table(table)} order by random() limit ${SAMPLE_ROWS}`.execute(db);
   const [size] = (await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows;
-  const counts = new Map<string, number>();
-  for (const row of rows) {
-    for (const trigram of new Set(trigramsOf(row.text.toLowerCase()))) counts.set(trigram, (counts.get(trigram) ?? 0) + 1);
-  }
-  return { counts, rows: rows.length, tableRows: Number(size?.n ?? rows.length), takenAt: Date.now() };
+  const postings = new Map<string, number[]>();
+  rows.forEach((row, index) => {
+    // Columns apart: a trigram across two of them is in no index.
+    const text = columns
+      .map((column) => row[column] ?? '')
+      .join('\u001f')
+      .toLowerCase();
+    for (const trigram of new Set(trigramsOf(text))) {
+      const list = postings.get(trigram);
+      if (list) list.push(index);
+      else postings.set(trigram, [index]);
+    }
+  });
+  return { postings, rows: rows.length, tableRows: Number(size?.n ?? rows.length), takenAt: Date.now() };
 }
 
 /**
@@ -77,43 +82,77 @@ export async function ensureTrigramSamples(
   await Promise.all(waits);
 }
 
-/** Checking a candidate row's whole text costs about this many index entries read. */
-const RECHECK_COST = 20;
 /**
- * Finding one trigram in the index costs about this many entries read, whatever its list holds: a
- * phrase of 30 trigrams looked up in an empty FTS5 table took 50 µs, one of 4 took 5 µs.
+ * Costs in index entries read (an FTS5 trigram list entry: about 80 ns on SQLite). Finding one
+ * trigram's list costs PROBE_COST whatever it holds (a phrase of 30 trigrams took 50 µs in an empty
+ * FTS5 table, one of 4 took 5 µs); each row that the looked-up text matches costs RESULT_COST (FTS5
+ * checks the phrase's positions in it: ` natar`, four lists of 1,845 entries and 1,845 matches, took
+ * 2.0 ms, `a nata`, lists as long and 33 matches, 0.66 ms), and RECHECK_COST more when the whole
+ * text must then be checked on it.
  */
 const PROBE_COST = 30;
+const RESULT_COST = 10;
+const RECHECK_COST = 20;
 
 /**
  * The part of `needle` (lowercased, at least three characters) to look up in `table`'s trigram
- * index, by an estimate from the sample: each trigram costs a probe and its share of the table's
- * rows, and every row the part finds is checked whole. The candidates are the whole needle, which
- * needs no check, and its parts of LOOKUP_CHARACTERS characters: any characters with
- * `anyCharacters` (SQLite's FTS5 trigrams span spaces and punctuation: `leo sc` finds Leo Schmidt
- * from four lists), otherwise letters and digits in a row (PostgreSQL takes a LIKE pattern's
- * trigrams from its words). The cheapest wins. Without a sample, the whole needle.
+ * index, by an estimate from the sample: each trigram costs a probe and its list (its share of the
+ * sampled rows, times the table's rows), and each row the part matches costs more (estimated by the
+ * sampled rows that hold all its trigrams), checked again for the whole needle when the part is not
+ * the needle. The candidates are the whole needle and its parts of LOOKUP_CHARACTERS characters: any
+ * characters with `anyCharacters` (SQLite's FTS5 trigrams span spaces and punctuation: `leo sc`
+ * finds Leo Schmidt from four lists), otherwise letters and digits in a row (PostgreSQL takes a LIKE
+ * pattern's trigrams from its words). The cheapest wins. Without a sample, the whole needle.
  */
 export function lookupPart(table: string, needle: string, anyCharacters = false): string {
   const sample = samples.get(table);
   if (!sample || [...needle].length <= LOOKUP_CHARACTERS + 1) return needle;
-  // Entries of a trigram's list: its share of the sampled rows, times the table's rows.
   const scale = sample.rows === 0 ? 0 : sample.tableRows / sample.rows;
-  const entries = (trigram: string) => (sample.counts.get(trigram) ?? 0) * scale;
+  const none: number[] = [];
   const { whole, parts } = candidatesOf(needle, anyCharacters);
-  let best = { part: needle, cost: whole.reduce((sum, trigram) => sum + PROBE_COST + entries(trigram), 0) };
-  for (const { part, trigrams } of parts) {
-    let cost = 0;
-    let least = Number.POSITIVE_INFINITY;
-    for (const trigram of trigrams) {
-      const list = entries(trigram);
-      cost += PROBE_COST + list;
-      least = Math.min(least, list);
-    }
-    cost += RECHECK_COST * least;
+  // Cheapest lists first: a candidate whose lists alone cost more than the best so far is passed
+  // over without estimating its matches, which intersects the sampled rows of its lists.
+  const candidates = [{ part: needle, trigrams: whole }, ...parts]
+    .map(({ part, trigrams }) => {
+      const lists = trigrams.map((trigram) => sample.postings.get(trigram) ?? none);
+      let entries = 0;
+      for (const list of lists) entries += PROBE_COST + list.length * scale;
+      return { part, lists, entries };
+    })
+    .sort((a, b) => a.entries - b.entries);
+  let best = { part: needle, cost: Number.POSITIVE_INFINITY };
+  for (const { part, lists, entries } of candidates) {
+    if (entries >= best.cost) break;
+    // A part none of the sampled rows holds is estimated at half a sampled row.
+    const matches = Math.max(rowsInAll(lists), 0.5) * scale;
+    const cost = entries + (RESULT_COST + (part === needle ? 0 : RECHECK_COST)) * matches;
     if (cost < best.cost) best = { part, cost };
   }
   return best.part;
+}
+
+/** How many sampled rows are in every one of `lists` (ascending row indices). */
+function rowsInAll(lists: readonly number[][]): number {
+  let shortest: number[] | undefined;
+  for (const list of lists) if (!shortest || list.length < shortest.length) shortest = list;
+  if (!shortest || shortest.length === 0) return 0;
+  let found = 0;
+  for (const row of shortest) if (lists.every((list) => list === shortest || holds(list, row))) found++;
+  return found;
+}
+
+/** `list` (ascending) holds `value`: a binary search, since the lists of common trigrams hold most rows. */
+function holds(list: readonly number[], value: number): boolean {
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = list[middle] as number;
+    if (at === value) return true;
+    if (at < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }
 
 /**
