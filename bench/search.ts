@@ -4,8 +4,11 @@
 //   a student's email   500 different ones, each request the next (what looking a person up is)
 //   a full name         500 different "first last" names of students
 //   a common surname    one surname that about one student in sixty has, every time
-// The mixes are read from the data set, so that no answer is served from anything but the database.
-// Target (issue): p95 < 50 ms at 32 connections. Beside each, the service call alone in this process.
+// The mixes are read from the data set. An email or a name matches a few hundred rows at most, so
+// each of those requests is searched in the database; the common surname matches thousands, so its
+// answer is kept while nothing is written (ADR 0009, "Kept answers") and that row measures serving
+// it. Target (issue): p95 < 50 ms at 32 connections, with one process and with two sharing the port.
+// Beside each, the service call alone in this process, answers not kept: what a search costs.
 // Standalone: node bench/search.ts
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +22,7 @@ import { assemble, modules } from '../src/modules/index.ts';
 import { createSearchService, searchGroupsOf } from '../src/modules/search/service.ts';
 import { operatorContext } from '../src/platform/context.ts';
 import { benchDialects, type Dataset, dataset } from './datasets.ts';
-import { CONNECTIONS, SERVER_FLAGS, startServer, stop } from './http.ts';
+import { CONNECTIONS, SERVER_FLAGS, serversOnOnePort, startServer, stop } from './http.ts';
 import { type BenchRow, formatTable } from './report.ts';
 import { WRK, wrkAvailable } from './wrk.ts';
 
@@ -136,45 +139,58 @@ async function benchDialect(data: Dataset, seconds: number): Promise<BenchRow[]>
     log(`${label}: search for ${mix.name}: the service call alone, ${runs} runs`);
     costs.set(mix, await inProcess(data, mix, runs));
   }
-  const server = await startServer<{ base: string; token: string }>('app-server.ts', SERVER_FLAGS, {
-    BENCH_DATABASE_URL: data.url,
-    BENCH_DATA_DIR: data.dataDir,
-  });
   const directory = mkdtempSync(path.join(tmpdir(), 'academy-bench-search-'));
+  const env = { BENCH_DATABASE_URL: data.url, BENCH_DATA_DIR: data.dataDir };
   try {
-    for (const mix of mixes) {
-      const file = path.join(directory, 'mix.lua');
-      writeFileSync(
-        file,
-        wrkScript(
-          mix.queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}`),
-          server.ready.token,
-        ),
-      );
-      await runScript(server.ready.base, file, 3); // warm-up
-      log(`${label}: search for ${mix.name}: wrk, ${seconds} s`);
-      const result = await runScript(server.ready.base, file, seconds);
-      const met = result.p95Ms < P95_TARGET_MS ? 'met' : 'MISSED';
-      rows.push({
-        suite: 'search',
-        target: `GET /search?q=${mix.name} (${label}, wrk)`,
-        rps: result.rps,
-        p50Ms: result.p50Ms,
-        p99Ms: result.p99Ms,
-        note: `p95 ${result.p95Ms.toFixed(1)} ms: p95 < ${P95_TARGET_MS} ms ${met}; ${mix.queries.length} different q; wrk ${seconds} s, ${CONNECTIONS} connections${result.non2xx || result.errors ? `; ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`,
-      });
-      const cost = costs.get(mix) as { mean: number; p95: number };
-      rows.push({
-        suite: 'search',
-        target: `  the search service alone (${label}, in-process)`,
-        rps: 1000 / cost.mean,
-        meanMs: cost.mean,
-        note: `${runs} calls in a loop: mean ${cost.mean.toFixed(2)} ms, p95 ${cost.p95.toFixed(2)} ms (requests/s = 1000 / mean)`,
-      });
+    // One process, then two sharing one port (ACADEMY_REUSE_PORT): what a second process does on
+    // this machine's two cores.
+    for (const processes of [1, 2]) {
+      const servers =
+        processes === 1
+          ? await startServer<{ base: string; token: string }>('app-server.ts', SERVER_FLAGS, env).then((server) => ({
+              ready: server.ready,
+              stop: () => stop(server.child),
+            }))
+          : await serversOnOnePort(env, processes);
+      try {
+        for (const mix of mixes) {
+          const file = path.join(directory, 'mix.lua');
+          writeFileSync(
+            file,
+            wrkScript(
+              mix.queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}`),
+              servers.ready.token,
+            ),
+          );
+          await runScript(servers.ready.base, file, 3); // warm-up
+          const how = processes === 1 ? '' : `, ${processes} processes`;
+          log(`${label}${how}: search for ${mix.name}: wrk, ${seconds} s`);
+          const result = await runScript(servers.ready.base, file, seconds);
+          const met = result.p95Ms < P95_TARGET_MS ? 'met' : 'MISSED';
+          rows.push({
+            suite: 'search',
+            target: `GET /search?q=${mix.name} (${label}${how}, wrk)`,
+            rps: result.rps,
+            p50Ms: result.p50Ms,
+            p99Ms: result.p99Ms,
+            note: `p95 ${result.p95Ms.toFixed(1)} ms: p95 < ${P95_TARGET_MS} ms ${met}; ${mix.queries.length} different q; wrk ${seconds} s, ${CONNECTIONS} connections${result.non2xx || result.errors ? `; ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`,
+          });
+          if (processes > 1) continue;
+          const cost = costs.get(mix) as { mean: number; p95: number };
+          rows.push({
+            suite: 'search',
+            target: `  the search service alone (${label}, in-process)`,
+            rps: 1000 / cost.mean,
+            meanMs: cost.mean,
+            note: `${runs} calls in a loop, answers not kept: mean ${cost.mean.toFixed(2)} ms, p95 ${cost.p95.toFixed(2)} ms (requests/s = 1000 / mean)`,
+          });
+        }
+      } finally {
+        await servers.stop();
+      }
     }
   } finally {
     rmSync(directory, { recursive: true, force: true });
-    await stop(server.child);
   }
   return rows;
 }
