@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from './database.ts';
 import type { DB } from './schema.ts';
-import { lookupPart } from './trigrams.ts';
+import { lookupParts, type TrigramLookup } from './trigrams.ts';
 
 /**
  * The text columns that `GET /search` looks in, per table (ADR 0009). Each is indexed for substring
@@ -29,13 +29,28 @@ export type SearchTable = keyof typeof SEARCH_COLUMNS;
 const TRIGRAM = 3;
 
 /** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+function likeEscaped(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${likeEscaped(text)}%`;
 }
 
 /** An FTS5 query for the exact text: one phrase, its quotes doubled. */
 function phrase(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** SQLite: an FTS5 query for rows holding every part; PostgreSQL: a LIKE pattern for rows holding them in order. */
+function lookupQuery(dialect: Dialect, parts: TrigramLookup): string {
+  if (dialect === 'sqlite') return parts.map(phrase).join(' AND ');
+  return `%${parts.map(likeEscaped).join('%')}%`;
+}
+
+/** The lookup is the whole needle: the rows it finds need no check. */
+function isWhole(parts: TrigramLookup, needle: string): boolean {
+  return parts.length === 1 && parts[0] === needle;
 }
 
 /**
@@ -75,8 +90,8 @@ export function searchText(text: string): string {
  * - `like` (SQLite, ASCII text under three characters): SQLite's own `LIKE`, which folds ASCII case.
  * - `instr` (SQLite, other text under three characters): `instr(lower(column), needle)`.
  *
- * `recheck`: the index is asked for the text's rarest part (`lookupPart`), and the rows it finds are
- * checked for the whole text.
+ * `recheck`: the index is asked for parts of the text (`lookupParts`: its rarest run of characters,
+ * or trigrams apart), and the rows it finds are checked for the whole text.
  */
 export interface TextMatchPlan {
   kind: 'index' | 'like' | 'instr';
@@ -87,11 +102,12 @@ export interface TextMatchPlan {
 
 export function textMatchPlan(dialect: Dialect, table: SearchTable, text: string): TextMatchPlan {
   const needle = text.toLowerCase();
-  const long = [...needle].length >= TRIGRAM;
-  // A long text is looked up by its rarest part, then checked whole on the rows found (trigrams.ts).
-  const part = long ? lookupPart(table, needle, dialect === 'sqlite') : needle;
-  if (dialect === 'postgres') return { kind: 'index', recheck: part !== needle, lookup: containsPattern(part), needle };
-  if (long) return { kind: 'index', recheck: part !== needle, lookup: phrase(part), needle };
+  if ([...needle].length >= TRIGRAM) {
+    // A long text is looked up by its rarest parts, then checked whole on the rows found (trigrams.ts).
+    const parts = lookupParts(table, needle, dialect);
+    return { kind: 'index', recheck: !isWhole(parts, needle), lookup: lookupQuery(dialect, parts), needle };
+  }
+  if (dialect === 'postgres') return { kind: 'index', recheck: false, lookup: containsPattern(needle), needle };
   if (/^[\x20-\x7e]*$/.test(needle)) return { kind: 'like', recheck: false, lookup: containsPattern(needle), needle };
   return { kind: 'instr', recheck: false, lookup: needle, needle };
 }
@@ -173,14 +189,14 @@ export function matchesInIdOrder<T extends SearchTable>(
 ): SelectQueryBuilder<DB, T, NothingSelected> | null {
   const needle = text.toLowerCase();
   if (dialect !== 'sqlite' || [...needle].length < TRIGRAM) return null;
-  const part = lookupPart(table, needle, true);
+  const parts = lookupParts(table, needle, 'sqlite');
   const index = `${table}_search`;
   let query: SelectQueryBuilder<any, any, any> = (db as Kysely<any>)
     .selectFrom(sql.table(index).as(index))
     .crossJoin(table as string)
     .where(sql<SqlBool>`${sql.ref(`${index}.rowid`)} = ${sql.ref(`${table}.id`)}`)
-    .where(sql<SqlBool>`${sql.table(index)} match ${phrase(part)}`);
-  if (part !== needle)
+    .where(sql<SqlBool>`${sql.table(index)} match ${lookupQuery('sqlite', parts)}`);
+  if (!isWhole(parts, needle))
     query = query.where(
       wholeText(
         SEARCH_COLUMNS[table].map((column) => sql.ref(`${table}.${column}`)),

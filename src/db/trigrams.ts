@@ -3,12 +3,12 @@ import type { DB } from './schema.ts';
 
 /**
  * How common each trigram is in the searched text of each table, estimated from a random sample of
- * rows. Search uses it to look a long text up by its rarest part (ADR 0009, "Long text"): a trigram
- * index answers `contains "ines.kaya.54321@learners.example"` by intersecting the lists of all 30 of
- * its trigrams, most of which (`lea`, `exa`, `mpl`) every student's email has; the rarest six
- * characters (`54321@` here, or `a.5432`) find the same row from lists of a few entries, and the whole
- * text is then checked on that row. The estimate only chooses which part to look up: a stale or
- * missing sample makes a search slower, never different.
+ * rows. Search uses it to look a long text up by its rarest parts (ADR 0009, "Long text", "Trigrams
+ * apart"): a trigram index answers `contains "ines.kaya.54321@learners.example"` by intersecting the
+ * lists of all 30 of its trigrams, most of which (`lea`, `exa`, `mpl`) every student's email has; the
+ * rarest six characters (`54321@` here), or two trigrams apart (`a.k` and `543`), find the same row
+ * from lists of a few entries, and the whole text is then checked on that row. The estimate only
+ * chooses what to look up: a stale or missing sample makes a search slower, never different.
  */
 export interface TrigramSample {
   /** The sampled rows (by their index) that each trigram occurs in, ascending. */
@@ -83,56 +83,111 @@ export async function ensureTrigramSamples(
 }
 
 /**
- * Costs in index entries read (an FTS5 trigram list entry: about 80 ns on SQLite). Finding one
- * trigram's list costs PROBE_COST whatever it holds (a phrase of 30 trigrams took 50 µs in an empty
- * FTS5 table, one of 4 took 5 µs); each row that the looked-up text matches costs RESULT_COST (FTS5
- * checks the phrase's positions in it: ` natar`, four lists of 1,845 entries and 1,845 matches, took
- * 2.0 ms, `a nata`, lists as long and 33 matches, 0.66 ms), and RECHECK_COST more when the whole
- * text must then be checked on it.
+ * Costs in index entries read, per database. Finding one trigram's list costs `probe` whatever it
+ * holds; each row that the lookup finds costs `result`, and `recheck` more when the whole text must
+ * then be checked on it. SQLite (an FTS5 trigram list entry: about 80 ns): a phrase of 30 trigrams
+ * took 50 µs in an empty FTS5 table, one of 4 took 5 µs; FTS5 checks a phrase's positions in each row
+ * it finds (` natar`, four lists of 1,845 entries and 1,845 matches, took 2.0 ms, `a nata`, lists as
+ * long and 33 matches, 0.66 ms). PostgreSQL (a GIN list entry: about 40 ns): every row found is read
+ * from the table and its text tested, about 1.9 µs (`%yus%`: the index 0.24 ms for 1,763 rows, the
+ * whole lookup 3.6 ms; `%yus%ski%`: 0.15 ms for 34 rows, 0.37 ms in all).
  */
-const PROBE_COST = 30;
-const RESULT_COST = 10;
-const RECHECK_COST = 20;
+const COSTS = {
+  sqlite: { probe: 30, result: 10, recheck: 20 },
+  postgres: { probe: 30, result: 45, recheck: 5 },
+} as const;
+
+/** At most this many trigrams are looked up apart (`TrigramLookup`). */
+const MAX_APART = 4;
 
 /**
- * The part of `needle` (lowercased, at least three characters) to look up in `table`'s trigram
- * index, by an estimate from the sample: each trigram costs a probe and its list (its share of the
- * sampled rows, times the table's rows), and each row the part matches costs more (estimated by the
- * sampled rows that hold all its trigrams), checked again for the whole needle when the part is not
- * the needle. The candidates are the whole needle and its parts of LOOKUP_CHARACTERS characters: any
- * characters with `anyCharacters` (SQLite's FTS5 trigrams span spaces and punctuation: `leo sc`
- * finds Leo Schmidt from four lists), otherwise letters and digits in a row (PostgreSQL takes a LIKE
- * pattern's trigrams from its words). The cheapest wins. Without a sample, the whole needle.
+ * How a text is looked up in a table's trigram index: `parts` of the text, in its order and not
+ * overlapping, that every row containing it contains. One part that is the whole text needs no
+ * check; otherwise the rows found are checked for the whole text.
  */
-export function lookupPart(table: string, needle: string, anyCharacters = false): string {
+export type TrigramLookup = readonly string[];
+
+/**
+ * The parts of `needle` (lowercased, at least three characters) to look up in `table`'s trigram
+ * index, by an estimate from the sample: each trigram costs a probe and its list (its share of the
+ * sampled rows, times the table's rows), and each row the parts match costs more (estimated by the
+ * sampled rows that hold all their trigrams), checked again for the whole needle unless the part is
+ * the needle. The candidates are
+ * - the whole needle;
+ * - each run of LOOKUP_CHARACTERS characters;
+ * - trigrams apart (`yus` and `ski` for `yusuf kowalski`: two lists instead of twelve, when each name
+ *   is common and the pair is not), chosen greedily, each the one that lowers the estimate most.
+ * The characters are any (SQLite: FTS5's trigrams span spaces and punctuation: `leo sc` finds Leo
+ * Schmidt from four lists) or only letters and digits in a row (PostgreSQL takes a LIKE pattern's
+ * trigrams from its words). The cheapest wins. Without a sample, the whole needle.
+ */
+export function lookupParts(table: string, needle: string, dialect: 'sqlite' | 'postgres'): TrigramLookup {
   const sample = samples.get(table);
-  if (!sample || [...needle].length <= LOOKUP_CHARACTERS + 1) return needle;
+  if (!sample || [...needle].length <= LOOKUP_CHARACTERS + 1) return [needle];
+  const costs = COSTS[dialect];
   const scale = sample.rows === 0 ? 0 : sample.tableRows / sample.rows;
   const none: number[] = [];
-  const { whole, parts } = candidatesOf(needle, anyCharacters);
+  const listOf = (trigram: string) => sample.postings.get(trigram) ?? none;
+  const listCost = (list: readonly number[]) => costs.probe + list.length * scale;
+  // A lookup none of the sampled rows matches is estimated at half a sampled row.
+  const rowCost = (lists: readonly number[][], whole: boolean) =>
+    (costs.result + (whole ? 0 : costs.recheck)) * Math.max(rowsInAll(lists), 0.5) * scale;
+  const { whole, runs, trigrams } = candidatesOf(needle, dialect === 'sqlite');
+  // Each trigram's list is found once: the runs are made of the same trigrams.
+  const apart = trigrams.map(({ at, trigram }) => {
+    const list = listOf(trigram);
+    return { at, trigram, list, cost: listCost(list) };
+  });
+  const wholeLists = whole === null ? apart.map((t) => t.list) : whole.map(listOf);
+  // The lists of trigrams first to first + count cost before[first + count] - before[first].
+  const before = [0];
+  for (const [i, t] of apart.entries()) before.push((before[i] as number) + t.cost);
+
   // Cheapest lists first: a candidate whose lists alone cost more than the best so far is passed
   // over without estimating its matches, which intersects the sampled rows of its lists.
-  const candidates = [{ part: needle, trigrams: whole }, ...parts]
-    .map(({ part, trigrams }) => {
-      const lists = trigrams.map((trigram) => sample.postings.get(trigram) ?? none);
-      let entries = 0;
-      for (const list of lists) entries += PROBE_COST + list.length * scale;
-      return { part, lists, entries };
-    })
-    .sort((a, b) => a.entries - b.entries);
-  let best = { part: needle, cost: Number.POSITIVE_INFINITY };
-  for (const { part, lists, entries } of candidates) {
+  const contiguous = [
+    { part: needle, first: -1, count: 0, entries: wholeLists.reduce((sum, list) => sum + listCost(list), 0) },
+    ...runs.map((run) => ({ ...run, entries: (before[run.first + run.count] as number) - (before[run.first] as number) })),
+  ].sort((a, b) => a.entries - b.entries);
+  let best: { parts: TrigramLookup; cost: number } = { parts: [needle], cost: Number.POSITIVE_INFINITY };
+  for (const { part, first, count, entries } of contiguous) {
     if (entries >= best.cost) break;
-    // A part none of the sampled rows holds is estimated at half a sampled row.
-    const matches = Math.max(rowsInAll(lists), 0.5) * scale;
-    const cost = entries + (RESULT_COST + (part === needle ? 0 : RECHECK_COST)) * matches;
-    if (cost < best.cost) best = { part, cost };
+    const lists = first < 0 ? wholeLists : apart.slice(first, first + count).map((t) => t.list);
+    const cost = entries + rowCost(lists, part === needle);
+    if (cost < best.cost) best = { parts: [part], cost };
   }
-  return best.part;
+
+  // Trigrams apart, added one at a time while each lowers the estimate; shortest lists first, so
+  // that the first whose list alone costs more than the best addition so far ends the round.
+  apart.sort((a, b) => a.cost - b.cost);
+  const chosen: typeof apart = [];
+  let entries = 0;
+  let cost = Number.POSITIVE_INFINITY;
+  while (chosen.length < MAX_APART) {
+    let next: (typeof apart)[number] | undefined;
+    let bound = cost;
+    for (const candidate of apart) {
+      const listed = entries + candidate.cost;
+      if (listed >= bound) break;
+      if (chosen.some((c) => Math.abs(c.at - candidate.at) < 3)) continue;
+      const estimate = listed + rowCost([...chosen.map((c) => c.list), candidate.list], false);
+      if (estimate < bound) {
+        next = candidate;
+        bound = estimate;
+      }
+    }
+    if (!next) break;
+    chosen.push(next);
+    entries += next.cost;
+    cost = bound;
+  }
+  if (cost < best.cost) best = { parts: chosen.sort((a, b) => a.at - b.at).map((c) => c.trigram), cost };
+  return best.parts;
 }
 
 /** How many sampled rows are in every one of `lists` (ascending row indices). */
 function rowsInAll(lists: readonly number[][]): number {
+  if (lists.length === 1) return (lists[0] as number[]).length;
   let shortest: number[] | undefined;
   for (const list of lists) if (!shortest || list.length < shortest.length) shortest = list;
   if (!shortest || shortest.length === 0) return 0;
@@ -155,25 +210,44 @@ function holds(list: readonly number[], value: number): boolean {
   return false;
 }
 
+interface Candidates {
+  key: string;
+  /** Its trigrams that may be looked up, with the character each starts at. */
+  trigrams: { at: number; trigram: string }[];
+  /** Its runs of LOOKUP_CHARACTERS characters: `count` trigrams from `first` of `trigrams`. */
+  runs: { part: string; first: number; count: number }[];
+  /** The whole needle's trigrams; null when they are `trigrams`. */
+  whole: string[] | null;
+}
+
 /**
- * The candidate parts of a needle and their trigrams; a search asks for every table's part of the
+ * The candidate parts of a needle and their trigrams; a search asks for every table's parts of the
  * same needle in turn, so the last needle's are kept.
  */
-let candidates: { key: string; whole: string[]; parts: { part: string; trigrams: string[] }[] } | undefined;
+let candidates: Candidates | undefined;
 
-function candidatesOf(needle: string, anyCharacters: boolean) {
+function candidatesOf(needle: string, anyCharacters: boolean): Candidates {
   const key = `${anyCharacters ? '*' : 'w'}${needle}`;
   if (candidates?.key === key) return candidates;
-  const parts: { part: string; trigrams: string[] }[] = [];
-  for (const run of anyCharacters ? [needle] : (needle.match(/[\p{L}\p{N}]{3,}/gu) ?? [])) {
-    const letters = [...run];
-    const length = Math.min(LOOKUP_CHARACTERS, letters.length);
-    for (let i = 0; i + length <= letters.length; i++) {
-      const part = letters.slice(i, i + length).join('');
-      parts.push({ part, trigrams: trigramsOf(part) });
+  const trigrams: Candidates['trigrams'] = [];
+  const runs: Candidates['runs'] = [];
+  const characters = [...needle];
+  // The runs of characters that may be looked up: where each starts, and how long it is.
+  const spans = anyCharacters
+    ? [{ start: 0, length: characters.length }]
+    : [...needle.matchAll(/[\p{L}\p{N}]{3,}/gu)].map((match) => ({
+        start: [...needle.slice(0, match.index)].length,
+        length: [...match[0]].length,
+      }));
+  for (const { start, length } of spans) {
+    const first = trigrams.length;
+    for (let i = start; i + 3 <= start + length; i++) trigrams.push({ at: i, trigram: characters.slice(i, i + 3).join('') });
+    const size = Math.min(LOOKUP_CHARACTERS, length);
+    for (let i = 0; i + size <= length; i++) {
+      runs.push({ part: characters.slice(start + i, start + i + size).join(''), first: first + i, count: size - 2 });
     }
   }
-  candidates = { key, whole: trigramsOf(needle), parts };
+  candidates = { key, trigrams, runs, whole: anyCharacters ? null : trigramsOf(needle) };
   return candidates;
 }
 

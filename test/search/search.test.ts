@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { type Database, openDatabase } from '../../src/db/database.ts';
+import { textMatchPlan } from '../../src/db/search.ts';
+import { clearTrigramSamples } from '../../src/db/trigrams.ts';
 import { modules } from '../../src/modules/index.ts';
 import { resourceServiceFor } from '../../src/modules/resources/service.ts';
 import { createSearchService, searchGroupsOf } from '../../src/modules/search/service.ts';
@@ -167,6 +169,46 @@ describe('GET /search', () => {
     assert.deepEqual(await ids(`Ines Kaya ${t}x`), [other.id]);
     const certificates = await search(`ines.kaya.${t}.12@lookup.example`);
     assert.equal(certificates.students?.total, 1);
+  });
+
+  test('a text whose every part many rows share is looked up by trigrams apart, and still matches whole', async () => {
+    const t = tag();
+    // 36 students named by six first and six last words, each word carrying the tag: every run of a
+    // name's characters is in six of them at least, while two trigrams of different words are in one.
+    const firsts = ['alpha', 'bravo', 'carlo', 'delta', 'ember', 'fjord'].map((word) => `${word}${t}`);
+    const lasts = ['gamma', 'hotel', 'india', 'juliet', 'kilo', 'lima'].map((word) => `${t}${word}`);
+    const named = new Map<string, number>();
+    let n = 0;
+    for (const first of firsts) {
+      for (const last of lasts) {
+        const student = await make.student({ name: `${first} ${last}`, email: `s${n++}.${t}@apart.example` });
+        named.set(`${first} ${last}`, student.id);
+      }
+    }
+    // Neighbours holding both words' trigrams: the other way round, and with a word between them.
+    const reversed = await make.student({ name: `${lasts[0]} ${firsts[0]}`, email: `r.${t}@apart.example` });
+    const between = await make.student({ name: `${firsts[0]} and ${lasts[0]}`, email: `b.${t}@apart.example` });
+    clearTrigramSamples(); // the next long search samples the table with these rows in it
+    const needle = `${firsts[0]} ${lasts[0]}`;
+    const found = await search(needle.toUpperCase());
+    const plan = textMatchPlan(app.platform.database.dialect, 'users', needle);
+    assert.equal(plan.recheck, true, plan.lookup);
+    assert.match(plan.lookup, app.platform.database.dialect === 'sqlite' ? /^"[^"]{3}"( AND "[^"]{3}")+$/ : /^%[^%]{3}(%[^%]{3})+%$/);
+    assert.deepEqual(
+      found.students?.items.map((hit) => hit.id),
+      [named.get(needle)],
+    );
+    assert.equal(found.students?.total, 1);
+    for (const [name, id] of [...named].filter((_, i) => i % 7 === 3)) {
+      assert.deepEqual(
+        (await search(name)).students?.items.map((hit) => hit.id),
+        [id],
+        name,
+      );
+    }
+    const words = (await search(`${lasts[0]} ${firsts[0]}`)).students?.items.map((hit) => hit.id);
+    assert.deepEqual(words, [reversed.id]);
+    assert.equal((await search(`${firsts[0]} and`)).students?.items[0]?.id, between.id);
   });
 
   test('short text, and text with %, _ and quotes, match literally', async () => {
