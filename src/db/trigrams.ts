@@ -29,9 +29,14 @@ const samples = new Map<string, TrigramSample>();
 const loading = new Map<string, Promise<void>>();
 
 export function trigramsOf(text: string): string[] {
-  const characters = [...text];
   const trigrams: string[] = [];
-  for (let i = 0; i + 3 <= characters.length; i++) trigrams.push(characters.slice(i, i + 3).join(''));
+  if (/[\uD800-\uDFFF]/.test(text)) {
+    // Characters beyond the Basic Multilingual Plane are two code units: a trigram is three characters.
+    const characters = [...text];
+    for (let i = 0; i + 3 <= characters.length; i++) trigrams.push(characters.slice(i, i + 3).join(''));
+  } else {
+    for (let i = 0; i + 3 <= text.length; i++) trigrams.push(text.slice(i, i + 3));
+  }
   return trigrams;
 }
 
@@ -141,7 +146,7 @@ export function lookupParts(table: string, needle: string, dialect: 'sqlite' | '
   const wholeLists = whole === null ? apart.map((t) => t.list) : whole.map(listOf);
   // The lists of trigrams first to first + count cost before[first + count] - before[first].
   const before = [0];
-  for (const [i, t] of apart.entries()) before.push((before[i] as number) + t.cost);
+  for (let i = 0; i < apart.length; i++) before.push((before[i] as number) + (apart[i] as (typeof apart)[number]).cost);
 
   // Cheapest lists first: a candidate whose lists alone cost more than the best so far is passed
   // over without estimating its matches, which intersects the sampled rows of its lists.
