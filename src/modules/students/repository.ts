@@ -63,24 +63,39 @@ export function isStudent(eb: ExpressionBuilder<DB, 'users'>): Expression<SqlBoo
 }
 
 /**
- * The slugs of the courses a user applied to, alphabetically, as a column of the user's row: read
- * with the page instead of by a statement of their own (on PostgreSQL a round trip, which costs
- * both processes more than this subquery does). JSON text on both (pg's parser of array literals
- * allocated more than the rest of the request).
+ * `isStudent` for the rows of a page on PostgreSQL: the application looked up for each user that
+ * passes the cheaper conditions (a subquery the planner tests last), where `exists` became a
+ * semi-join that read the applications of every user up to the last one of the page (4,386 index
+ * entries for a page of 15 `okafor`s: 1.0 against 0.4 ms). Counts keep `isStudent`, whose
+ * semi-join suits counting thousands of users.
+ */
+function isStudentRow(dialect: Dialect) {
+  return (eb: ExpressionBuilder<DB, 'users'>): Expression<SqlBool> =>
+    dialect === 'postgres'
+      ? sql<SqlBool>`not ${sql.ref('users.is_admin')} and (select true from course_applications where course_applications.user_id = ${sql.ref('users.id')} limit 1)`
+      : isStudent(eb);
+}
+
+/**
+ * The slugs of the courses a user applied to, as a column of the user's row: read with the page
+ * instead of by a statement of their own (on PostgreSQL a round trip, which costs both processes
+ * more than this subquery does). JSON text on both (pg's parser of array literals allocated more
+ * than the rest of the request). Unordered: `withCourses` sorts them, by code point on both
+ * databases (SQLite sorted each user's slugs in a temporary B-tree of its own, 2 µs per row).
  */
 function coursesColumn(dialect: Dialect) {
-  // Each application's course looked up by its key: as a join, PostgreSQL hashed all the courses
-  // again for each user of the page.
-  const applied = sql`select (select courses.slug from courses where courses.id = applied.course_id) as slug from course_applications as applied where applied.user_id = users.id`;
   const slugs =
     dialect === 'postgres'
-      ? sql`(select coalesce(json_agg(slug order by slug), '[]') from (${applied}) as slugs)`
-      : sql`(select json_group_array(slug order by slug) from (${applied}))`;
+      ? // Each application's course looked up by its key: as a join, PostgreSQL hashed all the
+        // courses again for each user of the page.
+        sql`(select coalesce(json_agg(slug), '[]') from (select (select courses.slug from courses where courses.id = applied.course_id) as slug from course_applications as applied where applied.user_id = users.id) as slugs)`
+      : sql`(select json_group_array(courses.slug) from course_applications as applied join courses on courses.id = applied.course_id where applied.user_id = users.id)`;
   return slugs.as('courses');
 }
 
 function withCourses(row: Parameters<typeof decode>[0] & { courses: unknown }): StudentWithCourses {
-  return { ...decode(row), courses: JSON.parse(row.courses as string) as string[] };
+  const courses = JSON.parse(row.courses as string) as string[];
+  return { ...decode(row), courses: courses.length > 1 ? courses.sort() : courses };
 }
 
 /** The most users a page may test one by one, walking the ids, before an index lookup is cheaper. */
@@ -127,8 +142,12 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       // page in id order reads the matches in that order where the index can (SQLite).
       const search = filter.search === undefined ? '' : searchText(filter.search);
       const inIdOrder = search && list.sort === 'id' ? matchesInIdOrder(db, dialect, 'users', search) : null;
-      let matching = (inIdOrder ?? db.selectFrom('users')).where(isStudent);
-      if (filter.status !== undefined) matching = matching.where('users.email_verified', '=', filter.status === 'verified');
+      const filtered = (test: typeof isStudent) => {
+        const matching = (inIdOrder ?? db.selectFrom('users')).where(test);
+        return filter.status === undefined ? matching : matching.where('users.email_verified', '=', filter.status === 'verified');
+      };
+      const matching = filtered(isStudent);
+      const rows = filtered(isStudentRow(dialect));
       const students = search && !inIdOrder ? matching.where(textMatch(dialect, 'users', search)) : matching;
       // PostgreSQL, a text many students contain (its last total says so): the page walks the ids
       // and tests each user, in a prepared statement planned once per connection; planning this
@@ -136,7 +155,12 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       // planned for their own selectivity. The total is counted through the index either way.
       const walk = search !== '' && dialect === 'postgres' && list.sort === 'id' && (await walksFew(students, list));
       const page = await listPage(
-        (walk ? matching.where(textScan('users', search)) : students).select([...COLUMNS, coursesColumn(dialect)]),
+        (walk
+          ? rows.where(textScan('users', search))
+          : search && !inIdOrder
+            ? rows.where(textMatch(dialect, 'users', search))
+            : rows
+        ).select([...COLUMNS, coursesColumn(dialect)]),
         list,
         {
           sort: {
