@@ -21,7 +21,7 @@ import { loadTools, runWrk } from './wrk.ts';
 
 export const CONNECTIONS = 32;
 /** The Node.js flags the `academy` command runs with (ADR 0006, ADR 0011): benchmark servers use the same. */
-export const SERVER_FLAGS = ['--no-parallel-scavenge', '--max-semi-space-size=2'];
+export const SERVER_FLAGS = ['--no-parallel-scavenge', '--max-semi-space-size=4'];
 const WARMUP_SECONDS = 3;
 
 function script(name: string): string {
