@@ -16,6 +16,7 @@ import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts'
 import { openApiOptions } from './http/openapi.ts';
 import { addPlatformMetrics } from './http/platform-metrics.ts';
 import { COMPRESSION } from './http/representations.ts';
+import { requestLogger } from './http/request-logger.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { serverOptions } from './http/server.ts';
 import { systemRoutes } from './http/system-routes.ts';
@@ -86,6 +87,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     // Fastify's own two lines per request are replaced by one access-log line (below).
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (request) => requestId(request),
+    childLoggerFactory: requestLogger,
     trustProxy: platform.config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Shutdown and framework errors answer in the contract's error format (src/http/conventions.ts).
@@ -112,8 +114,11 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   if (options.logRequests) {
     // The access log: one line per request at info; the token's id, never the token.
     http.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
+      // Through the parent with the request's id, as the request's own logger would write it, so that
+      // the request's logger is made only when the request logs something else (src/http/request-logger.ts).
+      platform.logger.info(
         {
+          reqId: request.id,
           method: request.method,
           route: request.routeOptions.url ?? null,
           url: request.url.length > 200 ? `${request.url.slice(0, 200)}…` : request.url,

@@ -95,7 +95,9 @@ function checkScopes(scopes: string[]): string[] {
 
 export function createTokenService(deps: { tokens: TokenRepository; clock: Clock; defaultTtlDays: number; changes: ChangeFeed }) {
   const { tokens, clock } = deps;
-  // Known tokens by hash; emptied whenever a token changes in any process (see ChangeFeed).
+  // Known tokens by the token presented, so that a request with a cached token is not hashed: the
+  // digest is taken only to look a token up in the database. Emptied whenever a token changes in any
+  // process (see ChangeFeed), and no entry outlives CACHE_MAX_AGE_MS; only tokens found are kept.
   const cache = createReadCache<string, { token: AuthenticatedToken; revoked: boolean; expiresAt: number | null }>(deps.changes);
   // last_used_at is recorded in memory and written in batches, so a request never waits on a write.
   const usage = new Map<number, number>();
@@ -193,9 +195,8 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
      */
     authenticate(presented: string): AuthenticatedToken | null | Promise<AuthenticatedToken | null> {
       if (!presented.startsWith(PREFIX) || presented.length > 200) return null;
-      const hash = hashToken(presented);
-      const known = cache.get(hash, async () => {
-        const row = await tokens.findByHash(hash);
+      const known = cache.get(presented, async () => {
+        const row = await tokens.findByHash(hashToken(presented));
         return (
           row && {
             token: { id: row.id, scopes: JSON.parse(row.scopes) as string[], userId: row.user_id },
