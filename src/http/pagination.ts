@@ -52,10 +52,11 @@ export function ListOf<T extends Parameters<typeof Type.Array>[0]>(item: T) {
 }
 
 /**
- * Builds the list envelope (Laravel's shape) and the RFC 8288 Link header. Links keep the request's
- * path and query parameters, relative unless ACADEMY_PUBLIC_URL makes them absolute (src/http/links.ts).
+ * The list envelope (Laravel's shape) and the pagination part of the RFC 8288 Link header of one page.
+ * Links keep the request's path and query parameters, relative unless ACADEMY_PUBLIC_URL makes them
+ * absolute (src/http/links.ts). Depends only on the request's URL, the page asked for and the total.
  */
-export function paginate<T>(request: FastifyRequest, reply: FastifyReply, page: PageRequest, result: Page<T>) {
+export function pageOf<T>(request: FastifyRequest, page: PageRequest, result: Page<T>) {
   // Only the path and query are the request's; the placeholder origin is dropped. One leading slash,
   // so that a path such as `//other.example/…` stays a path.
   const url = new URL(`http://placeholder/${request.url.replace(/^\/+/, '')}`);
@@ -76,22 +77,37 @@ export function paginate<T>(request: FastifyRequest, reply: FastifyReply, page: 
   const header = [`<${links.first}>; rel="first"`, `<${links.last}>; rel="last"`];
   if (links.prev) header.push(`<${links.prev}>; rel="prev"`);
   if (links.next) header.push(`<${links.next}>; rel="next"`);
-  // Other relations (the version's deprecation and sunset links) stay in the same header.
-  const existing = reply.getHeader('link');
-  if (existing) header.unshift(String(existing));
-  reply.header('link', header.join(', '));
   const from = result.items.length > 0 ? page.offset + 1 : null;
   return {
-    data: result.items,
-    links,
-    meta: {
-      current_page: page.page,
-      from,
-      last_page: lastPage,
-      path,
-      per_page: page.perPage,
-      to: from === null ? null : page.offset + result.items.length,
-      total: result.total,
+    envelope: {
+      data: result.items,
+      links,
+      meta: {
+        current_page: page.page,
+        from,
+        last_page: lastPage,
+        path,
+        per_page: page.perPage,
+        to: from === null ? null : page.offset + result.items.length,
+        total: result.total,
+      },
     },
+    link: header.join(', '),
   };
+}
+
+/**
+ * Adds a page's links to the `Link` header, after the relations already in it (the version's
+ * deprecation and sunset links).
+ */
+export function addLinks(reply: FastifyReply, link: string): void {
+  const existing = reply.getHeader('link');
+  reply.header('link', existing ? `${String(existing)}, ${link}` : link);
+}
+
+/** Builds the list envelope of one page and sets its `Link` header (see pageOf). */
+export function paginate<T>(request: FastifyRequest, reply: FastifyReply, page: PageRequest, result: Page<T>) {
+  const { envelope, link } = pageOf(request, page, result);
+  addLinks(reply, link);
+  return envelope;
 }

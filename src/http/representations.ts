@@ -1,6 +1,7 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { entityTag } from './conventions.ts';
+import { addLinks } from './pagination.ts';
 
 /**
  * How JSON answers are compressed, for the compression plugin (src/app.ts) and for kept
@@ -21,6 +22,8 @@ interface Representation {
   compressible: boolean;
   /** The body compressed, made on the first request that asks for each encoding. */
   encoded: Partial<Record<Encoding, Buffer>>;
+  /** A page's links (the pagination part of its `Link` header), kept with its text. */
+  link: string | null;
 }
 
 /** Serialized answers kept per source value: one per request URL (its query, hence its links), at most this many. */
@@ -74,19 +77,54 @@ function compress(body: string, encoding: Encoding): Buffer {
  * every request by the caller.
  */
 export function sendCached(request: FastifyRequest, reply: FastifyReply, source: object, envelope: unknown, variant = ''): void {
+  send(
+    request,
+    reply,
+    kept(request, reply, source, variant, () => ({ envelope, link: null })),
+  );
+}
+
+/**
+ * Sends one page of a kept list (`page`, as a read cache hands it out: see sendCached) with its
+ * `Link` header; `build` makes its envelope and links, and runs only when this URL's text is not kept
+ * yet (src/http/pagination.ts, pageOf).
+ */
+export function sendCachedPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: object,
+  build: () => { envelope: unknown; link: string },
+): void {
+  const representation = kept(request, reply, page, '', build);
+  if (representation.link) addLinks(reply, representation.link);
+  send(request, reply, representation);
+}
+
+function kept(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  source: object,
+  variant: string,
+  build: () => { envelope: unknown; link: string | null },
+): Representation {
   let forSource = representations.get(source);
   if (!forSource) {
     forSource = new Map();
     representations.set(source, forSource);
   }
   const key = variant === '' ? request.url : `${request.url}\u001f${variant}`;
-  let kept = forSource.get(key);
-  if (!kept) {
+  let representation = forSource.get(key);
+  if (!representation) {
+    const { envelope, link } = build();
     const body = reply.serialize(envelope) as string;
-    kept = { body, etag: entityTag(body), compressible: Buffer.byteLength(body) >= COMPRESSION.threshold, encoded: {} };
+    representation = { body, etag: entityTag(body), compressible: Buffer.byteLength(body) >= COMPRESSION.threshold, encoded: {}, link };
     if (forSource.size >= URLS_PER_SOURCE) forSource.clear();
-    forSource.set(key, kept);
+    forSource.set(key, representation);
   }
+  return representation;
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, kept: Representation): void {
   // The ETag goes with the text (the same for every encoding, as for answers the compression plugin
   // compresses); the conventions' onSend hook keeps an ETag already set and answers If-None-Match.
   reply.header('etag', kept.etag);

@@ -55,6 +55,17 @@ describe('API version lifecycle', () => {
     assert.match(list.headers.link as string, /rel="deprecation"/);
     assert.match(list.headers.link as string, /rel="sunset"/);
     assert.match(list.headers.link as string, /rel="first"/);
+    // So does a kept page (the course list), when its text is first kept and when it is sent again.
+    const courses = bearer(await app.token(['courses:read']));
+    for (const time of ['first', 'again']) {
+      const page = await app.http.inject({ method: 'GET', url: '/api/v1/courses?per_page=1', headers: courses });
+      assert.equal(page.statusCode, 200);
+      assert.match(
+        page.headers.link as string,
+        /^<\/docs>; rel="deprecation"; type="text\/html", <\/docs>; rel="sunset"; type="text\/html", <\/api\/v1\/courses\?per_page=1&page=1>; rel="first", /,
+        time,
+      );
+    }
     const outside = await app.http.inject({ method: 'GET', url: '/livez' });
     assert.equal(outside.headers.deprecation, undefined, 'only responses of the version carry its lifecycle');
   });
