@@ -134,6 +134,12 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   }
   registerIdempotency(http, createIdempotencyService({ keys: createIdempotencyRepository(platform.database.db), clock: platform.clock }));
 
+  // A GET or HEAD has no body to inflate (Fastify reads none for them): no decompression hook on
+  // every read. Routes whose answers are kept representations compress them once themselves
+  // (src/http/representations.ts) and say `compress: false`.
+  http.addHook('onRoute', (route) => {
+    if ([route.method].flat().every((method) => method === 'GET' || method === 'HEAD')) route.decompress ??= false;
+  });
   // Compressed when the client asks and the JSON is worth it (files are sent as they are, ranges intact).
   await http.register(fastifyCompress, {
     global: true,

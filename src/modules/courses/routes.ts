@@ -16,6 +16,8 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService; m
 
   app.get('/courses', {
     config: { access: { scope: 'courses:read' } },
+    // Its answers are kept representations, compressed once each by sendCached: not by the plugin.
+    compress: false,
     schema: {
       operationId: 'listCourses',
       tags: ['Courses'],

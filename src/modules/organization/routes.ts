@@ -12,6 +12,8 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ organization: Organ
 
   app.get('/organization', {
     config: { access: { scope: 'organization:read' } },
+    // Its answers are kept representations, compressed once each by sendCached: not by the plugin.
+    compress: false,
     schema: {
       operationId: 'getOrganization',
       tags: ['Organization'],

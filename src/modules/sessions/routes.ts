@@ -36,6 +36,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService
 
   app.get('/courses/:course/sessions/:session', {
     config: { access: { scope: 'courses:read' } },
+    // Its answers are kept representations, compressed once each by sendCached: not by the plugin.
+    compress: false,
     schema: {
       operationId: 'getCourseSession',
       tags: ['Sessions'],
