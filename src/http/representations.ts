@@ -1,7 +1,8 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Page, PageRequest } from '../db/list.ts';
 import { entityTag } from './conventions.ts';
-import { addLinks } from './pagination.ts';
+import { addLinks, pageOf } from './pagination.ts';
 
 /**
  * How JSON answers are compressed, for the compression plugin (src/app.ts) and for kept
@@ -77,50 +78,46 @@ function compress(body: string, encoding: Encoding): Buffer {
  * every request by the caller.
  */
 export function sendCached(request: FastifyRequest, reply: FastifyReply, source: object, envelope: unknown, variant = ''): void {
-  send(
-    request,
-    reply,
-    kept(request, reply, source, variant, () => ({ envelope, link: null })),
-  );
+  const key = keyOf(request, variant);
+  send(request, reply, find(source, key) ?? keep(reply, source, key, envelope, null));
 }
 
 /**
  * Sends one page of a kept list (`page`, as a read cache hands it out: see sendCached) with its
- * `Link` header; `build` makes its envelope and links, and runs only when this URL's text is not kept
- * yet (src/http/pagination.ts, pageOf).
+ * `Link` header. Its envelope and links (src/http/pagination.ts, pageOf) are built only when this
+ * URL's text is not kept yet; the page's links are kept with the text.
  */
-export function sendCachedPage(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  page: object,
-  build: () => { envelope: unknown; link: string },
-): void {
-  const representation = kept(request, reply, page, '', build);
+export function sendCachedPage<T>(request: FastifyRequest, reply: FastifyReply, page: Page<T>, asked: PageRequest): void {
+  const key = keyOf(request, '');
+  let representation = find(page, key);
+  if (!representation) {
+    const { envelope, link } = pageOf(request, asked, page);
+    representation = keep(reply, page, key, envelope, link);
+  }
   if (representation.link) addLinks(reply, representation.link);
   send(request, reply, representation);
 }
 
-function kept(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  source: object,
-  variant: string,
-  build: () => { envelope: unknown; link: string | null },
-): Representation {
+/** What a representation is kept under: the request's URL (its query, hence its links) and the variant. */
+function keyOf(request: FastifyRequest, variant: string): string {
+  return variant === '' ? request.url : `${request.url}\u001f${variant}`;
+}
+
+function find(source: object, key: string): Representation | undefined {
+  return representations.get(source)?.get(key);
+}
+
+/** Serializes `envelope` once and keeps its text, ETag and links with `source` under `key`. */
+function keep(reply: FastifyReply, source: object, key: string, envelope: unknown, link: string | null): Representation {
   let forSource = representations.get(source);
   if (!forSource) {
     forSource = new Map();
     representations.set(source, forSource);
   }
-  const key = variant === '' ? request.url : `${request.url}\u001f${variant}`;
-  let representation = forSource.get(key);
-  if (!representation) {
-    const { envelope, link } = build();
-    const body = reply.serialize(envelope) as string;
-    representation = { body, etag: entityTag(body), compressible: Buffer.byteLength(body) >= COMPRESSION.threshold, encoded: {}, link };
-    if (forSource.size >= URLS_PER_SOURCE) forSource.clear();
-    forSource.set(key, representation);
-  }
+  const body = reply.serialize(envelope) as string;
+  const representation = { body, etag: entityTag(body), compressible: Buffer.byteLength(body) >= COMPRESSION.threshold, encoded: {}, link };
+  if (forSource.size >= URLS_PER_SOURCE) forSource.clear();
+  forSource.set(key, representation);
   return representation;
 }
 

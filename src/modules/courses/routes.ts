@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Page } from '../../db/list.ts';
 import { booleanFilter, listRequest } from '../../http/list.ts';
-import { ListOf, pageOf } from '../../http/pagination.ts';
+import { ListOf } from '../../http/pagination.ts';
 import { sendCachedPage } from '../../http/representations.ts';
 import { Ref, Single, SlugParam } from '../../http/schemas.ts';
 import { Course, CourseListQuery } from './schemas.ts';
@@ -32,10 +31,9 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService; m
     // (sendCachedPage). Not async: a cached page is sent without waiting a tick.
     handler: (request, reply) => {
       const list = listRequest(request.query, { maxPageSize, defaultSort: 'id' });
-      const send = (page: Page<Course>) => sendCachedPage(request, reply, page, () => pageOf(request, list.page, page));
       const page = courses.list(request.ctx, { active: booleanFilter(request.query.active) }, list);
-      if (page instanceof Promise) return page.then(send);
-      send(page);
+      if (page instanceof Promise) return page.then((found) => sendCachedPage(request, reply, found, list.page));
+      sendCachedPage(request, reply, page, list.page);
     },
   });
 
