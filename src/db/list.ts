@@ -70,25 +70,34 @@ export async function listPage<O, S extends string>(
   };
   const prepared = options.prepareOn !== undefined && isPostgres(options.prepareOn);
   if (prepared && options.prepareOn && totalQuery) return pageWithTotal(options.prepareOn, preparedPage(), totalQuery);
-  if (options.kept?.versionColumn) {
-    // The page and the database's version in one statement; the kept total is given while the
-    // version is the one it was counted at, otherwise counted again (a second statement).
-    const { items, head } = await pageBeside(
-      options.kept.db,
-      sql<{ list_version: string }>`select ${options.kept.versionColumn} as list_version`,
-      prepared ? preparedPage() : page,
-      prepared,
-    );
-    return { items, total: await options.kept.count(countQuery(), head?.list_version) };
+  const kept = options.kept;
+  if (!kept) {
+    const counted =
+      typeof options.count === 'function'
+        ? options.count()
+        : countRows(totalQuery as SelectQueryBuilder<any, any, { total: number | string | null }>, run);
+    const [items, total] = await Promise.all([run(page), counted]);
+    return { items, total };
   }
-  const counted =
-    typeof options.count === 'function'
-      ? options.count()
-      : options.kept
-        ? options.kept.count(countQuery())
-        : countRows(totalQuery as SelectQueryBuilder<any, any, { total: number | string }>, run);
-  const [items, total] = await Promise.all([run(page), counted]);
-  return { items, total };
+  // A list whose total is kept keeps its whole page too, per version of the database (ADR 0017),
+  // named by its filters (the count's) and its window, whichever way its rows are read.
+  const window = `${request.sort} ${request.direction} ${request.page.offset} ${request.page.perPage}`;
+  const filters = countQuery();
+  return kept.page(filters, window, async () => {
+    if (kept.versionColumn) {
+      // The page and the database's version in one statement; the kept total is given while the
+      // version is the one it was counted at, otherwise counted again (a second statement).
+      const { items, head } = await pageBeside(
+        kept.db,
+        sql<{ list_version: string }>`select ${kept.versionColumn} as list_version`,
+        prepared ? preparedPage() : page,
+        prepared,
+      );
+      return { items, total: await kept.count(filters, head?.list_version) };
+    }
+    const [items, total] = await Promise.all([run(page), kept.count(filters)]);
+    return { items, total };
+  });
 }
 
 function isPostgres(db: Kysely<any>): boolean {
@@ -158,9 +167,10 @@ export interface ListCount {
    */
   total?: SelectQueryBuilder<any, any, { total: number | string | null }>;
   /**
-   * Totals that cost more than a page are counted once per version of the data (src/db/totals.ts).
-   * On PostgreSQL the page is read with the version in one statement (`pageBeside`), which tells
-   * an empty page by its `id`: the page must select the rows' `id`.
+   * Totals that cost more than a page are counted once per version of the data (src/db/totals.ts),
+   * and the whole page is kept with them (ADR 0017): read again only after a write. On PostgreSQL a
+   * page read again is read with the version in one statement (`pageBeside`), which tells an empty
+   * page by its `id`: the page must select the rows' `id`.
    */
   kept?: KeptTotals;
   /**

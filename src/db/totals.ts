@@ -6,8 +6,8 @@ import type { DB } from './schema.ts';
 /**
  * Totals of lists that cost more to count than to page (ADR 0015): each is counted once and kept
  * with the database's version at that moment, and given again while the version is the same, that
- * is while nothing was written since. A page still reads its rows every time; only the count waits
- * for a change. The version changes with every committed write, whoever makes it:
+ * is while nothing was written since; so are their pages (ADR 0017), read again only after a
+ * change. The version changes with every committed write, whoever makes it:
  *
  * - PostgreSQL: the statement's snapshot (`pg_current_snapshot()`: the oldest and next transaction
  *   ids and those in progress). Two equal snapshots see exactly the same committed rows; any
@@ -34,14 +34,28 @@ export interface KeptTotals {
    * hint of how many rows match, to choose how to read a page (never an answer).
    */
   hint(query: SelectQueryBuilder<DB, any, any>): number | undefined;
-  /** Counts given from the kept ones and counted again, since the process started. */
-  readonly stats: { kept: number; counted: number };
-  /** Drops every kept total: the next request of each counts again (the benchmark measures counting so). */
+  /**
+   * A whole page (its rows and total) of a list whose total is kept, kept the same way (ADR 0017):
+   * given again while the database's version is the one read before `read` ran, otherwise read
+   * again. The page is named by its count's query (the list's filters, not how its rows are read)
+   * and `window` (its order and place). Requests that see one version share one read.
+   */
+  page<T extends { items: readonly unknown[] }>(
+    query: SelectQueryBuilder<DB, any, any>,
+    window: string,
+    read: () => Promise<T>,
+  ): Promise<T>;
+  /** Counts given from the kept ones and counted again, and pages given again and read, since the process started. */
+  readonly stats: { kept: number; counted: number; pagesKept: number; pagesRead: number };
+  /** Drops every kept total and page: the next request of each reads them again (the benchmark measures reading so). */
   forget(): void;
 }
 
 /** Totals kept per database; the oldest is dropped past this many (a text of each filter). */
 const MAX_KEPT = 500;
+/** Pages kept per database, and their rows in all (a page holds up to the largest page size's rows). */
+const MAX_PAGES = 200;
+const MAX_PAGE_ROWS = 20_000;
 
 /** The database's version as a column: it changes with every committed write, whoever makes it (see KeptTotals). */
 export function databaseVersion(dialect: Dialect): RawBuilder<string> {
@@ -80,13 +94,61 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
     return counted;
   };
   const keyOf = (compiled: CompiledQuery) => `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
-  const stats = { kept: 0, counted: 0 };
+  const stats = { kept: 0, counted: 0, pagesKept: 0, pagesRead: 0 };
   /** Counts under way, by statement and the version of the pages that asked for them. */
   const counts = new Map<string, Promise<number>>();
+  const pages = new Map<string, { version: string; page: { items: readonly unknown[] } }>();
+  let pageRows = 0;
+  const dropPage = (key: string) => {
+    const dropped = pages.get(key);
+    if (!dropped) return;
+    pageRows -= dropped.page.items.length;
+    pages.delete(key);
+  };
+  /** Pages being read, by key and the version read before. */
+  const reading = new Map<string, Promise<unknown>>();
 
   return {
     stats,
-    forget: () => kept.clear(),
+    forget: () => {
+      kept.clear();
+      pages.clear();
+      pageRows = 0;
+    },
+    async page<T extends { items: readonly unknown[] }>(
+      query: SelectQueryBuilder<DB, any, any>,
+      window: string,
+      read: () => Promise<T>,
+    ): Promise<T> {
+      const key = `${keyOf(counting(query))}\u0000${window}`;
+      const current = (await executePrepared(db, check))[0]?.version;
+      const known = pages.get(key);
+      if (known && current !== undefined && known.version === current) {
+        stats.pagesKept++;
+        return known.page as T;
+      }
+      if (current === undefined) return read();
+      // Read after the version was: the page holds at least what that version holds, and any write
+      // since changes the version, so the next request reads again (never a stale page).
+      const shared = `${key}\u0000${current}`;
+      const running = reading.get(shared);
+      if (running) return running as Promise<T>;
+      const pending = read().then((page) => {
+        stats.pagesRead++;
+        dropPage(key);
+        pages.set(key, { version: current, page });
+        pageRows += page.items.length;
+        // The least recently read go first (a kept page given again is not moved: reads are what cost).
+        while ((pages.size > MAX_PAGES || pageRows > MAX_PAGE_ROWS) && pages.size > 1) dropPage(pages.keys().next().value as string);
+        return page;
+      });
+      reading.set(shared, pending);
+      try {
+        return await pending;
+      } finally {
+        reading.delete(shared);
+      }
+    },
     versionColumn: dialect === 'postgres' ? version : null,
     db,
     hint: (query) => kept.get(keyOf(counting(query)))?.total,

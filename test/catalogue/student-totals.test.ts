@@ -6,7 +6,7 @@ import { keptTotals } from '../../src/db/totals.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
-// The students list keeps its total while the database is unchanged (src/db/totals.ts) and reads a
+// The students list keeps its total and page while the database is unchanged (src/db/totals.ts) and reads a
 // page in id order from the search index in that order on SQLite (matchesInIdOrder): both must give
 // exactly what counting and sorting every match gives.
 describe('GET /students: kept totals and pages in id order', () => {
@@ -55,12 +55,13 @@ describe('GET /students: kept totals and pages in id order', () => {
       const before = await snapshot();
       assert.equal(await total(), 3);
       counted = totals.stats.counted;
-      const kept = totals.stats.kept;
+      const { pagesKept, pagesRead } = totals.stats;
       assert.equal(await total(), 3);
       assert.equal(await total(), 3);
       if (before !== (await snapshot()) && attempt < 50) continue;
       assert.equal(totals.stats.counted, counted, 'nothing was written: not counted again');
-      assert.equal(totals.stats.kept, kept + 2);
+      assert.equal(totals.stats.pagesRead, pagesRead, 'nothing was written: the page is not read again');
+      assert.equal(totals.stats.pagesKept, pagesKept + 2);
       break;
     }
 
@@ -75,7 +76,9 @@ describe('GET /students: kept totals and pages in id order', () => {
       .set({ name: 'Renamed Elsewhere', email: `renamed.${first.id}@example.org` })
       .where('id', '=', first.id)
       .execute();
-    assert.equal(await total(), 3);
+    const renamed = await list(`search=${tag}`);
+    assert.equal(renamed.meta.total, 3);
+    assert.ok(!renamed.data.some((student) => student.id === first.id), 'the kept page was read again: the renamed student is gone');
     const applicant = await other.db
       .insertInto('users')
       .values({
@@ -108,6 +111,16 @@ describe('GET /students: kept totals and pages in id order', () => {
     );
     assert.equal(await total(), 4);
     assert.equal(await total(), 4);
+
+    // A change that leaves the total as it was still gives a new page.
+    await other.db
+      .updateTable('users')
+      .set({ name: `${tag} Renamed Five` })
+      .where('id', '=', applicant.id)
+      .execute();
+    const after = await list(`search=${tag}`);
+    assert.equal(after.meta.total, 4);
+    assert.equal(after.data.find((student) => student.id === applicant.id)?.name, `${tag} Renamed Five`);
   });
 
   test('requests that read their pages at one version after a write share one count', async () => {
@@ -126,6 +139,31 @@ describe('GET /students: kept totals and pages in id order', () => {
       if (before !== (await snapshot()) && attempt < 50) continue;
       for (const page of pages) assert.equal(page.meta.total, 2 + attempt);
       assert.equal(totals.stats.counted, counted + 1, 'one count for the eight requests');
+      break;
+    }
+  });
+
+  test('kept pages are bounded: past 20,000 rows in all, the least recently read are read again', async () => {
+    const { db, dialect } = app.platform.database;
+    const totals = keptTotals(db, dialect);
+    // A filter no row matches; the pages are made up, of 150 rows each: 134 of them hold 20,100 rows.
+    const query = db.selectFrom('users').where('users.id', '=', -1);
+    const reads = new Map<string, number>();
+    const page = (window: string) =>
+      totals.page(query, window, async () => {
+        reads.set(window, (reads.get(window) ?? 0) + 1);
+        return { items: new Array(150).fill(0), total: 0 };
+      });
+    for (let attempt = 1; ; attempt++) {
+      const before = await snapshot();
+      for (let i = 0; i < 150; i++) await page(`bound ${attempt} ${i}`);
+      const first = reads.get(`bound ${attempt} 0`);
+      const last = reads.get(`bound ${attempt} 149`);
+      await page(`bound ${attempt} 149`);
+      await page(`bound ${attempt} 0`);
+      assert.equal(reads.get(`bound ${attempt} 0`), (first ?? 0) + 1, 'the first page was dropped: read again');
+      if (before !== (await snapshot()) && attempt < 50) continue;
+      assert.equal(reads.get(`bound ${attempt} 149`), last, 'the last page is still kept');
       break;
     }
   });
