@@ -4,7 +4,7 @@
 //   npm test -- test/http/x.test.ts  only these files
 //   TEST_DB=sqlite npm test        one database only
 import { spawn } from 'node:child_process';
-import { existsSync, globSync } from 'node:fs';
+import { existsSync, globSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { ci, postgresAdminUrl, redisUrl } from '../test/support/env.ts';
 import { prepareTemplates } from '../test/support/templates.ts';
@@ -28,18 +28,68 @@ interface Suite {
   env: Record<string, string>;
 }
 
-function run(suite: Suite): Promise<{ suite: Suite; code: number; output: string; seconds: number }> {
+/** How long one suite may run before it is stopped and failed (seconds); CI's whole run has 90 minutes. */
+const SUITE_TIMEOUT_S = Number(process.env.TEST_SUITE_TIMEOUT ?? 1500);
+
+/** The test files a suite's process tree is running now (Linux /proc; empty elsewhere). */
+function runningFiles(pid: number): string[] {
+  const files = new Set<string>();
+  const visit = (id: number) => {
+    try {
+      const args = readFileSync(`/proc/${id}/cmdline`, 'utf8').split('\0');
+      for (const arg of args) if (arg.endsWith('.test.ts') && !args.includes('--test')) files.add(arg);
+      for (const task of readdirSync(`/proc/${id}/task`)) {
+        for (const child of readFileSync(`/proc/${id}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) visit(Number(child));
+      }
+    } catch {
+      // The process ended while it was read, or this is not Linux.
+    }
+  };
+  visit(pid);
+  return [...files].sort();
+}
+
+/**
+ * Runs one suite in its own process group, printing its lines as they come (prefixed by the suite's
+ * name), so that a run cut short still shows how far it went. Files that leave a handle open exit
+ * when their tests are done (--test-force-exit); a suite past SUITE_TIMEOUT_S is killed and failed,
+ * naming the files it was still running.
+ */
+function run(suite: Suite): Promise<{ suite: Suite; code: number; output: string; seconds: number; timedOut: string[] | null }> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--test', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...suite.files],
-      { env: { ...process.env, ...suite.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      ['--test', '--test-force-exit', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...suite.files],
+      { env: { ...process.env, ...suite.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => resolve({ suite, code: code ?? 1, output, seconds: (Date.now() - started) / 1000 }));
+    let partial = '';
+    const prefix = `[${suite.name}] `;
+    const take = (chunk: Buffer) => {
+      const text = chunk.toString();
+      output += text;
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      if (lines.length) process.stdout.write(`${lines.map((line) => prefix + line).join('\n')}\n`);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    let timedOut: string[] | null = null;
+    const deadline = setTimeout(() => {
+      timedOut = runningFiles(child.pid ?? 0);
+      process.stdout.write(`${prefix}did not finish within ${SUITE_TIMEOUT_S} s; still running: ${timedOut.join(', ') || '(unknown)'}\n`);
+      try {
+        process.kill(-(child.pid ?? 0), 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, SUITE_TIMEOUT_S * 1000);
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      if (partial) process.stdout.write(`${prefix + partial}\n`);
+      resolve({ suite, code: timedOut ? 1 : (code ?? 1), output, seconds: (Date.now() - started) / 1000, timedOut });
+    });
   });
 }
 
@@ -100,15 +150,16 @@ for (const suite of suites) Object.assign(suite.env, templates.env);
 console.log(`Running ${suites.map((s) => `${s.name} (${s.files.length} files)`).join(' and ')} in parallel...`);
 const results = await Promise.all(suites.map(run)).finally(() => templates.drop());
 let failed = false;
-for (const result of results) {
-  console.log(`\n======== ${result.suite.name} suite ========\n${result.output.trimEnd()}`);
-}
 console.log('\n======== summary ========');
 for (const result of results) {
   const ok = result.code === 0;
   failed ||= !ok;
   const counts = /ℹ pass (\d+)[\s\S]*?ℹ fail (\d+)[\s\S]*?ℹ skipped (\d+)/.exec(result.output);
-  const detail = counts ? `pass ${counts[1]}, fail ${counts[2]}, skipped ${counts[3]}` : '';
+  const detail = result.timedOut
+    ? `stopped after ${SUITE_TIMEOUT_S} s, still running: ${result.timedOut.join(', ') || '(unknown)'}`
+    : counts
+      ? `pass ${counts[1]}, fail ${counts[2]}, skipped ${counts[3]}`
+      : '';
   console.log(`${ok ? 'PASS' : 'FAIL'}  ${result.suite.name.padEnd(9)} ${detail}  (${result.seconds.toFixed(1)} s)`);
 }
 for (const note of notes) console.log(`NOTE: ${note}`);

@@ -14,9 +14,19 @@ export interface RunningProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
 }
 
+// Every process a test file starts is killed when its tests end, even after a failed assertion, and
+// when the test process itself exits (the runner's --test-force-exit, a crash): none outlives its file.
+const started = new Set<ChildProcess>();
+const killStarted = () => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+};
+after(killStarted);
+process.once('exit', killStarted);
+
 /** Starts a Node.js script (the same Node.js as the test) with extra environment variables. */
 export function startNode(args: string[], env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
   let text = '';
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer) => {
@@ -51,12 +61,6 @@ export function startNode(args: string[], env: Record<string, string>): RunningP
 }
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/academy.js');
-
-// Every `academy` process a test file starts is killed when its tests end, even after a failed assertion.
-const started = new Set<ChildProcess>();
-after(() => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
 
 export interface Finished {
   code: number | null;
@@ -96,7 +100,6 @@ export interface AcademyServer extends RunningProcess {
 /** Starts `academy serve <args>` on an ephemeral loopback port and resolves once it listens. */
 export async function startServer(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<AcademyServer> {
   const server = startNode([bin, 'serve', ...args], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
-  started.add(server.child);
   const match = await server.waitFor(/listening on (https?:\/\/[^\s]+)/, timeoutMs);
   return { ...server, url: match[1] as string };
 }
