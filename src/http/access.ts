@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import type { Actor } from '../platform/context.ts';
 import { InsufficientScopeError, RateLimitedError, UnauthenticatedError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { grants, type Scope } from '../platform/tokens/scopes.ts';
 import type { AuthenticatedToken } from '../platform/tokens/service.ts';
 import { type Decision, type PolicyName, rateLimitHeaders, rateLimitRefusals, setRateLimitHeaders } from './rate-limit.ts';
+import { hookList } from './route-hooks.ts';
 
 /**
  * How a route is reached. Every route declares one in `config.access`:
@@ -38,28 +39,6 @@ function bearer(request: FastifyRequest): string | null {
 export function registerAccessControl(app: FastifyInstance, platform: Platform): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('counted', null);
-
-  // Fail at start, not in production, when a route forgets to say who may call it.
-  app.addHook('onRoute', (route) => {
-    const access = route.config?.access;
-    if (!access) {
-      if (route.url.startsWith('/api/')) throw new Error(`Route ${route.method} ${route.url} declares no access (config.access)`);
-      // Plugin routes outside the API (the /docs assets) are open.
-      route.config = { ...route.config, access: 'open' };
-      return;
-    }
-    if (typeof access === 'object' && 'scope' in access) {
-      const error = { $ref: 'Error' };
-      route.schema = {
-        ...route.schema,
-        security: [{ bearerAuth: [access.scope] }],
-        response: { 401: error, 403: error, 429: error, ...(route.schema?.response as object) },
-      };
-      (route.schema as { description?: string }).description = [route.schema.description, `Scope: \`${access.scope}\`.`]
-        .filter(Boolean)
-        .join('\n\n');
-    }
-  });
 
   /** Counts the request against its quota and sets the rate-limit headers, or answers 429. */
   function admit(request: FastifyRequest, reply: FastifyReply, policy: PolicyName, key: string, decision: Decision): void {
@@ -104,58 +83,90 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
     return undefined;
   }
 
-  // Not async: with the token cached and the quota counted in memory, a request goes on without a tick.
-  app.addHook('onRequest', (request, reply, done) => {
-    const access = request.routeOptions.config.access;
-    if (!access || access === 'open') return done();
-    let pending: Promise<void> | undefined;
-    try {
-      if ('public' in access) {
-        pending = limit(request, reply, access.public, `ip:${request.ip}`);
-      } else {
-        const presented = bearer(request);
-        const resolved = presented ? platform.tokens.authenticate(presented) : null;
-        pending =
-          resolved instanceof Promise
-            ? resolved.then((token) => authorize(request, reply, access, token))
-            : authorize(request, reply, access, resolved);
+  /** The access check of a route: its token, scope and quota, or its client address's quota. */
+  function checkAccess(access: Exclude<Access, 'open'>): onRequestHookHandler {
+    // Not async: with the token cached and the quota counted in memory, a request goes on without a tick.
+    return (request, reply, done) => {
+      let pending: Promise<void> | undefined;
+      try {
+        if ('public' in access) {
+          pending = limit(request, reply, access.public, `ip:${request.ip}`);
+        } else {
+          const presented = bearer(request);
+          const resolved = presented ? platform.tokens.authenticate(presented) : null;
+          pending =
+            resolved instanceof Promise
+              ? resolved.then((token) => authorize(request, reply, access, token))
+              : authorize(request, reply, access, resolved);
+        }
+      } catch (error) {
+        return done(error as Error);
       }
-    } catch (error) {
-      return done(error as Error);
-    }
-    if (pending) pending.then(() => done(), done);
-    else done();
-  });
+      if (pending) pending.then(() => done(), done);
+      else done();
+    };
+  }
 
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const access = request.routeOptions.config.access;
-    if ((request.method === 'GET' || request.method === 'HEAD') && access && access !== 'open') {
-      // Answers depend on the token; a shared cache must not keep them, a private one must revalidate.
-      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'scope' in access ? 'private, no-cache' : 'no-cache');
-      if ('scope' in access) {
-        // Added to what the answer already varies by (a kept compressed representation: Accept-Encoding).
-        const vary = reply.getHeader('vary');
-        reply.header('vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
+  /** Cache headers of an answer that depends on who asks, and a 304's quota given back. */
+  function cacheHeaders(access: Exclude<Access, 'open'>): onSendHookHandler {
+    const read = 'scope' in access ? 'private, no-cache' : 'no-cache';
+    return (request, reply, payload, done) => {
+      if (request.method === 'GET' || request.method === 'HEAD') {
+        // Answers depend on the token; a shared cache must not keep them, a private one must revalidate.
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', read);
+        if ('scope' in access) {
+          // Added to what the answer already varies by (a kept compressed representation: Accept-Encoding).
+          const vary = reply.getHeader('vary');
+          reply.header('vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
+        }
       }
-    }
-    // A 304 (the client's copy is current) costs no quota: the request is given back.
-    const counted = request.counted;
-    if (reply.statusCode === 304 && counted) {
-      const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
-      if (Number.isFinite(remaining)) {
-        reply.header('x-ratelimit-remaining', String(remaining + 1));
-        const limitHeader = String(reply.getHeader('ratelimit') ?? '');
-        reply.header(
-          'ratelimit',
-          limitHeader.replace(/;r=(\d+)/, (_, r) => `;r=${Number(r) + 1}`),
+      // A 304 (the client's copy is current) costs no quota: the request is given back.
+      const counted = request.counted;
+      if (reply.statusCode === 304 && counted) {
+        const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
+        if (Number.isFinite(remaining)) {
+          reply.header('x-ratelimit-remaining', String(remaining + 1));
+          const limitHeader = String(reply.getHeader('ratelimit') ?? '');
+          reply.header(
+            'ratelimit',
+            limitHeader.replace(/;r=(\d+)/, (_, r) => `;r=${Number(r) + 1}`),
+          );
+        }
+        platform.rateLimiter.refund(counted.policy, counted.key).then(
+          () => done(null, payload),
+          () => done(null, payload),
         );
+        return;
       }
-      platform.rateLimiter.refund(counted.policy, counted.key).then(
-        () => done(null, payload),
-        () => done(null, payload),
-      );
+      done(null, payload);
+    };
+  }
+
+  // Fail at start, not in production, when a route forgets to say who may call it.
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!access) {
+      if (route.url.startsWith('/api/')) throw new Error(`Route ${route.method} ${route.url} declares no access (config.access)`);
+      // Plugin routes outside the API (the /docs assets) are open.
+      route.config = { ...route.config, access: 'open' };
       return;
     }
-    done(null, payload);
+    if (typeof access === 'object' && 'scope' in access) {
+      const error = { $ref: 'Error' };
+      route.schema = {
+        ...route.schema,
+        security: [{ bearerAuth: [access.scope] }],
+        response: { 401: error, 403: error, 429: error, ...(route.schema?.response as object) },
+      };
+      (route.schema as { description?: string }).description = [route.schema.description, `Scope: \`${access.scope}\`.`]
+        .filter(Boolean)
+        .join('\n\n');
+    }
+    if (access === 'open') return;
+    // The route's own hooks, with its access in hand: no lookup of the route's options per request.
+    // They run after the application's hooks of each phase and before the compression plugin's (an
+    // onRoute hook registered after this one), as global hooks did.
+    route.onRequest = [...hookList(route.onRequest), checkAccess(access)] as never;
+    route.onSend = [...hookList(route.onSend), cacheHeaders(access)] as never;
   });
 }

@@ -66,6 +66,21 @@ describe('HTTP niceties', () => {
     assert.equal(other.headers['access-control-allow-origin'], undefined);
   });
 
+  test('CORS: a 401 of the access check carries the CORS headers, so a browser script can read it', async () => {
+    const origin = 'https://crm.example.org';
+    const unauthenticated = await app.http.inject({ method: 'GET', url: '/api/v1/organization', headers: { origin } });
+    assert.equal(unauthenticated.statusCode, 401);
+    assert.equal(unauthenticated.headers['access-control-allow-origin'], origin);
+    assert.match(String(unauthenticated.headers['access-control-expose-headers']), /RateLimit/);
+    const wrongToken = await app.http.inject({
+      method: 'GET',
+      url: '/api/v1/organization',
+      headers: { authorization: 'Bearer acad_not_a_real_token', origin },
+    });
+    assert.equal(wrongToken.statusCode, 401);
+    assert.equal(wrongToken.headers['access-control-allow-origin'], origin);
+  });
+
   test('a known path with another method is a 405 with Allow; an unknown path stays a 404', async () => {
     const res = await app.http.inject({ method: 'DELETE', url: '/api/v1/organization', headers: bearer(token) });
     assert.equal(res.statusCode, 405);
