@@ -59,8 +59,12 @@ export async function listPage<O, S extends string>(
   // One term when the sort is the id: an index that gives rows in id order (SQLite's FTS5) is used only for a lone ORDER BY term.
   const sorted = sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), request.direction);
   const page = sorted.limit(request.page.perPage).offset(request.page.offset);
+  const kept = options.kept;
+  // A kept list keeps its pages with their totals; one that says so also counts its total once per
+  // version, shared by every page of its filters (KeptTotals.count).
+  const countsKept = kept !== undefined && options.keepCount === true && options.total === undefined && typeof options.count !== 'function';
   const totalQuery =
-    options.total ?? (typeof options.count === 'function' || options.kept ? null : countQuery().select(sql<number>`count(*)`.as('total')));
+    options.total ?? (typeof options.count === 'function' || countsKept ? null : countQuery().select(sql<number>`count(*)`.as('total')));
   // PostgreSQL, prepared: the page size written into the statement, and no OFFSET on the first page:
   // PostgreSQL guesses that a LIMIT or OFFSET parameter takes a tenth of the rows, finds a generic
   // plan that costly and plans every run again. The few page sizes clients use make a few statements.
@@ -69,21 +73,16 @@ export async function listPage<O, S extends string>(
     return request.page.offset === 0 ? size : size.offset(request.page.offset);
   };
   const prepared = options.prepareOn !== undefined && isPostgres(options.prepareOn);
-  if (prepared && options.prepareOn && totalQuery) return pageWithTotal(options.prepareOn, preparedPage(), totalQuery);
-  const kept = options.kept;
-  if (!kept) {
-    const counted =
-      typeof options.count === 'function'
-        ? options.count()
-        : countRows(totalQuery as SelectQueryBuilder<any, any, { total: number | string | null }>, run);
-    const [items, total] = await Promise.all([run(page), counted]);
-    return { items, total };
-  }
-  // A list whose total is kept keeps its whole page too, per version of the database (ADR 0017),
-  // named by its filters (the count's) and its window, whichever way its rows are read.
-  const window = `${request.sort} ${request.direction} ${request.page.offset} ${request.page.perPage}`;
-  const filters = countQuery();
-  return kept.page(filters, window, async () => {
+  const read = async (): Promise<Page<O>> => {
+    if (prepared && options.prepareOn && totalQuery) return pageWithTotal(options.prepareOn, preparedPage(), totalQuery);
+    if (!countsKept || !kept) {
+      const counted =
+        typeof options.count === 'function'
+          ? options.count()
+          : countRows(totalQuery as SelectQueryBuilder<any, any, { total: number | string | null }>, run);
+      const [items, total] = await Promise.all([run(page), counted]);
+      return { items, total };
+    }
     if (kept.versionColumn) {
       // The page and the database's version in one statement; the kept total is given while the
       // version is the one it was counted at, otherwise counted again (a second statement).
@@ -97,7 +96,12 @@ export async function listPage<O, S extends string>(
     }
     const [items, total] = await Promise.all([run(page), kept.count(filters)]);
     return { items, total };
-  });
+  };
+  const filters = countQuery();
+  if (!kept) return read();
+  // A kept list keeps its whole page per version of the database (ADR 0017), named by its filters
+  // (the count's) and its window, whichever way its rows and total are read.
+  return kept.page(filters, `${request.sort} ${request.direction} ${request.page.offset} ${request.page.perPage}`, read);
 }
 
 function isPostgres(db: Kysely<any>): boolean {
@@ -167,12 +171,18 @@ export interface ListCount {
    */
   total?: SelectQueryBuilder<any, any, { total: number | string | null }>;
   /**
-   * Totals that cost more than a page are counted once per version of the data (src/db/totals.ts),
-   * and the whole page is kept with them (ADR 0017): read again only after a write. On PostgreSQL a
-   * page read again is read with the version in one statement (`pageBeside`), which tells an empty
-   * page by its `id`: the page must select the rows' `id`.
+   * Pages kept per version of the data, each with its total (src/db/totals.ts, ADR 0017): a page is
+   * read again only after a write, the way it would be read without this. Kept rows are shared by
+   * requests: callers map them to new objects and never change them.
    */
   kept?: KeptTotals;
+  /**
+   * With `kept`, and neither `total` nor a `count` function: the total is also counted once per
+   * version, shared by every page of the filters (a total that costs more than a page). On
+   * PostgreSQL a page is then read with the version in one statement (`pageBeside`), which tells an
+   * empty page by its `id`: the page must select the rows' `id`.
+   */
+  keepCount?: boolean;
   /**
    * Runs the page and the count on this database as named prepared statements on PostgreSQL, planned
    * once per connection (`runsPrepared`): for lists whose best plan does not depend on the values,

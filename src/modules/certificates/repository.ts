@@ -1,6 +1,8 @@
 import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { CertificateTable, DB } from '../../db/schema.ts';
+import { keptTotals } from '../../db/totals.ts';
 import type { CertificateSort, CertificateStatus } from './schemas.ts';
 
 /** A certificate row with its course's slug. */
@@ -58,7 +60,7 @@ const CERTIFICATE_COLUMNS = [
   'certificates.updated_at',
 ] as const;
 
-export function createCertificateRepository(db: Kysely<DB>) {
+export function createCertificateRepository(db: Kysely<DB>, dialect: Dialect) {
   const withCourse = (executor: Kysely<DB>) =>
     executor
       .selectFrom('certificates')
@@ -93,7 +95,8 @@ export function createCertificateRepository(db: Kysely<DB>) {
           id: 'certificates.id',
           updatedAt: 'certificates.updated_at',
         },
-        { count, prepareOn: onePlan ? db : undefined },
+        // Read far more often than written: a page is read again only after a write (ADR 0017).
+        { count, prepareOn: onePlan ? db : undefined, kept: keptTotals(db, dialect) },
       );
     },
 

@@ -193,7 +193,7 @@ export type CertificateService = ReturnType<typeof createCertificateService>;
 export function certificateServiceFor(platform: Platform): CertificateService {
   return createCertificateService({
     db: platform.database.db,
-    certificates: createCertificateRepository(platform.database.db),
+    certificates: createCertificateRepository(platform.database.db, platform.database.dialect),
     outbox: platform.outbox,
   });
 }

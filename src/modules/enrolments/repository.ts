@@ -9,8 +9,10 @@ import {
   type Updateable,
 } from 'kysely';
 import { bool } from '../../db/codec.ts';
+import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, EnrolmentTable } from '../../db/schema.ts';
+import { keptTotals } from '../../db/totals.ts';
 import type { EnrolmentSort, EnrolmentStatus } from './schemas.ts';
 
 /** An enrolment as stored, with the course of its session. */
@@ -45,7 +47,7 @@ const ENROLMENT_COLUMNS = [
   'enrolments.updated_at',
 ] as const satisfies readonly `enrolments.${keyof EnrolmentTable}`[];
 
-export function createEnrolmentRepository(db: Kysely<DB>) {
+export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
   /**
    * How many enrolments are confirmed (or waitlisted) in every session, a course's sessions or one
    * session: the sum of the counters that every enrolment change keeps on its session in the same
@@ -103,6 +105,8 @@ export function createEnrolmentRepository(db: Kysely<DB>) {
             ? { total: counterTotal(counter, filter.courseId, filter.sessionId) }
             : { count: db.selectFrom('enrolments').where(filters) }),
           prepareOn: onePlan ? db : undefined,
+          // Read far more often than written: a page is read again only after a write (ADR 0017).
+          kept: keptTotals(db, dialect),
         },
       );
     },

@@ -212,7 +212,7 @@ export type EnrolmentService = ReturnType<typeof createEnrolmentService>;
 
 export function enrolmentServiceFor(platform: Platform): EnrolmentService {
   const { db, dialect } = platform.database;
-  const enrolments = createEnrolmentRepository(db);
+  const enrolments = createEnrolmentRepository(db, dialect);
   const sessions = createSessionRepository(db, dialect, platform.changes);
   return createEnrolmentService({
     db,

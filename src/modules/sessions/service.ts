@@ -315,7 +315,7 @@ export function sessionServiceFor(platform: Platform): SessionService {
     sessions,
     courses: createCourseRepository(db),
     organization: createOrganizationRepository(db, platform.changes),
-    waitlist: createWaitlist({ enrolments: createEnrolmentRepository(db), sessions, outbox: platform.outbox }),
+    waitlist: createWaitlist({ enrolments: createEnrolmentRepository(db, dialect), sessions, outbox: platform.outbox }),
     outbox: platform.outbox,
   });
 }

@@ -167,7 +167,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
           id: inIdOrder ? matchOrderColumn('users') : 'users.id',
           updatedAt: 'users.updated_at',
         },
-        { kept: totals, count: students, prepareOn: walk ? db : undefined },
+        { kept: totals, keepCount: true, count: students, prepareOn: walk ? db : undefined },
       );
       return { items: page.items.map(withCourses), total: page.total };
     },

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { type Database, openDatabase } from '../../src/db/database.ts';
+import { keptTotals } from '../../src/db/totals.ts';
+import { enrolmentServiceFor } from '../../src/modules/enrolments/service.ts';
+import { operatorContext } from '../../src/platform/context.ts';
+import { type Fixtures, fixtures } from '../support/fixtures.ts';
+import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+
+// The enrolments and certificates lists keep each page with its total while the database is
+// unchanged (ADR 0017), their totals found as before (the sessions' counters, a count): a page is
+// given again only while nothing was written, and read again after any write, whoever makes it.
+describe('GET /enrolments and GET /certificates: kept pages', () => {
+  let app: TestApp;
+  let make: Fixtures;
+  let token: string;
+  let other: Database;
+
+  const list = async (path: string) => {
+    const res = await app.http.inject({ method: 'GET', url: `/api/v1/${path}`, headers: bearer(token) });
+    assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
+    return res.json() as { data: { id: number; status: string; waitlist_position: number | null }[]; meta: { total: number } };
+  };
+
+  before(async () => {
+    app = await createTestApp();
+    make = fixtures(app.platform);
+    token = await app.token(['enrolments:read', 'certificates:read']);
+    // A second connection (pool), as another process would write.
+    other = openDatabase(app.platform.database.url);
+  });
+
+  after(async () => {
+    await other.close();
+  });
+
+  /** The server's snapshot on PostgreSQL, which writes of other test files move; SQLite's file is this file's own. */
+  const snapshot = async () =>
+    app.platform.database.dialect === 'postgres'
+      ? (await sql<{ v: string }>`select pg_current_snapshot()::text as v`.execute(app.platform.database.db)).rows[0]?.v
+      : 'sqlite';
+
+  /** Reads `path` three times with nothing written between: one read, then two kept pages. */
+  async function keptWhileUnchanged(path: string) {
+    const totals = keptTotals(app.platform.database.db, app.platform.database.dialect);
+    for (let attempt = 1; ; attempt++) {
+      const before = await snapshot();
+      const first = await list(path);
+      const { pagesKept, pagesRead } = totals.stats;
+      assert.deepEqual(await list(path), first);
+      assert.deepEqual(await list(path), first);
+      if (before !== (await snapshot()) && attempt < 50) continue;
+      assert.equal(totals.stats.pagesRead, pagesRead, `${path}: nothing was written, the page is not read again`);
+      assert.equal(totals.stats.pagesKept, pagesKept + 2, `${path}: the page is given again`);
+      return first;
+    }
+  }
+
+  test('a waitlist page is kept while nothing is written, and follows a cancellation and a write from elsewhere', async () => {
+    const session = await make.session({ max_participants: 1, waitlist_enabled: true });
+    // Enrolments are made and cancelled by the administration (the API only reads them).
+    const enrolments = enrolmentServiceFor(app.platform);
+    const ctx = operatorContext(app.platform);
+    const enrol = async () => enrolments.enrol(ctx, { student_id: (await make.student()).id, session_id: session.id });
+    const seated = await enrol();
+    const firstInLine = await enrol();
+    const secondInLine = await enrol();
+    const path = `enrolments?session_id=${session.id}&status=waitlisted&sort=id&direction=asc`;
+
+    const kept = await keptWhileUnchanged(path);
+    assert.equal(kept.meta.total, 2);
+    assert.deepEqual(
+      kept.data.map((e) => [e.id, e.waitlist_position]),
+      [
+        [firstInLine.id, 1],
+        [secondInLine.id, 2],
+      ],
+    );
+
+    // By this process: the seat is freed, the first in line promoted, the second moves up.
+    await enrolments.cancel(ctx, seated.id, 'kept pages test');
+    const promoted = await list(path);
+    assert.equal(promoted.meta.total, 1);
+    assert.deepEqual(
+      promoted.data.map((e) => [e.id, e.waitlist_position]),
+      [[secondInLine.id, 1]],
+    );
+
+    // Through another connection, as another process would write: the last one leaves the waitlist.
+    await keptWhileUnchanged(path);
+    await other.db
+      .updateTable('enrolments')
+      .set({ status: 'cancelled', waitlist_position: null, cancelled_at: new Date().toISOString() })
+      .where('id', '=', secondInLine.id)
+      .execute();
+    const emptied = await list(path);
+    assert.equal(emptied.data.length, 0, 'the kept page was read again');
+  });
+
+  test("a student's certificates page is kept while nothing is written, and follows a revocation from elsewhere", async () => {
+    const student = await make.student();
+    const certificate = await make.certificate({ user_id: student.id });
+    const path = `certificates?student_id=${student.id}`;
+    const kept = await keptWhileUnchanged(path);
+    assert.deepEqual(
+      kept.data.map((c) => [c.id, c.status]),
+      [[certificate.id, 'valid']],
+    );
+    await other.db
+      .updateTable('certificates')
+      .set({ status: 'revoked', revoked_at: new Date().toISOString(), revocation_reason: 'kept pages test' })
+      .where('id', '=', certificate.id)
+      .execute();
+    const revoked = await list(path);
+    assert.deepEqual(
+      revoked.data.map((c) => [c.id, c.status]),
+      [[certificate.id, 'revoked']],
+    );
+  });
+});
