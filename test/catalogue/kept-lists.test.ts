@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { keptTotals } from '../../src/db/totals.ts';
 import { enrolmentServiceFor } from '../../src/modules/enrolments/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
+import { outsideWrites } from '../support/database.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -35,11 +35,7 @@ describe('GET /enrolments and GET /certificates: kept pages', () => {
     await other.close();
   });
 
-  /** The server's snapshot on PostgreSQL, which writes of other test files move; SQLite's file is this file's own. */
-  const snapshot = async () =>
-    app.platform.database.dialect === 'postgres'
-      ? (await sql<{ v: string }>`select pg_current_snapshot()::text as v`.execute(app.platform.database.db)).rows[0]?.v
-      : 'sqlite';
+  const snapshot = () => outsideWrites(app.platform.database);
 
   /** Reads `path` three times with nothing written between: one read, then two kept pages. */
   async function keptWhileUnchanged(path: string) {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { keptTotals } from '../../src/db/totals.ts';
+import { outsideWrites } from '../support/database.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -33,11 +33,7 @@ describe('GET /students: kept totals and pages in id order', () => {
     await other.close();
   });
 
-  /** The server's snapshot on PostgreSQL (see the first test); SQLite's file is this test file's own. */
-  const snapshot = async () =>
-    app.platform.database.dialect === 'postgres'
-      ? (await sql<{ v: string }>`select pg_current_snapshot()::text as v`.execute(app.platform.database.db)).rows[0]?.v
-      : 'sqlite: other test files write other files';
+  const snapshot = () => outsideWrites(app.platform.database);
 
   test('a total is counted once while nothing is written, and again after any write, whoever makes it', async () => {
     const tag = unique('kept').toLowerCase().replace(/-/g, '');

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
+import type { Database } from '../../src/db/database.ts';
 import { dialect, postgresAdminUrl } from './env.ts';
 
 export interface TestDatabase {
@@ -58,4 +60,16 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What the kept totals and pages of src/db/totals.ts see as the database's version, where other test
+ * files move it: the server's snapshot on PostgreSQL (a write to any of its databases changes it);
+ * on SQLite each test file writes a file of its own, so nothing else moves it. Tests that count kept
+ * reads repeat them until this is the same before and after.
+ */
+export async function outsideWrites(database: Database): Promise<string | undefined> {
+  return database.dialect === 'postgres'
+    ? (await sql<{ v: string }>`select pg_current_snapshot()::text as v`.execute(database.db)).rows[0]?.v
+    : 'sqlite: other test files write other files';
 }
