@@ -52,19 +52,28 @@ export async function listPage<O, S extends string>(
   const filtered = since(query);
   const run = <R>(q: SelectQueryBuilder<any, any, R>): Promise<R[]> =>
     options.prepareOn ? executePrepared(options.prepareOn, q.compile()) : q.execute();
-  const countQuery = () => (options.count ? since(options.count as SelectQueryBuilder<any, any, any>) : filtered.clearSelect());
   const sortColumn = columns.sort[request.sort];
   const idColumn = columns.id ?? 'id';
   const ordered = filtered.orderBy(sql.ref(sortColumn), request.direction);
   // One term when the sort is the id: an index that gives rows in id order (SQLite's FTS5) is used only for a lone ORDER BY term.
   const sorted = sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), request.direction);
   const page = sorted.limit(request.page.perPage).offset(request.page.offset);
+  // The list's filters as a query without columns (the count's, or the list's own): what a count
+  // counts, and what a kept page is named by. Not built when neither needs it (a function or a
+  // query of `total` gives the total of a list that is not kept).
+  const count = options.count;
   const kept = options.kept;
+  if (kept && typeof count === 'function') throw new Error('listPage: a kept list is named by its count query, not a count function');
+  const filters =
+    typeof count === 'function' || (!kept && options.total)
+      ? null
+      : count
+        ? since(count as SelectQueryBuilder<any, any, any>)
+        : filtered.clearSelect();
   // A kept list keeps its pages with their totals; one that says so also counts its total once per
   // version, shared by every page of its filters (KeptTotals.count).
-  const countsKept = kept !== undefined && options.keepCount === true && options.total === undefined && typeof options.count !== 'function';
-  const totalQuery =
-    options.total ?? (typeof options.count === 'function' || countsKept ? null : countQuery().select(sql<number>`count(*)`.as('total')));
+  const keptCount = kept && filters && options.keepCount === true && options.total === undefined ? { kept, filters } : null;
+  const totalQuery = options.total ?? (filters && !keptCount ? filters.select(sql<number>`count(*)`.as('total')) : null);
   // PostgreSQL, prepared: the page size written into the statement, and no OFFSET on the first page:
   // PostgreSQL guesses that a LIMIT or OFFSET parameter takes a tenth of the rows, finds a generic
   // plan that costly and plans every run again. The few page sizes clients use make a few statements.
@@ -75,14 +84,15 @@ export async function listPage<O, S extends string>(
   const prepared = options.prepareOn !== undefined && isPostgres(options.prepareOn);
   const read = async (): Promise<Page<O>> => {
     if (prepared && options.prepareOn && totalQuery) return pageWithTotal(options.prepareOn, preparedPage(), totalQuery);
-    if (!countsKept || !kept) {
+    if (!keptCount) {
       const counted =
-        typeof options.count === 'function'
-          ? options.count()
+        typeof count === 'function'
+          ? count()
           : countRows(totalQuery as SelectQueryBuilder<any, any, { total: number | string | null }>, run);
       const [items, total] = await Promise.all([run(page), counted]);
       return { items, total };
     }
+    const { kept, filters } = keptCount;
     if (kept.versionColumn) {
       // The page and the database's version in one statement; the kept total is given while the
       // version is the one it was counted at, otherwise counted again (a second statement).
@@ -97,8 +107,7 @@ export async function listPage<O, S extends string>(
     const [items, total] = await Promise.all([run(page), kept.count(filters)]);
     return { items, total };
   };
-  const filters = countQuery();
-  if (!kept) return read();
+  if (!kept || !filters) return read();
   // A kept list keeps its whole page per version of the database (ADR 0017), named by its filters
   // (the count's) and its window, whichever way its rows and total are read.
   return kept.page(filters, `${request.sort} ${request.direction} ${request.page.offset} ${request.page.perPage}`, read);
