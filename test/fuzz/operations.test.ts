@@ -4,6 +4,7 @@
 //   npm run fuzz                                       a long run with a fresh seed
 //   FUZZ_SEED=123 FUZZ_RUNS=500 npm test -- test/fuzz/operations.test.ts      replay a run
 //   FUZZ_ONLY='POST /api/v1/users' FUZZ_SEED=… FUZZ_PATH=… npm test -- …     replay one failure
+//   (FUZZ_ONLY is one operation's key, as a failure prints it, or a part of several keys)
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
@@ -26,7 +27,12 @@ const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const LEAKS = /\bat [\w.<>]+ \(|\/node_modules\/|\.ts:\d+|\bSQLITE_|\bselect .* from\b|\bsyntax error at or near\b|\/tmp\//i;
 
 const document = loadDocument();
-const operations = operationsOf(document).filter((op) => !ONLY || op.key.includes(ONLY));
+const operations = ((all) => {
+  if (!ONLY) return all;
+  // A key as a failure's replay line prints it is that operation alone, not also the ones below its path.
+  const exact = all.filter((op) => op.key === ONLY);
+  return exact.length ? exact : all.filter((op) => op.key.includes(ONLY));
+})(operationsOf(document));
 const validator = responseValidators(document);
 const validateError = validator('#/components/schemas/Error');
 
@@ -161,7 +167,9 @@ async function crawl(star: string): Promise<Map<string, Record<string, string>[]
   const found = new Map<string, Record<string, string>[]>();
   const fill = (path: string, params: Record<string, string>) => path.replace(/\{(\w+)\}/g, (_, n: string) => params[n] ?? '');
   // Each template's parameter sets, shortest paths first: a nested list is read under each of a few parents.
-  const templates = [...new Set(operations.map((op) => op.path.replace(/(\{\w+\})(\/[a-z_]+)+$/, '$1')))]
+  // Every operation's, whichever FUZZ_ONLY selects: a nested path's parents are found through their
+  // own templates, and a replay must draw from the same parameter sets as the run it replays.
+  const templates = [...new Set(operationsOf(document).map((op) => op.path.replace(/(\{\w+\})(\/[a-z_]+)+$/, '$1')))]
     .filter((p) => p.endsWith('}'))
     .sort((a, b) => a.split('/').length - b.split('/').length);
   for (const template of templates) {
