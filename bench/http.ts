@@ -3,7 +3,7 @@
 // port, each with autocannon and wrk (BENCH_TOOL). Servers and the load generator each run in their
 // own process.
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,18 +64,54 @@ function load(job: LoadJob): Promise<LoadResult> {
 export type LoadTool = 'autocannon' | 'wrk';
 
 /**
+ * CPU time (user and system) that processes have used so far, in microseconds, from Linux's
+ * /proc/PID/stat (in clock ticks of 1/100 s); null where there is no /proc.
+ */
+function cpuMicroseconds(pids: readonly number[]): number | null {
+  try {
+    let ticks = 0;
+    for (const pid of pids) {
+      // The fields after the command name, which is in parentheses and may hold spaces.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // utime and stime: the 14th and 15th fields, the 12th and 13th after the command name.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return Number.isFinite(ticks) ? ticks * 10_000 : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface Measured extends LoadResult {
+  /** The servers' CPU time per request in the measured window (µs), when their process ids were given and /proc is there. */
+  cpuUsPerRequest?: number;
+}
+
+/**
  * Load of CONNECTIONS connections on one URL for `durationSeconds`, after a short warm-up that lets V8
  * optimise the hot paths and fills connection pools and caches: by autocannon (in a process of its
- * own) or by wrk.
+ * own) or by wrk. With the servers' process ids, also the CPU time they spent per request: a figure
+ * that moves far less than requests per second when the machine's other work comes and goes.
  */
 export async function measure(
   job: Omit<LoadJob, 'connections' | 'durationSeconds'>,
   durationSeconds: number,
   tool: LoadTool = 'autocannon',
-): Promise<LoadResult> {
+  pids: readonly number[] = [],
+): Promise<Measured> {
   const run = tool === 'wrk' ? runWrk : load;
   await run({ ...job, connections: CONNECTIONS, durationSeconds: WARMUP_SECONDS });
-  return run({ ...job, connections: CONNECTIONS, durationSeconds });
+  const before = pids.length ? cpuMicroseconds(pids) : null;
+  const result: Measured = await run({ ...job, connections: CONNECTIONS, durationSeconds });
+  const after = before === null ? null : cpuMicroseconds(pids);
+  if (before !== null && after !== null && result.total > 0) result.cpuUsPerRequest = (after - before) / result.total;
+  return result;
+}
+
+/** A note's words for the servers' CPU per request, or nothing when it was not measured. */
+export function cpuNote(result: Measured): string {
+  return result.cpuUsPerRequest === undefined ? '' : `; server CPU ${result.cpuUsPerRequest.toFixed(1)} µs per request`;
 }
 
 export function row(target: string, result: LoadResult, baselineRps?: number, suite = 'http'): BenchRow {
@@ -215,6 +251,7 @@ export async function serversOnOnePort(env: Record<string, string>, processes: n
   }
   return {
     ready: servers[0]?.ready as { url: string; base: string; token: string },
+    pids: servers.map((server) => server.child.pid as number),
     stop: () => Promise.all(servers.map((server) => stop(server.child))),
   };
 }
@@ -240,9 +277,10 @@ export async function httpBench(): Promise<BenchRow[]> {
       const hello = await startServer<{ url: string }>('hello.ts', SERVER_FLAGS);
       try {
         log(`hello world: ${tool}, ${seconds} s`);
-        const baseline = await measure({ url: hello.ready.url }, seconds, tool);
+        const helloPids = [hello.child.pid as number];
+        const baseline = await measure({ url: hello.ready.url }, seconds, tool, helloPids);
         const first = row(`fastify hello world (baseline, ${tool})`, baseline);
-        first.note = `${first.note}, ${tool} ${seconds} s; each target is compared with a hello world measured just before it`;
+        first.note = `${first.note}, ${tool} ${seconds} s; each target is compared with a hello world measured just before it${cpuNote(baseline)}`;
         rows.push(first);
         let recorded: Recorded | null = null;
         for (const [dialect, database] of databases) {
@@ -252,9 +290,10 @@ export async function httpBench(): Promise<BenchRow[]> {
               const auth = { authorization: `Bearer ${servers.ready.token}` };
               recorded ??= await record(servers.ready.url, auth);
               log(`hello world again (next target): ${tool}, ${seconds} s`);
-              const adjacent = (await measure({ url: hello.ready.url }, seconds, tool)).rps;
+              const before = await measure({ url: hello.ready.url }, seconds, tool, helloPids);
+              const adjacent = before.rps;
               log(`GET /organization on ${dialect}, ${processes} process(es): ${tool}, ${seconds} s`);
-              const result = await measure({ url: servers.ready.url, headers: auth }, seconds, tool);
+              const result = await measure({ url: servers.ready.url, headers: auth }, seconds, tool, servers.pids);
               const line = row(
                 `GET /api/v1/organization (token, ${dialect}, ${processes} process${processes > 1 ? 'es' : ''}, ${tool})`,
                 result,
@@ -262,7 +301,13 @@ export async function httpBench(): Promise<BenchRow[]> {
               );
               const ratioMet = result.rps >= RATIO_TARGET * adjacent;
               const p99Met = result.p99Ms < P99_TARGET_MS;
-              line.note = `${line.note}; hello world just before: ${Math.round(adjacent)} requests/s; ≥ ${RATIO_TARGET * 100}% of it ${ratioMet ? 'met' : 'MISSED'}; p99 < ${P99_TARGET_MS} ms ${p99Met ? 'met' : 'MISSED'}`;
+              // CPU per request against the hello world's: what the ratio would be were the server's
+              // CPU all that limits it, steadier than requests per second on a busy machine.
+              const cpu =
+                before.cpuUsPerRequest && result.cpuUsPerRequest
+                  ? `; server CPU ${result.cpuUsPerRequest.toFixed(1)} µs per request against the hello world's ${before.cpuUsPerRequest.toFixed(1)} (${((100 * before.cpuUsPerRequest) / result.cpuUsPerRequest).toFixed(0)}%)`
+                  : '';
+              line.note = `${line.note}; hello world just before: ${Math.round(adjacent)} requests/s; ≥ ${RATIO_TARGET * 100}% of it ${ratioMet ? 'met' : 'MISSED'}; p99 < ${P99_TARGET_MS} ms ${p99Met ? 'met' : 'MISSED'}${cpu}`;
               rows.push(line);
             } finally {
               await servers.stop();
