@@ -127,9 +127,9 @@ export function row(target: string, result: LoadResult, baselineRps?: number, su
   };
 }
 
-/** Seconds of measured load per target: BENCH_DURATION for autocannon (10), BENCH_WRK_DURATION for wrk (30). */
+/** Seconds of measured load per target: BENCH_DURATION for autocannon, BENCH_WRK_DURATION for wrk (30 each). */
 export function durationOf(tool: LoadTool): number {
-  const [name, fallback] = tool === 'wrk' ? ['BENCH_WRK_DURATION', 30] : ['BENCH_DURATION', 10];
+  const [name, fallback] = tool === 'wrk' ? ['BENCH_WRK_DURATION', 30] : ['BENCH_DURATION', 30];
   const seconds = Number(process.env[name] ?? fallback);
   if (!Number.isFinite(seconds) || seconds < 1) throw new Error(`${name} must be a number of seconds ≥ 1`);
   return seconds;
@@ -233,16 +233,16 @@ async function academyServers(database: Prepared, processes: number) {
 }
 
 /**
- * `processes` benchmark servers (bench/app-server.ts, with `env`) listening on one port with
- * SO_REUSEPORT, as `ACADEMY_REUSE_PORT` lets `academy serve` do; the kernel spreads connections over
- * them. `ready` is the first one's message (its URL and token).
+ * `processes` benchmark servers (bench/app-server.ts, with `env`; or another server script) listening
+ * on one port with SO_REUSEPORT, as `ACADEMY_REUSE_PORT` lets `academy serve` do; the kernel spreads
+ * connections over them. `ready` is the first one's message (its URL and token).
  */
-export async function serversOnOnePort(env: Record<string, string>, processes: number) {
+export async function serversOnOnePort(env: Record<string, string>, processes: number, name = 'app-server.ts') {
   const port = String(await freePort());
   const servers: Awaited<ReturnType<typeof startServer<{ url: string; base: string; token: string }>>>[] = [];
   for (let i = 0; i < processes; i++) {
     servers.push(
-      await startServer<{ url: string; base: string; token: string }>('app-server.ts', SERVER_FLAGS, {
+      await startServer<{ url: string; base: string; token: string }>(name, SERVER_FLAGS, {
         ...env,
         BENCH_PORT: port,
         BENCH_REUSE_PORT: '1',
@@ -309,6 +309,20 @@ export async function httpBench(): Promise<BenchRow[]> {
                   : '';
               line.note = `${line.note}; hello world just before: ${Math.round(adjacent)} requests/s; ≥ ${RATIO_TARGET * 100}% of it ${ratioMet ? 'met' : 'MISSED'}; p99 < ${P99_TARGET_MS} ms ${p99Met ? 'met' : 'MISSED'}${cpu}`;
               rows.push(line);
+              if (processes > 1) {
+                // Like for like: as many hello worlds on one port, under the same load generator, which
+                // on two cores competes with them for the CPU.
+                const hellos = await serversOnOnePort({}, processes, 'hello.ts');
+                try {
+                  log(`${processes} hello worlds on one port: ${tool}, ${seconds} s`);
+                  const pair = await measure({ url: hellos.ready.url }, seconds, tool, hellos.pids);
+                  const like = row(`  ${processes} hello worlds on one port (${tool})`, pair, adjacent);
+                  like.note = `${like.note}; measured after the row above; Academy's ${processes} processes reach ${((100 * result.rps) / pair.rps).toFixed(0)}% of these${cpuNote(pair)}`;
+                  rows.push(like);
+                } finally {
+                  await hellos.stop();
+                }
+              }
             } finally {
               await servers.stop();
             }

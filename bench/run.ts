@@ -1,6 +1,6 @@
 // npm run bench: runs every suite on this machine, prints one table and writes .bench/results.json.
 //   BENCH_SUITES=http,queue,catalogue,search,documents,reports   the suites to run (all by default)
-//   BENCH_DURATION=10       seconds of measured autocannon load per target (after a short warm-up)
+//   BENCH_DURATION=30       seconds of measured autocannon load per target (after a short warm-up)
 //   BENCH_WRK_DURATION=30   seconds of measured wrk load per target (catalogue suite)
 //   BENCH_TOOL=both         the catalogue suite's load generator: autocannon, wrk or both
 //   BENCH_SCALE=1           the catalogue suite's data set (academy seed --scale N), kept in .bench/
@@ -41,7 +41,7 @@ writeResults(resultsFile, rows, {
   cpus: os.cpus().length,
   cpu: os.cpus()[0]?.model ?? 'unknown',
   loadAverage: os.loadavg(),
-  durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
+  durationSeconds: Number(process.env.BENCH_DURATION ?? 30),
   wrkDurationSeconds: Number(process.env.BENCH_WRK_DURATION ?? 30),
   suites: chosen,
   scale: Number(process.env.BENCH_SCALE ?? 1),
