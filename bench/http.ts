@@ -232,17 +232,24 @@ async function academyServers(database: Prepared, processes: number) {
   return serversOnOnePort({ BENCH_DATABASE_URL: database.url, BENCH_DATA_DIR: database.dataDir }, processes);
 }
 
+/** What a benchmark server (bench/app-server.ts) sends when it is ready. */
+interface AcademyReady {
+  url: string;
+  base: string;
+  token: string;
+}
+
 /**
- * `processes` benchmark servers (bench/app-server.ts, with `env`; or another server script) listening
- * on one port with SO_REUSEPORT, as `ACADEMY_REUSE_PORT` lets `academy serve` do; the kernel spreads
- * connections over them. `ready` is the first one's message (its URL and token).
+ * `processes` benchmark servers (bench/app-server.ts, with `env`; or another server script, whose
+ * ready message is `T`) listening on one port with SO_REUSEPORT, as `ACADEMY_REUSE_PORT` lets
+ * `academy serve` do; the kernel spreads connections over them. `ready` is the first one's message.
  */
-export async function serversOnOnePort(env: Record<string, string>, processes: number, name = 'app-server.ts') {
+export async function serversOnOnePort<T = AcademyReady>(env: Record<string, string>, processes: number, name = 'app-server.ts') {
   const port = String(await freePort());
-  const servers: Awaited<ReturnType<typeof startServer<{ url: string; base: string; token: string }>>>[] = [];
+  const servers: Awaited<ReturnType<typeof startServer<T>>>[] = [];
   for (let i = 0; i < processes; i++) {
     servers.push(
-      await startServer<{ url: string; base: string; token: string }>(name, SERVER_FLAGS, {
+      await startServer<T>(name, SERVER_FLAGS, {
         ...env,
         BENCH_PORT: port,
         BENCH_REUSE_PORT: '1',
@@ -250,7 +257,7 @@ export async function serversOnOnePort(env: Record<string, string>, processes: n
     );
   }
   return {
-    ready: servers[0]?.ready as { url: string; base: string; token: string },
+    ready: servers[0]?.ready as T,
     pids: servers.map((server) => server.child.pid as number),
     stop: () => Promise.all(servers.map((server) => stop(server.child))),
   };
@@ -286,6 +293,7 @@ export async function httpBench(): Promise<BenchRow[]> {
         for (const [dialect, database] of databases) {
           for (const processes of [1, 2]) {
             const servers = await academyServers(database, processes);
+            let measured: { rps: number; adjacent: number } | undefined;
             try {
               const auth = { authorization: `Bearer ${servers.ready.token}` };
               recorded ??= await record(servers.ready.url, auth);
@@ -309,22 +317,23 @@ export async function httpBench(): Promise<BenchRow[]> {
                   : '';
               line.note = `${line.note}; hello world just before: ${Math.round(adjacent)} requests/s; ≥ ${RATIO_TARGET * 100}% of it ${ratioMet ? 'met' : 'MISSED'}; p99 < ${P99_TARGET_MS} ms ${p99Met ? 'met' : 'MISSED'}${cpu}`;
               rows.push(line);
-              if (processes > 1) {
-                // Like for like: as many hello worlds on one port, under the same load generator, which
-                // on two cores competes with them for the CPU.
-                const hellos = await serversOnOnePort({}, processes, 'hello.ts');
-                try {
-                  log(`${processes} hello worlds on one port: ${tool}, ${seconds} s`);
-                  const pair = await measure({ url: hellos.ready.url }, seconds, tool, hellos.pids);
-                  const like = row(`  ${processes} hello worlds on one port (${tool})`, pair, adjacent);
-                  like.note = `${like.note}; measured after the row above; Academy's ${processes} processes reach ${((100 * result.rps) / pair.rps).toFixed(0)}% of these${cpuNote(pair)}`;
-                  rows.push(like);
-                } finally {
-                  await hellos.stop();
-                }
-              }
+              measured = { rps: result.rps, adjacent };
             } finally {
               await servers.stop();
+            }
+            if (processes > 1 && measured) {
+              // Like for like, once Academy's servers are gone: as many hello worlds on one port, under
+              // the same load generator, which on two cores competes with them for the CPU.
+              const hellos = await serversOnOnePort<{ url: string }>({}, processes, 'hello.ts');
+              try {
+                log(`${processes} hello worlds on one port: ${tool}, ${seconds} s`);
+                const pair = await measure({ url: hellos.ready.url }, seconds, tool, hellos.pids);
+                const like = row(`  ${processes} hello worlds on one port (${tool})`, pair, measured.adjacent);
+                like.note = `${like.note}; measured after the row above; Academy's ${processes} processes reach ${((100 * measured.rps) / pair.rps).toFixed(0)}% of these${cpuNote(pair)}`;
+                rows.push(like);
+              } finally {
+                await hellos.stop();
+              }
             }
           }
         }

@@ -1,15 +1,15 @@
 // npm run bench: runs every suite on this machine, prints one table and writes .bench/results.json.
 //   BENCH_SUITES=http,queue,catalogue,search,documents,reports   the suites to run (all by default)
 //   BENCH_DURATION=30       seconds of measured autocannon load per target (after a short warm-up)
-//   BENCH_WRK_DURATION=30   seconds of measured wrk load per target (catalogue suite)
-//   BENCH_TOOL=both         the catalogue suite's load generator: autocannon, wrk or both
+//   BENCH_WRK_DURATION=30   seconds of measured wrk load per target (http, catalogue and search suites)
+//   BENCH_TOOL=both         the http and catalogue suites' load generator: autocannon, wrk or both
 //   BENCH_SCALE=1           the catalogue suite's data set (academy seed --scale N), kept in .bench/
 //   BENCH_DATABASES=sqlite,postgres   BENCH_SQL_RUNS=500   BENCH_REBUILD=1 (build the data sets again)
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { catalogueBench } from './catalogue.ts';
 import { documentsBench } from './documents.ts';
-import { httpBench } from './http.ts';
+import { durationOf, httpBench } from './http.ts';
 import { queueBench } from './queue.ts';
 import { type BenchRow, formatTable, type Suite, writeResults } from './report.ts';
 import { reportsBench } from './reports.ts';
@@ -28,6 +28,8 @@ const chosen = (process.env.BENCH_SUITES ?? Object.keys(all).join(',')).split(',
 const unknown = chosen.filter((name) => !(name in all));
 if (unknown.length) throw new Error(`BENCH_SUITES names unknown suites: ${unknown.join(', ')} (known: ${Object.keys(all).join(', ')})`);
 const suites = chosen.map((name) => all[name] as Suite);
+// Read (and checked) before any suite runs: a bad value fails at once, not after an hour.
+const durations = { durationSeconds: durationOf('autocannon'), wrkDurationSeconds: durationOf('wrk') };
 
 const resultsFile = fileURLToPath(new URL('../.bench/results.json', import.meta.url));
 
@@ -41,8 +43,7 @@ writeResults(resultsFile, rows, {
   cpus: os.cpus().length,
   cpu: os.cpus()[0]?.model ?? 'unknown',
   loadAverage: os.loadavg(),
-  durationSeconds: Number(process.env.BENCH_DURATION ?? 30),
-  wrkDurationSeconds: Number(process.env.BENCH_WRK_DURATION ?? 30),
+  ...durations,
   suites: chosen,
   scale: Number(process.env.BENCH_SCALE ?? 1),
 });

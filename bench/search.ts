@@ -22,7 +22,7 @@ import { assemble, modules } from '../src/modules/index.ts';
 import { createSearchService, searchGroupsOf } from '../src/modules/search/service.ts';
 import { operatorContext } from '../src/platform/context.ts';
 import { benchDialects, type Dataset, dataset } from './datasets.ts';
-import { CONNECTIONS, SERVER_FLAGS, serversOnOnePort, startServer, stop } from './http.ts';
+import { CONNECTIONS, durationOf, SERVER_FLAGS, serversOnOnePort, startServer, stop } from './http.ts';
 import { type BenchRow, formatTable } from './report.ts';
 import { WRK, wrkAvailable } from './wrk.ts';
 
@@ -200,7 +200,7 @@ export async function searchBench(): Promise<BenchRow[]> {
     return [{ suite: 'search', target: 'search', note: 'skipped: wrk is not installed (apt-get install wrk, or BENCH_WRK=/path/to/wrk)' }];
   }
   const scale = Number(process.env.BENCH_SCALE ?? 1);
-  const seconds = Number(process.env.BENCH_WRK_DURATION ?? 30);
+  const seconds = durationOf('wrk');
   const { dialects, skipped } = await benchDialects('search');
   const rows: BenchRow[] = [...skipped];
   const datasets: Dataset[] = [];
