@@ -55,16 +55,17 @@ function runningFiles(pid: number): string[] {
 
 /**
  * Runs one suite in its own process group, printing its lines as they come (prefixed by the suite's
- * name), so that a run cut short still shows how far it went. Files that leave a handle open exit
- * when their tests are done (--test-force-exit); a suite past SUITE_TIMEOUT_S is killed and failed,
- * naming the files it was still running.
+ * name), so that a run cut short still shows how far it went. A suite past SUITE_TIMEOUT_S (a file
+ * that left a handle open and so never exits, say) is killed and failed, naming the files it was
+ * still running. Not `--test-force-exit`: a file's process that exits so can drop the report of its
+ * last tests, passed or failed, and the run still ends with exit code 0 (nodejs/node#64833).
  */
 function run(suite: Suite): Promise<{ suite: Suite; code: number; output: string; seconds: number; timedOut: string[] | null }> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--test', '--test-force-exit', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...suite.files],
+      ['--test', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...suite.files],
       { env: { ...process.env, ...suite.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     let output = '';

@@ -15,7 +15,8 @@ export interface RunningProcess {
 }
 
 // Every process a test file starts is killed when its tests end, even after a failed assertion, and
-// when the test process itself exits (the runner's --test-force-exit, a crash): none outlives its file.
+// when the test process itself exits (process.exit, an uncaught error): none outlives its file. A suite
+// stopped past TEST_SUITE_TIMEOUT is killed with its whole process group, these children with it.
 const started = new Set<ChildProcess>();
 const killStarted = () => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
