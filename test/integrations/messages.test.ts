@@ -254,7 +254,14 @@ describe('integration messages', () => {
     await service.create(ops, { key: 'lms-a', name: 'LMS A', url: receiver.url, events: ['course_intake.completed'] });
     await service.create(ops, { key: 'lms-b', name: 'LMS B', url: `${receiver.url}/b`, events: ['course_intake.completed'] });
     receiver.reply((request) => ({ status: request.path === '/b' ? 500 : 200 }));
-    for (let i = 1; i <= 3; i++) await emit('course_intake.completed', { intake: i });
+    // One event at a time, each message made before the next event: "newest" is the order the
+    // messages were made in, which a worker fanning out several events at once does not promise.
+    for (let i = 1; i <= 3; i++) {
+      await emit('course_intake.completed', { intake: i });
+      await eventually(async () => ((await get('/api/v1/integrations?integration_key=lms-a')).json().meta.total === i ? true : null), {
+        what: `the lms-a message of event ${i}`,
+      });
+    }
     await receiver.received(6);
 
     const a = await eventually(
