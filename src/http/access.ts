@@ -26,8 +26,6 @@ declare module 'fastify' {
   }
 }
 
-const anonymousActor: Actor = { kind: 'token', tokenId: null, userId: null, scopes: [] };
-
 /** The bearer token sent, `''` for a malformed Bearer header, `null` when none was sent (or another scheme). */
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -74,7 +72,7 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
       return counted ? counted.then(refuse) : refuse();
     }
     const admitted = (): void => {
-      request.actor = { ...anonymousActor, tokenId: token.id, userId: token.userId, scopes: token.scopes };
+      request.actor = { kind: 'token', tokenId: token.id, userId: token.userId, scopes: token.scopes };
       if (!grants(token.scopes, access.scope)) throw new InsufficientScopeError(access.scope);
     };
     const counted = limit(request, reply, 'default', `token:${token.id}`);

@@ -96,6 +96,18 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     closing = true;
   });
 
+  // The version a URL addresses: `/api/v1`, then the end, `/` or `?` (no match object per request).
+  const prefixes = platform.versions.map((version) => ({ prefix: `/api/${version.version}`, version }));
+  const versionOf = (url: string): ApiVersion | undefined => {
+    for (const { prefix, version } of prefixes) {
+      if (!url.startsWith(prefix)) continue;
+      const next = url.charCodeAt(prefix.length);
+      // NaN past the end; 47 is `/`, 63 is `?`.
+      if (Number.isNaN(next) || next === 47 || next === 63) return version;
+    }
+    return undefined;
+  };
+
   // A version's lifecycle headers change at most once a second (their dates are whole seconds).
   const states = new Map<ApiVersion, { second: number; state: VersionState }>();
   const lifecycle = (version: ApiVersion): VersionState => {
@@ -121,8 +133,7 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     }
 
     // API version lifecycle from the registry: Deprecation/Sunset/Link headers, and 410 past sunset.
-    const match = /^\/api\/(v\d+)(?:\/|$|\?)/.exec(request.url);
-    const version = match ? platform.versions.find((v) => v.version === match[1]) : undefined;
+    const version = versionOf(request.url);
     if (!version) return done();
     const state = lifecycle(version);
     reply.headers(state.headers);

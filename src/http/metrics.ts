@@ -17,14 +17,29 @@ interface MetricValue {
   metricName?: string;
 }
 
+interface Counted {
+  labels: { method: string; route: string; status: string };
+  value: number;
+}
+
+interface Timed {
+  labels: { method: string; route: string };
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
 /**
  * Request counts and latencies, kept in plain arrays and turned into Prometheus samples only when
  * scraped. prom-client's own Counter and Histogram validate and hash their labels on every
  * observation, which cost about a tenth of a small request's time; the registry still formats these.
  */
 function createRequestStats(registry: Registry) {
-  const counts = new Map<string, { labels: { method: string; route: string; status: string }; value: number }>();
-  const latencies = new Map<string, { labels: { method: string; route: string }; buckets: number[]; sum: number; count: number }>();
+  // By route, method and status as they come: no key text is built and hashed per request.
+  const counts = new Map<string, Map<string, Map<number, Counted>>>();
+  const latencies = new Map<string, Map<string, Timed>>();
+  const allCounts = () => [...counts.values()].flatMap((byMethod) => [...byMethod.values()].flatMap((byStatus) => [...byStatus.values()]));
+  const allLatencies = () => [...latencies.values()].flatMap((byMethod) => [...byMethod.values()]);
 
   registry.registerMetric({
     name: 'academy_http_requests_total',
@@ -35,7 +50,7 @@ function createRequestStats(registry: Registry) {
       help: 'HTTP requests by method, route and status.',
       type: 'counter',
       aggregator: 'sum',
-      values: [...counts.values()].map(({ labels, value }) => ({ labels, value })),
+      values: allCounts().map(({ labels, value }) => ({ labels, value })),
     }),
     reset: () => counts.clear(),
   } as never);
@@ -46,7 +61,7 @@ function createRequestStats(registry: Registry) {
     type: 'histogram',
     get: async () => {
       const values: MetricValue[] = [];
-      for (const { labels, buckets, sum, count } of latencies.values()) {
+      for (const { labels, buckets, sum, count } of allLatencies()) {
         let cumulative = 0;
         LATENCY_BUCKETS.forEach((le, i) => {
           cumulative += buckets[i] ?? 0;
@@ -68,19 +83,36 @@ function createRequestStats(registry: Registry) {
   } as never);
 
   return function record(method: string, route: string, status: number, seconds: number): void {
-    const countKey = `${method} ${route} ${status}`;
-    const counted = counts.get(countKey);
+    let countsOfRoute = counts.get(route);
+    if (!countsOfRoute) {
+      countsOfRoute = new Map();
+      counts.set(route, countsOfRoute);
+    }
+    let countsOfMethod = countsOfRoute.get(method);
+    if (!countsOfMethod) {
+      countsOfMethod = new Map();
+      countsOfRoute.set(method, countsOfMethod);
+    }
+    const counted = countsOfMethod.get(status);
     if (counted) counted.value++;
-    else counts.set(countKey, { labels: { method, route, status: String(status) }, value: 1 });
+    else countsOfMethod.set(status, { labels: { method, route, status: String(status) }, value: 1 });
 
-    const latencyKey = `${method} ${route}`;
-    let timed = latencies.get(latencyKey);
+    let latenciesOfRoute = latencies.get(route);
+    if (!latenciesOfRoute) {
+      latenciesOfRoute = new Map();
+      latencies.set(route, latenciesOfRoute);
+    }
+    let timed = latenciesOfRoute.get(method);
     if (!timed) {
       timed = { labels: { method, route }, buckets: new Array(LATENCY_BUCKETS.length).fill(0), sum: 0, count: 0 };
-      latencies.set(latencyKey, timed);
+      latenciesOfRoute.set(method, timed);
     }
-    const bucket = LATENCY_BUCKETS.findIndex((le) => seconds <= le);
-    if (bucket >= 0) timed.buckets[bucket] = (timed.buckets[bucket] ?? 0) + 1;
+    for (let i = 0; i < LATENCY_BUCKETS.length; i++) {
+      if (seconds <= (LATENCY_BUCKETS[i] as number)) {
+        timed.buckets[i] = (timed.buckets[i] ?? 0) + 1;
+        break;
+      }
+    }
     timed.sum += seconds;
     timed.count++;
   };
