@@ -26,6 +26,12 @@ declare module 'fastify' {
   }
 }
 
+/** Sets the request's actor to the token, or refuses a token without the route's scope (403). */
+function admitToken(request: FastifyRequest, token: AuthenticatedToken, scope: Scope): void {
+  request.actor = { kind: 'token', tokenId: token.id, userId: token.userId, scopes: token.scopes };
+  if (!grants(token.scopes, scope)) throw new InsufficientScopeError(scope);
+}
+
 /** The bearer token sent, `''` for a malformed Bearer header, `null` when none was sent (or another scheme). */
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -71,13 +77,9 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
       const counted = limit(request, reply, 'anonymous', `ip:${request.ip}`);
       return counted ? counted.then(refuse) : refuse();
     }
-    const admitted = (): void => {
-      request.actor = { kind: 'token', tokenId: token.id, userId: token.userId, scopes: token.scopes };
-      if (!grants(token.scopes, access.scope)) throw new InsufficientScopeError(access.scope);
-    };
     const counted = limit(request, reply, 'default', `token:${token.id}`);
-    if (counted) return counted.then(admitted);
-    admitted();
+    if (counted) return counted.then(() => admitToken(request, token, access.scope));
+    admitToken(request, token, access.scope);
     return undefined;
   }
 

@@ -251,10 +251,11 @@ export function setRateLimitHeaders(
   nowMs: number,
 ): void {
   const policy = POLICIES[policyName];
+  const remaining = String(d.remaining);
   reply.header('ratelimit-policy', policyHeader(policy, d.limit));
-  reply.header('ratelimit', `"${policy.name}";r=${d.remaining};t=${d.resetSeconds}`);
+  reply.header('ratelimit', `"${policy.name}";r=${remaining};t=${d.resetSeconds}`);
   reply.header('x-ratelimit-limit', String(d.limit));
-  reply.header('x-ratelimit-remaining', String(d.remaining));
+  reply.header('x-ratelimit-remaining', remaining);
   reply.header('x-ratelimit-reset', String(Math.ceil(nowMs / 1000) + d.resetSeconds));
 }
 
