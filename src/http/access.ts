@@ -35,9 +35,10 @@ function admitToken(request: FastifyRequest, token: AuthenticatedToken, scope: S
 /** The bearer token sent, `''` for a malformed Bearer header, `null` when none was sent (or another scheme). */
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
-  if (!header || !/^Bearer(\s|$)/i.test(header)) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? '';
+  if (!header) return null;
+  // One pass: the token, or the Bearer scheme with anything else after it (malformed), or another scheme.
+  const match = /^Bearer(?:\s+(\S+)\s*$|\s|$)/i.exec(header);
+  return match ? (match[1] ?? '') : null;
 }
 
 export function registerAccessControl(app: FastifyInstance, platform: Platform): void {

@@ -15,8 +15,11 @@ const CHANNEL = 'academy_changes';
  *   connection counts as down within LISTEN_LOSS_BOUND_MS (src/db/listen.ts).
  */
 export interface ChangeFeed {
-  /** Differs from any earlier value whenever cached data may be stale. */
-  stamp(): number;
+  /**
+   * Differs from any earlier value whenever cached data may be stale. `now` is `performance.now()`
+   * when the caller has just read it (one clock read per cache look-up, not two).
+   */
+  stamp(now?: number): number;
   /** Records a change of cached data; inside the writing transaction on PostgreSQL, so it is sent at commit. */
   announce(trx: Kysely<DB>): Promise<void>;
   close(): Promise<void>;
@@ -31,8 +34,7 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
     let version = dataVersion();
     let readAt = performance.now();
     return {
-      stamp: () => {
-        const now = performance.now();
+      stamp: (now = performance.now()) => {
         if (now - readAt >= 1) {
           version = dataVersion();
           readAt = now;
@@ -96,13 +98,14 @@ export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: numb
   let seen = Number.NaN;
 
   function peek(key: K): V | undefined {
-    const stamp = changes.stamp();
+    const now = performance.now();
+    const stamp = changes.stamp(now);
     if (stamp !== seen) {
       entries.clear();
       seen = stamp;
     }
     const entry = entries.get(key);
-    if (entry && performance.now() - entry.loadedAt > maxAgeMs) {
+    if (entry && now - entry.loadedAt > maxAgeMs) {
       entries.delete(key);
       return undefined;
     }
