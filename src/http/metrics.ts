@@ -29,6 +29,16 @@ interface Timed {
   count: number;
 }
 
+/** The map kept under `key` in `outer`, made on first use. */
+function mapIn<K, K2, V>(outer: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let inner = outer.get(key);
+  if (!inner) {
+    inner = new Map();
+    outer.set(key, inner);
+  }
+  return inner;
+}
+
 /**
  * Request counts and latencies, kept in plain arrays and turned into Prometheus samples only when
  * scraped. prom-client's own Counter and Histogram validate and hash their labels on every
@@ -83,25 +93,12 @@ function createRequestStats(registry: Registry) {
   } as never);
 
   return function record(method: string, route: string, status: number, seconds: number): void {
-    let countsOfRoute = counts.get(route);
-    if (!countsOfRoute) {
-      countsOfRoute = new Map();
-      counts.set(route, countsOfRoute);
-    }
-    let countsOfMethod = countsOfRoute.get(method);
-    if (!countsOfMethod) {
-      countsOfMethod = new Map();
-      countsOfRoute.set(method, countsOfMethod);
-    }
+    const countsOfMethod = mapIn(mapIn(counts, route), method);
     const counted = countsOfMethod.get(status);
     if (counted) counted.value++;
     else countsOfMethod.set(status, { labels: { method, route, status: String(status) }, value: 1 });
 
-    let latenciesOfRoute = latencies.get(route);
-    if (!latenciesOfRoute) {
-      latenciesOfRoute = new Map();
-      latencies.set(route, latenciesOfRoute);
-    }
+    const latenciesOfRoute = mapIn(latencies, route);
     let timed = latenciesOfRoute.get(method);
     if (!timed) {
       timed = { labels: { method, route }, buckets: new Array(LATENCY_BUCKETS.length).fill(0), sum: 0, count: 0 };
