@@ -12,6 +12,7 @@ import { registerConventions, requestId } from './http/conventions.ts';
 import { registerErrorHandling, sendError } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { finiteNumbers, registerInputChecks, type Validator } from './http/input.ts';
+import { isRead } from './http/methods.ts';
 import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts';
 import { openApiOptions } from './http/openapi.ts';
 import { addPlatformMetrics } from './http/platform-metrics.ts';
@@ -138,7 +139,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   // every read. Routes whose answers are kept representations compress them once themselves
   // (src/http/representations.ts) and say `compress: false`.
   http.addHook('onRoute', (route) => {
-    if ([route.method].flat().every((method) => method === 'GET' || method === 'HEAD')) route.decompress ??= false;
+    if ([route.method].flat().every(isRead)) route.decompress ??= false;
   });
   // Compressed when the client asks and the JSON is worth it (files are sent as they are, ranges intact).
   await http.register(fastifyCompress, {

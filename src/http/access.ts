@@ -4,6 +4,7 @@ import { InsufficientScopeError, RateLimitedError, UnauthenticatedError } from '
 import type { Platform } from '../platform/platform.ts';
 import { grants, type Scope } from '../platform/tokens/scopes.ts';
 import type { AuthenticatedToken } from '../platform/tokens/service.ts';
+import { isRead } from './methods.ts';
 import { type Decision, type PolicyName, rateLimitHeaders, rateLimitRefusals, setRateLimitHeaders } from './rate-limit.ts';
 import { hookList } from './route-hooks.ts';
 
@@ -112,7 +113,7 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
   function cacheHeaders(access: Exclude<Access, 'open'>): onSendHookHandler {
     const read = 'scope' in access ? 'private, no-cache' : 'no-cache';
     return (request, reply, payload, done) => {
-      if (request.method === 'GET' || request.method === 'HEAD') {
+      if (isRead(request.method)) {
         // Answers depend on the token; a shared cache must not keep them, a private one must revalidate.
         if (!reply.hasHeader('cache-control')) reply.header('cache-control', read);
         if ('scope' in access) {

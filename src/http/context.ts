@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Platform } from '../platform/platform.ts';
 import { withRequestId } from '../platform/trace.ts';
+import { isRead } from './methods.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,9 +18,7 @@ export function registerServiceContext(app: FastifyInstance, platform: Platform)
   // Everything a write causes (jobs, their deliveries) is traced back to its request's id. Reads
   // enqueue nothing (jobs are enqueued in the transactions of writes), so they do without the
   // request's async context, which costs each of them a context frame of its own.
-  app.addHook('onRequest', (request, _reply, done) =>
-    request.method === 'GET' || request.method === 'HEAD' ? done() : withRequestId(request.id, done),
-  );
+  app.addHook('onRequest', (request, _reply, done) => (isRead(request.method) ? done() : withRequestId(request.id, done)));
   app.decorateRequest('ctx', {
     getter(this: FastifyRequest): ServiceContext {
       return { actor: this.actor ?? nobody, clock: platform.clock, logger: this.log, requestId: this.id };

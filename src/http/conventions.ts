@@ -2,6 +2,7 @@ import { hash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GoneError, MalformedRequestError, NotFoundError, UnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import { isRead } from './methods.ts';
 import { hookList } from './route-hooks.ts';
 import { type ApiVersion, type VersionState, versionState } from './versions.ts';
 
@@ -65,7 +66,7 @@ function registerRouteConventions(app: FastifyInstance): void {
       route.preValidation = [check, ...hookList(route.preValidation)] as never;
     }
     if (schema.hide || !(route.url === '/api' || route.url.startsWith('/api/'))) return;
-    const read = [route.method].flat().every((method) => method === 'GET' || method === 'HEAD');
+    const read = [route.method].flat().every(isRead);
     route.schema = {
       ...route.schema,
       response: {
@@ -148,7 +149,7 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
   app.addHook('onSend', (request, reply, payload, done) => {
     if (closing || bodyUnread(request)) reply.header('connection', 'close');
     // Strong ETags over the exact bytes sent; a matching If-None-Match gets 304 without a body.
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
+    if (!isRead(request.method) || reply.statusCode !== 200) return done(null, payload);
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
     // A representation sent with its ETag (a cached one, a stored file's) keeps it; any other is hashed.
     const given = reply.getHeader('etag');

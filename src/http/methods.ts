@@ -4,6 +4,11 @@ import { AppError } from '../platform/errors.ts';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
+/** Whether a method only reads: GET or HEAD (no body is read for them, and they change nothing). */
+export function isRead(method: string): boolean {
+  return method === 'GET' || method === 'HEAD';
+}
+
 /**
  * Which methods each path has, mirrored from the routes as they are added: a known path asked with
  * another method is a 405 with `Allow` (RFC 9110), and `OPTIONS` on it answers 204 with `Allow`,
