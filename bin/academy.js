@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --no-parallel-scavenge --max-semi-space-size=4
+#!/usr/bin/env -S node --no-parallel-scavenge --max-semi-space-size=4 --no-allocation-site-pretenuring
 // The package bin. The sources are TypeScript run directly by Node 24's type stripping
 // (docs/decisions/0001-runtime.md); this file checks the runtime and hands over to the CLI.
 const major = Number(process.versions.node.split('.')[0]);

@@ -10,6 +10,12 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DEPLOY = path.join(ROOT, 'deploy');
 const read = (file: string) => readFileSync(path.join(DEPLOY, file), 'utf8');
 
+/** The Node.js flags the `academy` command runs with: its shebang's. */
+function shebangFlags(): string[] {
+  const shebang = readFileSync(path.join(ROOT, 'bin/academy.js'), 'utf8').split('\n')[0] as string;
+  return shebang.replace('#!/usr/bin/env -S node ', '').split(' ');
+}
+
 interface Service {
   command?: string[];
   image?: string;
@@ -96,15 +102,17 @@ describe('deploy/', () => {
   });
 
   test('the image runs the package bin with the flags the bin itself uses', () => {
-    const shebang = readFileSync(path.join(ROOT, 'bin/academy.js'), 'utf8').split('\n')[0] as string;
-    const flags = shebang.replace('#!/usr/bin/env -S node ', '').split(' ');
+    const flags = shebangFlags();
     const dockerfile = read('Dockerfile');
     assert.match(dockerfile, /^FROM node:24/m);
     const entrypoint = /^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1] ?? '[]';
     assert.deepEqual(JSON.parse(entrypoint), ['node', ...flags, 'bin/academy.js']);
+    const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    assert.equal(start, `node ${flags.join(' ')} bin/academy.js serve --demo`, 'npm start runs with them too');
   });
 
   test('systemd units: a migration once, an API instance per port, workers, all hardened', () => {
+    const flags = shebangFlags();
     const migrate = unit('systemd/academy-migrate.service');
     const api = unit('systemd/academy-api@.service');
     const worker = unit('systemd/academy-worker@.service');
@@ -121,7 +129,13 @@ describe('deploy/', () => {
       ['worker', worker],
     ] as const) {
       assert.deepEqual(entries.get('Service.EnvironmentFile'), ['/etc/academy/academy.env'], name);
-      assert.match(entries.get('Service.ExecStart')?.[0] ?? '', /^\/opt\/academy\/node_modules\/\.bin\/node --no-parallel-scavenge /, name);
+      // The Node.js flags of the `academy` command's shebang, all of them (ADR 0011, 0015, 0018).
+      assert.ok(
+        entries
+          .get('Service.ExecStart')?.[0]
+          ?.startsWith(`/opt/academy/node_modules/.bin/node ${flags.join(' ')} /opt/academy/bin/academy.js `),
+        name,
+      );
       for (const [key, value] of Object.entries(HARDENING)) assert.deepEqual(entries.get(`Service.${key}`), [value], `${name}: ${key}`);
       if (name !== 'migrate') {
         assert.match(entries.get('Unit.Requires')?.[0] ?? '', /academy-migrate\.service/, `${name} requires the migration`);
