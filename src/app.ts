@@ -102,7 +102,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     schemaController: { compilersFactory: { buildValidator: strictBodies as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const metrics = createMetrics();
+  const metrics = createMetrics({ gc: platform.config.gcMetrics });
   addPlatformMetrics(metrics.registry, platform);
   http.removeContentTypeParser('text/plain');
   http.addSchema(ErrorBody);

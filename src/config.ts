@@ -51,6 +51,8 @@ export interface Config {
   inviteTtlHours: number;
   /** Answer `/metrics` on the API port to every client, not only to loopback ones. */
   metricsPublic: boolean;
+  /** ACADEMY_GC_METRICS: the `nodejs_gc_duration_seconds` histogram, at a cost per garbage collection (ADR 0018). */
+  gcMetrics: boolean;
   /** ACADEMY_REUSE_PORT: several `serve` processes on one machine listen on the same port (SO_REUSEPORT). */
   reusePort: boolean;
   /** Bounds on every database wait, so an outage or a stall answers a quick 503 (README: Timeouts and outages). */
@@ -273,6 +275,7 @@ function httpSettings(env: Env) {
     shutdownGraceMs: int(env, 'ACADEMY_SHUTDOWN_GRACE_SECONDS', 10, 0, 3600) * 1000,
     publicUrl: publicUrl(env),
     metricsPublic: bool(env, 'ACADEMY_METRICS_PUBLIC', false),
+    gcMetrics: bool(env, 'ACADEMY_GC_METRICS', false),
     reusePort: bool(env, 'ACADEMY_REUSE_PORT', false),
   };
 }

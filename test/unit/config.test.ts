@@ -71,6 +71,7 @@ describe('configuration', () => {
     assert.equal(defaults.shutdownGraceMs, 10_000);
     assert.equal(defaults.publicUrl, null);
     assert.equal(defaults.metricsPublic, false);
+    assert.equal(defaults.gcMetrics, false);
 
     const set = loadConfig({
       ACADEMY_REQUEST_TIMEOUT_MS: '60000',
@@ -79,6 +80,7 @@ describe('configuration', () => {
       ACADEMY_SHUTDOWN_GRACE_SECONDS: '0',
       ACADEMY_PUBLIC_URL: 'https://academy.example.org',
       ACADEMY_METRICS_PUBLIC: 'true',
+      ACADEMY_GC_METRICS: 'true',
     });
     assert.equal(set.requestTimeoutMs, 60_000);
     assert.equal(set.headersTimeoutMs, 60_000);
@@ -86,6 +88,7 @@ describe('configuration', () => {
     assert.equal(set.shutdownGraceMs, 0);
     assert.equal(set.publicUrl, 'https://academy.example.org');
     assert.equal(set.metricsPublic, true);
+    assert.equal(set.gcMetrics, true);
     // A request timeout below the default header timeout brings the latter down with it.
     assert.equal(loadConfig({ ACADEMY_REQUEST_TIMEOUT_MS: '500' }).headersTimeoutMs, 500);
     // A path prefix is kept (without its trailing slash): links are the public URL followed by the path.
@@ -146,6 +149,7 @@ describe('configuration', () => {
       ['ACADEMY_PUBLIC_URL', 'https://academy.example.org/#top'],
       ['ACADEMY_PUBLIC_URL', 'https://user:secret@academy.example.org'],
       ['ACADEMY_METRICS_PUBLIC', 'maybe'],
+      ['ACADEMY_GC_METRICS', 'maybe'],
     ];
     for (const [variable, value] of bad) {
       assert.throws(
