@@ -20,8 +20,10 @@ import type { BenchRow } from './report.ts';
 import { loadTools, runWrk } from './wrk.ts';
 
 export const CONNECTIONS = 32;
-/** The Node.js flags the `academy` command runs with (ADR 0006, ADR 0011): benchmark servers use the same. */
-export const SERVER_FLAGS = ['--no-parallel-scavenge', '--max-semi-space-size=4'];
+/** The Node.js flags the `academy` command runs with, its shebang's (ADR 0011, 0015, 0018): benchmark servers use the same. */
+export const SERVER_FLAGS = (readFileSync(new URL('../bin/academy.js', import.meta.url), 'utf8').split('\n')[0] as string)
+  .replace('#!/usr/bin/env -S node ', '')
+  .split(' ');
 const WARMUP_SECONDS = 3;
 
 function script(name: string): string {
@@ -279,15 +281,18 @@ export async function httpBench(): Promise<BenchRow[]> {
     for (const tool of tools) {
       const seconds = durationOf(tool);
       // The baseline runs with the same Node.js flags as Academy's servers, and stays up (idle
-      // between its windows): each target is compared with a hello world measured just before it,
-      // as this machine's rate moves by a fifth from one minute to the next.
+      // between its windows): each target is compared with the mean of the hello worlds measured just
+      // before and just after it, as this machine's rate drifts by a fifth from one minute to the next.
       const hello = await startServer<{ url: string }>('hello.ts', SERVER_FLAGS);
       try {
-        log(`hello world: ${tool}, ${seconds} s`);
         const helloPids = [hello.child.pid as number];
-        const baseline = await measure({ url: hello.ready.url }, seconds, tool, helloPids);
-        const first = row(`fastify hello world (baseline, ${tool})`, baseline);
-        first.note = `${first.note}, ${tool} ${seconds} s; each target is compared with a hello world measured just before it${cpuNote(baseline)}`;
+        const helloWindow = (when: string) => {
+          log(`hello world (${when}): ${tool}, ${seconds} s`);
+          return measure({ url: hello.ready.url }, seconds, tool, helloPids);
+        };
+        let last = await helloWindow('baseline');
+        const first = row(`fastify hello world (baseline, ${tool})`, last);
+        first.note = `${first.note}, ${tool} ${seconds} s; each target is compared with the mean of the hello worlds measured just before and just after it${cpuNote(last)}`;
         rows.push(first);
         let recorded: Recorded | null = null;
         for (const [dialect, database] of databases) {
@@ -297,11 +302,12 @@ export async function httpBench(): Promise<BenchRow[]> {
             try {
               const auth = { authorization: `Bearer ${servers.ready.token}` };
               recorded ??= await record(servers.ready.url, auth);
-              log(`hello world again (next target): ${tool}, ${seconds} s`);
-              const before = await measure({ url: hello.ready.url }, seconds, tool, helloPids);
-              const adjacent = before.rps;
+              const before = last;
               log(`GET /organization on ${dialect}, ${processes} process(es): ${tool}, ${seconds} s`);
               const result = await measure({ url: servers.ready.url, headers: auth }, seconds, tool, servers.pids);
+              const after = await helloWindow('after the target');
+              last = after;
+              const adjacent = (before.rps + after.rps) / 2;
               const line = row(
                 `GET /api/v1/organization (token, ${dialect}, ${processes} process${processes > 1 ? 'es' : ''}, ${tool})`,
                 result,
@@ -311,11 +317,13 @@ export async function httpBench(): Promise<BenchRow[]> {
               const p99Met = result.p99Ms < P99_TARGET_MS;
               // CPU per request against the hello world's: what the ratio would be were the server's
               // CPU all that limits it, steadier than requests per second on a busy machine.
+              const helloCpu =
+                before.cpuUsPerRequest && after.cpuUsPerRequest ? (before.cpuUsPerRequest + after.cpuUsPerRequest) / 2 : undefined;
               const cpu =
-                before.cpuUsPerRequest && result.cpuUsPerRequest
-                  ? `; server CPU ${result.cpuUsPerRequest.toFixed(1)} µs per request against the hello world's ${before.cpuUsPerRequest.toFixed(1)} (${((100 * before.cpuUsPerRequest) / result.cpuUsPerRequest).toFixed(0)}%)`
+                helloCpu && result.cpuUsPerRequest
+                  ? `; server CPU ${result.cpuUsPerRequest.toFixed(1)} µs per request against the hello world's ${helloCpu.toFixed(1)} (${((100 * helloCpu) / result.cpuUsPerRequest).toFixed(0)}%)`
                   : '';
-              line.note = `${line.note}; hello world just before: ${Math.round(adjacent)} requests/s; ≥ ${RATIO_TARGET * 100}% of it ${ratioMet ? 'met' : 'MISSED'}; p99 < ${P99_TARGET_MS} ms ${p99Met ? 'met' : 'MISSED'}${cpu}`;
+              line.note = `${line.note}; hello world before and after: ${Math.round(before.rps)} and ${Math.round(after.rps)} requests/s; ≥ ${RATIO_TARGET * 100}% of their mean ${ratioMet ? 'met' : 'MISSED'}; p99 < ${P99_TARGET_MS} ms ${p99Met ? 'met' : 'MISSED'}${cpu}`;
               rows.push(line);
               measured = { rps: result.rps, adjacent };
             } finally {
@@ -334,15 +342,16 @@ export async function httpBench(): Promise<BenchRow[]> {
               } finally {
                 await hellos.stop();
               }
+              // The next target's hello world before it is measured now, not before these two.
+              last = await helloWindow('before the next target');
             }
           }
         }
         if (recorded) {
-          log(`hello world again (next target): ${tool}, ${seconds} s`);
-          const adjacent = (await measure({ url: hello.ready.url }, seconds, tool)).rps;
           const copy = await replay(recorded, seconds, tool);
+          const adjacent = (last.rps + (await helloWindow('after the copy')).rps) / 2;
           const ceiling = row(`fastify sending a copy of that response (no work, ${tool})`, copy, adjacent);
-          ceiling.note = `${ceiling.note}; hello world just before: ${Math.round(adjacent)} requests/s`;
+          ceiling.note = `${ceiling.note}; compared with the mean of the hello worlds just before and after it`;
           rows.push(ceiling);
         }
       } finally {
