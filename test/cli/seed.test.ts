@@ -59,13 +59,16 @@ describe('academy seed --demo', () => {
 
   test('serve --demo prints the saved demo token on later starts, and says so when it was revoked', async () => {
     const env = await environment();
-    const first = await startServer(['--demo', '--no-worker'], env);
+    // Each start migrates, and the first also seeds: on PostgreSQL beside the rest of CI's two suites
+    // on two cores, a first start has taken more than the default 30 s to listen.
+    const start = () => startServer(['--demo', '--no-worker'], env, 90_000);
+    const first = await start();
     first.child.kill('SIGTERM');
     assert.equal(await first.exited, 0);
     const token = /Demo token \(all scopes[^\n]*\n\n\s+(acd_\S+)/.exec(first.output())?.[1];
     assert.ok(token, first.output());
 
-    const again = await startServer(['--demo', '--no-worker'], env);
+    const again = await start();
     again.child.kill('SIGTERM');
     assert.equal(await again.exited, 0);
     assert.ok(again.output().includes(token), 'the saved token is shown again');
@@ -74,7 +77,7 @@ describe('academy seed --demo', () => {
     const demo = listed.find((t) => t.name === 'demo');
     assert.ok(demo);
     assert.equal((await runCli(['tokens', 'revoke', String(demo.id)], env)).code, 0);
-    const revoked = await startServer(['--demo', '--no-worker'], env);
+    const revoked = await start();
     revoked.child.kill('SIGTERM');
     assert.equal(await revoked.exited, 0);
     assert.ok(!revoked.output().includes(token), 'a revoked token is not offered');
