@@ -16,14 +16,13 @@ import { seedDemo } from '../src/modules/demo/seed.ts';
 import { assemble } from '../src/modules/index.ts';
 import { type BenchDialect, benchDialects, postgresAdminUrl } from './datasets.ts';
 import type { LoadJob, LoadResult } from './load.ts';
+import { SERVER_FLAGS } from './node-flags.ts';
 import type { BenchRow } from './report.ts';
 import { loadTools, runWrk } from './wrk.ts';
 
+export { SERVER_FLAGS };
+
 export const CONNECTIONS = 32;
-/** The Node.js flags the `academy` command runs with, its shebang's (ADR 0011, 0015, 0018): benchmark servers use the same. */
-export const SERVER_FLAGS = (readFileSync(new URL('../bin/academy.js', import.meta.url), 'utf8').split('\n')[0] as string)
-  .replace('#!/usr/bin/env -S node ', '')
-  .split(' ');
 const WARMUP_SECONDS = 3;
 
 function script(name: string): string {

@@ -1,4 +1,5 @@
-// Soak: `academy serve` (API and worker in one process) over a fresh demo database, under a mixed
+// Soak: `academy serve` (API and worker in one process, with the Node.js flags of the `academy`
+// command, as deployed) over a fresh demo database, under a mixed
 // workload for SOAK_MINUTES (10), with the server's own memory read from /metrics every second.
 //
 //   npm run soak                      10 minutes
@@ -16,6 +17,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SERVER_FLAGS } from './node-flags.ts';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 6);
@@ -41,7 +43,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startServer(): Promise<{ child: ChildProcess; base: string; token: string; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'academy-soak-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'bin/academy.js'), 'serve', '--demo'], {
+  const child = spawn(process.execPath, [...SERVER_FLAGS, path.join(root, 'bin/academy.js'), 'serve', '--demo'], {
     cwd: root,
     env: {
       ...process.env,

@@ -5,16 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
+import { SERVER_FLAGS as flags } from '../../bench/node-flags.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DEPLOY = path.join(ROOT, 'deploy');
 const read = (file: string) => readFileSync(path.join(DEPLOY, file), 'utf8');
-
-/** The Node.js flags the `academy` command runs with: its shebang's. */
-function shebangFlags(): string[] {
-  const shebang = readFileSync(path.join(ROOT, 'bin/academy.js'), 'utf8').split('\n')[0] as string;
-  return shebang.replace('#!/usr/bin/env -S node ', '').split(' ');
-}
 
 interface Service {
   command?: string[];
@@ -102,7 +97,6 @@ describe('deploy/', () => {
   });
 
   test('the image runs the package bin with the flags the bin itself uses', () => {
-    const flags = shebangFlags();
     const dockerfile = read('Dockerfile');
     assert.match(dockerfile, /^FROM node:24/m);
     const entrypoint = /^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1] ?? '[]';
@@ -112,7 +106,6 @@ describe('deploy/', () => {
   });
 
   test('systemd units: a migration once, an API instance per port, workers, all hardened', () => {
-    const flags = shebangFlags();
     const migrate = unit('systemd/academy-migrate.service');
     const api = unit('systemd/academy-api@.service');
     const worker = unit('systemd/academy-worker@.service');
