@@ -75,6 +75,7 @@ export const PAGE_CACHE_KIB = 32 * 1024;
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #db: DatabaseSync;
   readonly #cache = new Map<string, Statement>();
+  #dataVersion: StatementSync | null = null;
 
   constructor(file: string) {
     // Directories are the caller's to create (the platform creates only the data directory); SQLite's
@@ -114,7 +115,12 @@ export class NodeSqliteDatabase implements SqliteDatabase {
    * connection's own commits leave it unchanged.
    */
   dataVersion(): number {
-    return Number((this.prepare('PRAGMA data_version').all([])[0] as { data_version: number }).data_version);
+    // Read often (src/platform/changes.ts): the one value, without the row object or parameter binding.
+    if (!this.#dataVersion) {
+      this.#dataVersion = this.#db.prepare('PRAGMA data_version');
+      this.#dataVersion.setReturnArrays(true);
+    }
+    return Number((this.#dataVersion.get() as unknown as [number])[0]);
   }
 
   close(): void {

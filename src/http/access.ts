@@ -27,9 +27,31 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * What each request with a token needs of it and would otherwise make anew: its actor and its key in
+ * the rate-limit counters. Kept with the token object, which the token cache hands out unchanged
+ * until the token changes (src/platform/tokens/service.ts), so they go when it goes.
+ */
+interface TokenUse {
+  actor: Actor;
+  limitKey: string;
+}
+const tokenUses = new WeakMap<AuthenticatedToken, TokenUse>();
+function useOf(token: AuthenticatedToken): TokenUse {
+  let use = tokenUses.get(token);
+  if (!use) {
+    use = {
+      actor: Object.freeze({ kind: 'token', tokenId: token.id, userId: token.userId, scopes: token.scopes }),
+      limitKey: `token:${token.id}`,
+    };
+    tokenUses.set(token, use);
+  }
+  return use;
+}
+
 /** Sets the request's actor to the token, or refuses a token without the route's scope (403). */
 function admitToken(request: FastifyRequest, token: AuthenticatedToken, scope: Scope): void {
-  request.actor = { kind: 'token', tokenId: token.id, userId: token.userId, scopes: token.scopes };
+  request.actor = useOf(token).actor;
   if (!grants(token.scopes, scope)) throw new InsufficientScopeError(scope);
 }
 
@@ -79,7 +101,7 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
       const counted = limit(request, reply, 'anonymous', `ip:${request.ip}`);
       return counted ? counted.then(refuse) : refuse();
     }
-    const counted = limit(request, reply, 'default', `token:${token.id}`);
+    const counted = limit(request, reply, 'default', useOf(token).limitKey);
     if (counted) return counted.then(() => admitToken(request, token, access.scope));
     admitToken(request, token, access.scope);
     return undefined;

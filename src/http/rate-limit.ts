@@ -231,16 +231,45 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
   };
 }
 
-/** `RateLimit-Policy` of a policy and limit: the same few strings on every request, built once. */
-const policyHeaders = new Map<string, string>();
-function policyHeader(policy: Policy, limit: number): string {
-  const key = `${policy.name};${limit}`;
-  let header = policyHeaders.get(key);
-  if (header === undefined) {
-    header = `"${policy.name}";q=${limit};w=${policy.windowSeconds}`;
-    policyHeaders.set(key, header);
+/** The texts of a policy's fields that do not change from one request to the next, made once per limit. */
+interface PolicyTexts {
+  limit: number;
+  /** `RateLimit-Policy`. */
+  policy: string;
+  /** `X-RateLimit-Limit`. */
+  limitText: string;
+  /** The start of `RateLimit`, up to the remaining count. */
+  remainingPrefix: string;
+}
+
+const policyTexts = new Map<PolicyName, PolicyTexts>();
+function textsOf(policyName: PolicyName, limit: number): PolicyTexts {
+  let texts = policyTexts.get(policyName);
+  if (texts?.limit !== limit) {
+    const policy = POLICIES[policyName];
+    texts = {
+      limit,
+      policy: `"${policy.name}";q=${limit};w=${policy.windowSeconds}`,
+      limitText: String(limit),
+      remainingPrefix: `"${policy.name}";r=`,
+    };
+    policyTexts.set(policyName, texts);
   }
-  return header;
+  return texts;
+}
+
+/**
+ * `X-RateLimit-Reset`, a Unix time: the same few values for a second on end, and too large for V8's
+ * small integers, so that each would be converted from a double on every request.
+ */
+let resetAt = Number.NaN;
+let resetText = '';
+function resetHeader(at: number): string {
+  if (at !== resetAt) {
+    resetAt = at;
+    resetText = String(at);
+  }
+  return resetText;
 }
 
 /** Sets the rate-limit fields of an allowed request on the reply one by one (no object per request). */
@@ -250,13 +279,13 @@ export function setRateLimitHeaders(
   d: Decision,
   nowMs: number,
 ): void {
-  const policy = POLICIES[policyName];
+  const texts = textsOf(policyName, d.limit);
   const remaining = String(d.remaining);
-  reply.header('ratelimit-policy', policyHeader(policy, d.limit));
-  reply.header('ratelimit', `"${policy.name}";r=${remaining};t=${d.resetSeconds}`);
-  reply.header('x-ratelimit-limit', String(d.limit));
+  reply.header('ratelimit-policy', texts.policy);
+  reply.header('ratelimit', `${texts.remainingPrefix}${remaining};t=${d.resetSeconds}`);
+  reply.header('x-ratelimit-limit', texts.limitText);
   reply.header('x-ratelimit-remaining', remaining);
-  reply.header('x-ratelimit-reset', String(Math.ceil(nowMs / 1000) + d.resetSeconds));
+  reply.header('x-ratelimit-reset', resetHeader(Math.ceil(nowMs / 1000) + d.resetSeconds));
 }
 
 /** The IETF draft-ietf-httpapi-ratelimit-headers-11 fields plus the common X-RateLimit-* ones. */
