@@ -18,6 +18,11 @@ type Encoding = (typeof COMPRESSION.encodings)[number];
 
 interface Representation {
   body: string;
+  /**
+   * The body's UTF-8 bytes, which are what is sent: Node.js would otherwise measure and encode the text
+   * again for every response (its Content-Length, then the socket write).
+   */
+  bytes: Buffer;
   etag: string;
   /** Whether the body is worth compressing (COMPRESSION.threshold). */
   compressible: boolean;
@@ -115,7 +120,8 @@ function keep(reply: FastifyReply, source: object, key: string, envelope: unknow
     representations.set(source, forSource);
   }
   const body = reply.serialize(envelope) as string;
-  const representation = { body, etag: entityTag(body), compressible: Buffer.byteLength(body) >= COMPRESSION.threshold, encoded: {}, link };
+  const bytes = Buffer.from(body);
+  const representation = { body, bytes, etag: entityTag(bytes), compressible: bytes.length >= COMPRESSION.threshold, encoded: {}, link };
   if (forSource.size >= URLS_PER_SOURCE) forSource.clear();
   forSource.set(key, representation);
   return representation;
@@ -128,7 +134,7 @@ function send(request: FastifyRequest, reply: FastifyReply, kept: Representation
   reply.header('content-type', 'application/json; charset=utf-8');
   const encoding = kept.compressible ? chooseEncoding(request) : null;
   if (!encoding) {
-    reply.send(kept.body);
+    reply.send(kept.bytes);
     return;
   }
   kept.encoded[encoding] ??= compress(kept.body, encoding);
