@@ -64,7 +64,9 @@ describe('health checks', () => {
     }
     assert.ok(['pass', 'warn'].includes(data.status));
     const byName = Object.fromEntries(data.checks.map((c: { name: string }) => [c.name, c]));
-    assert.equal(byName.database.status, 'pass');
+    // The round trip passes below 100 ms and warns from there (1 s fails): beside CI's other suite on
+    // two cores, PostgreSQL once took longer, so the status is checked against the time it reports.
+    assert.equal(byName.database.status, byName.database.observed_value < 100 ? 'pass' : 'warn', byName.database.output ?? '');
     assert.equal(byName.database.observed_unit, 'ms');
     assert.equal(byName.database.component_type, 'datastore');
     assert.equal(byName.scheduler.status, 'pass', 'a scheduler has just recorded its heartbeat');
