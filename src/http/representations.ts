@@ -17,10 +17,9 @@ export const COMPRESSION = {
 type Encoding = (typeof COMPRESSION.encodings)[number];
 
 interface Representation {
-  body: string;
   /**
-   * The body's UTF-8 bytes, which are what is sent: Node.js would otherwise measure and encode the text
-   * again for every response (its Content-Length, then the socket write).
+   * The serialized body as UTF-8 bytes, which are what is sent: Node.js would otherwise measure and
+   * encode the text again for every response (its Content-Length, then the socket write).
    */
   bytes: Buffer;
   etag: string;
@@ -66,7 +65,7 @@ export function chooseEncoding(request: FastifyRequest): Encoding | null {
   return best;
 }
 
-function compress(body: string, encoding: Encoding): Buffer {
+function compress(body: Buffer, encoding: Encoding): Buffer {
   return encoding === 'br'
     ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality } })
     : gzipSync(body);
@@ -120,8 +119,11 @@ function keep(reply: FastifyReply, source: object, key: string, envelope: unknow
     representations.set(source, forSource);
   }
   const body = reply.serialize(envelope) as string;
-  const bytes = Buffer.from(body);
-  const representation = { body, bytes, etag: entityTag(bytes), compressible: bytes.length >= COMPRESSION.threshold, encoded: {}, link };
+  // Memory of its own: a small Buffer.from() is a slice of a shared 8 KB pool, which a kept one would
+  // hold for as long as it is kept.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));
+  bytes.write(body);
+  const representation = { bytes, etag: entityTag(bytes), compressible: bytes.length >= COMPRESSION.threshold, encoded: {}, link };
   if (forSource.size >= URLS_PER_SOURCE) forSource.clear();
   forSource.set(key, representation);
   return representation;
@@ -137,7 +139,7 @@ function send(request: FastifyRequest, reply: FastifyReply, kept: Representation
     reply.send(kept.bytes);
     return;
   }
-  kept.encoded[encoding] ??= compress(kept.body, encoding);
+  kept.encoded[encoding] ??= compress(kept.bytes, encoding);
   // With Content-Encoding set, the compression plugin leaves the payload as it is.
   reply.header('content-encoding', encoding);
   reply.header('vary', 'Accept-Encoding');
