@@ -114,4 +114,32 @@ describe('GET /enrolments and GET /certificates: kept pages', () => {
       [[certificate.id, 'revoked']],
     );
   });
+
+  test('requests at once share the version check: one sent, and one more for all that came while it was out', async () => {
+    const student = await make.student();
+    await make.certificate({ user_id: student.id });
+    const path = `certificates?student_id=${student.id}`;
+    const totals = keptTotals(app.platform.database.db, app.platform.database.dialect);
+    const first = await list(path);
+    const checks = totals.stats.versionChecks;
+    const pages = await Promise.all(Array.from({ length: 16 }, () => list(path)));
+    for (const page of pages) assert.deepEqual(page, first);
+    assert.ok(totals.stats.versionChecks - checks <= 2, `16 requests at once made ${totals.stats.versionChecks - checks} version checks`);
+    // A write from elsewhere while requests keep coming: a request sent after the write sees it, even
+    // though a check sent before the write may still be out.
+    const [certificate] = first.data;
+    const during = Array.from({ length: 8 }, () => list(path));
+    await other.db
+      .updateTable('certificates')
+      .set({ status: 'revoked', revoked_at: new Date().toISOString(), revocation_reason: 'shared check test' })
+      .where('id', '=', certificate?.id as number)
+      .execute();
+    const afterWrite = await Promise.all(Array.from({ length: 8 }, () => list(path)));
+    await Promise.all(during);
+    for (const page of afterWrite)
+      assert.deepEqual(
+        page.data.map((c) => c.status),
+        ['revoked'],
+      );
+  });
 });
