@@ -45,7 +45,7 @@ export interface KeptTotals {
     window: string,
     read: () => Promise<T>,
   ): Promise<T>;
-  /** Counts given from the kept ones and counted again, and pages given again and read, since the process started. */
+  /** Counts given from the kept ones and counted again, pages given again and read, and version checks sent, since the process started. */
   readonly stats: { kept: number; counted: number; pagesKept: number; pagesRead: number; versionChecks: number };
   /** Drops every kept total and page: the next request of each reads them again (the benchmark measures reading so). */
   forget(): void;
@@ -99,7 +99,9 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
   // request must see a version read after it arrived (so that what it or anyone committed before is
   // in it), so it cannot take the answer of a check already sent; the next is sent when that one is
   // answered, for all of them at once. However many requests come at once, at most two checks are
-  // out or waiting (on PostgreSQL each request took a round trip, and a connection of the pool).
+  // out or waiting, rather than a round trip and a pool connection per request on PostgreSQL. A check
+  // that hangs holds the next until the statement time-out ends it: the requests that took it get its
+  // error, and the next is sent then for those that waited.
   let sent: Promise<string | undefined> | null = null;
   let queued: Promise<string | undefined> | null = null;
   const send = (): Promise<string | undefined> => {

@@ -128,14 +128,15 @@ describe('GET /enrolments and GET /certificates: kept pages', () => {
     // A write from elsewhere while requests keep coming: a request sent after the write sees it, even
     // though a check sent before the write may still be out.
     const [certificate] = first.data;
-    const during = Array.from({ length: 8 }, () => list(path));
+    // Awaited at once as one promise, so that a failure among them is reported, not left unhandled.
+    const during = Promise.all(Array.from({ length: 8 }, () => list(path)));
     await other.db
       .updateTable('certificates')
       .set({ status: 'revoked', revoked_at: new Date().toISOString(), revocation_reason: 'shared check test' })
       .where('id', '=', certificate?.id as number)
       .execute();
     const afterWrite = await Promise.all(Array.from({ length: 8 }, () => list(path)));
-    await Promise.all(during);
+    await during;
     for (const page of afterWrite)
       assert.deepEqual(
         page.data.map((c) => c.status),
