@@ -3,13 +3,14 @@
 //   BENCH_DURATION=30       seconds of measured autocannon load per target (after a short warm-up)
 //   BENCH_WRK_DURATION=30   seconds of measured wrk load per target (http, catalogue and search suites)
 //   BENCH_TOOL=both         the http and catalogue suites' load generator: autocannon, wrk or both
+//   BENCH_ROUNDS=1          the http suite's alternating rounds of each target and a hello world (median shown)
 //   BENCH_SCALE=1           the catalogue suite's data set (academy seed --scale N), kept in .bench/
 //   BENCH_DATABASES=sqlite,postgres   BENCH_SQL_RUNS=500   BENCH_REBUILD=1 (build the data sets again)
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { catalogueBench } from './catalogue.ts';
 import { documentsBench } from './documents.ts';
-import { durationOf, httpBench } from './http.ts';
+import { durationOf, httpBench, roundsOf } from './http.ts';
 import { queueBench } from './queue.ts';
 import { type BenchRow, formatTable, type Suite, writeResults } from './report.ts';
 import { reportsBench } from './reports.ts';
@@ -29,7 +30,7 @@ const unknown = chosen.filter((name) => !(name in all));
 if (unknown.length) throw new Error(`BENCH_SUITES names unknown suites: ${unknown.join(', ')} (known: ${Object.keys(all).join(', ')})`);
 const suites = chosen.map((name) => all[name] as Suite);
 // Read (and checked) before any suite runs: a bad value fails at once, not after an hour.
-const durations = { durationSeconds: durationOf('autocannon'), wrkDurationSeconds: durationOf('wrk') };
+const durations = { durationSeconds: durationOf('autocannon'), wrkDurationSeconds: durationOf('wrk'), httpRounds: roundsOf() };
 
 const resultsFile = fileURLToPath(new URL('../.bench/results.json', import.meta.url));
 
