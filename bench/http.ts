@@ -165,29 +165,27 @@ export interface Recorded {
   headers: Record<string, string>;
 }
 
-/** One response of `url`: its body and the headers that a copy of it should carry too. */
+/** Fields of a response that Node.js or Fastify set on every response themselves, which a copy leaves to them. */
+const SET_BY_THE_SERVER = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/**
+ * One response of `url` as a load generator gets it (no compression asked for): its body and every
+ * header field a copy of it should carry too.
+ */
 export async function record(url: string, headers: Record<string, string>): Promise<Recorded> {
-  const sample = await fetch(url, { headers });
+  const sample = await fetch(url, { headers: { ...headers, 'accept-encoding': 'identity' } });
   if (sample.status !== 200) throw new Error(`${url} answered ${sample.status}: ${await sample.text()}`);
-  const kept = [
-    'content-type',
-    'x-request-id',
-    'ratelimit-policy',
-    'ratelimit',
-    'x-ratelimit-limit',
-    'x-ratelimit-remaining',
-    'etag',
-    'link',
-  ];
+  if (sample.headers.has('content-encoding')) throw new Error(`${url} answered compressed although no compression was asked for`);
   return {
     body: await sample.text(),
-    headers: Object.fromEntries(kept.flatMap((name) => (sample.headers.has(name) ? [[name, sample.headers.get(name) as string]] : []))),
+    headers: Object.fromEntries([...sample.headers].filter(([name]) => !SET_BY_THE_SERVER.has(name))),
   };
 }
 
 /** Load on a bare Fastify server that sends a copy of `recorded`: the cost of those bytes alone. */
 export async function replay(recorded: Recorded, durationSeconds: number, tool: LoadTool = 'autocannon'): Promise<LoadResult> {
-  const child = fork(script('replay.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // With the servers' Node.js flags, like for like.
+  const child = fork(script('replay.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: SERVER_FLAGS });
   try {
     const ready = new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
     child.send(recorded);
@@ -213,7 +211,7 @@ interface Prepared {
 }
 
 /** A migrated database with the demo academy, shared by the servers of one measurement. */
-async function prepare(dialect: BenchDialect): Promise<Prepared> {
+export async function prepareDemo(dialect: BenchDialect): Promise<Prepared> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'academy-bench-http-'));
   let url = `sqlite:${path.join(dataDir, 'academy.db')}`;
   let dropDatabase = async () => {};
@@ -300,7 +298,7 @@ export async function httpBench(): Promise<BenchRow[]> {
   const { dialects, skipped } = await benchDialects('http');
   const rows: BenchRow[] = [...skipped];
   const databases = new Map<BenchDialect, Prepared>();
-  for (const dialect of dialects) databases.set(dialect, await prepare(dialect));
+  for (const dialect of dialects) databases.set(dialect, await prepareDemo(dialect));
   try {
     for (const tool of tools) {
       const seconds = durationOf(tool);

@@ -11,8 +11,10 @@ interface Recorded {
 
 process.once('message', async (recorded: Recorded) => {
   const app = Fastify({ logger: false });
+  // As bytes, made once, as Academy sends its kept answers.
+  const body = Buffer.from(recorded.body);
   app.get('/', (_request, reply) => {
-    reply.headers(recorded.headers).send(recorded.body);
+    reply.headers(recorded.headers).send(body);
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   process.send?.({ url: `${url}/` });

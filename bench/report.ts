@@ -9,6 +9,8 @@ export interface BenchRow {
   p50Ms?: number;
   p99Ms?: number;
   meanMs?: number;
+  /** Instructions per request on the server's main thread (suite instructions). */
+  instructions?: number;
   /** Requests per second relative to the suite's baseline. */
   ratio?: number;
   note?: string;

@@ -1,5 +1,5 @@
 // npm run bench: runs every suite on this machine, prints one table and writes .bench/results.json.
-//   BENCH_SUITES=http,queue,catalogue,search,documents,reports   the suites to run (all by default)
+//   BENCH_SUITES=http,queue,catalogue,search,documents,reports,instructions   the suites to run (all by default)
 //   BENCH_DURATION=30       seconds of measured autocannon load per target (after a short warm-up)
 //   BENCH_WRK_DURATION=30   seconds of measured wrk load per target (http, catalogue and search suites)
 //   BENCH_TOOL=both         the http and catalogue suites' load generator: autocannon, wrk or both
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { catalogueBench } from './catalogue.ts';
 import { documentsBench } from './documents.ts';
 import { durationOf, httpBench, roundsOf } from './http.ts';
+import { instructionsBench } from './instructions.ts';
 import { queueBench } from './queue.ts';
 import { type BenchRow, formatTable, type Suite, writeResults } from './report.ts';
 import { reportsBench } from './reports.ts';
@@ -24,6 +25,7 @@ const all: Record<string, Suite> = {
   search: searchBench,
   documents: documentsBench,
   reports: reportsBench,
+  instructions: instructionsBench,
 };
 const chosen = (process.env.BENCH_SUITES ?? Object.keys(all).join(',')).split(',').map((name) => name.trim());
 const unknown = chosen.filter((name) => !(name in all));

@@ -45,8 +45,7 @@ export function parseWrk(report: string): LoadResult {
 }
 
 /** One wrk run of `job` (one thread by default: BENCH_WRK_THREADS). */
-export function runWrk(job: LoadJob): Promise<LoadResult> {
-  const threads = Number(process.env.BENCH_WRK_THREADS ?? 1);
+export function runWrk(job: LoadJob, threads = Number(process.env.BENCH_WRK_THREADS ?? 1)): Promise<LoadResult> {
   const args = [`-t${threads}`, `-c${job.connections}`, `-d${job.durationSeconds}s`, '--latency', '--timeout', '10s'];
   for (const [name, value] of Object.entries(job.headers ?? {})) args.push('-H', `${name}: ${value}`);
   args.push(job.url);
@@ -65,6 +64,30 @@ export function runWrk(job: LoadJob): Promise<LoadResult> {
 }
 
 /**
+ * Installs a Debian package when this runs as root on Debian or Ubuntu (`apt-get`, with an
+ * `apt-get update` first when the package lists are missing); whether it went well.
+ */
+export function installFromDebian(pkg: string, log: (text: string) => void): boolean {
+  if (process.getuid?.() !== 0) return false;
+  log(`${pkg} is not installed: installing it (apt-get install ${pkg})`);
+  const install = () =>
+    execFileSync('apt-get', ['install', '-y', '-q', pkg], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  try {
+    install();
+    return true;
+  } catch {
+    try {
+      execFileSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
+      install();
+      return true;
+    } catch {
+      log(`installing ${pkg} failed`);
+      return false;
+    }
+  }
+}
+
+/**
  * The load generators to use (BENCH_TOOL: autocannon, wrk or both, the default). A missing wrk is
  * installed from the distribution's packages when this runs as root on Debian or Ubuntu.
  */
@@ -72,26 +95,7 @@ export async function loadTools(log: (text: string) => void): Promise<('autocann
   const asked = process.env.BENCH_TOOL ?? 'both';
   if (!['autocannon', 'wrk', 'both'].includes(asked)) throw new Error('BENCH_TOOL must be autocannon, wrk or both');
   let wrk = await wrkAvailable();
-  if (!wrk && asked !== 'autocannon' && WRK === 'wrk' && process.getuid?.() === 0) {
-    log('wrk is not installed: installing it (apt-get install wrk)');
-    try {
-      execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], {
-        stdio: 'ignore',
-        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      });
-    } catch {
-      try {
-        execFileSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
-        execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], {
-          stdio: 'ignore',
-          env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-        });
-      } catch {
-        log('installing wrk failed');
-      }
-    }
-    wrk = await wrkAvailable();
-  }
+  if (!wrk && asked !== 'autocannon' && WRK === 'wrk') wrk = installFromDebian('wrk', log) && (await wrkAvailable());
   if (asked === 'wrk' && !wrk) throw new Error('BENCH_TOOL=wrk, but wrk is not installed (apt-get install wrk, or BENCH_WRK=/path/to/wrk)');
   if (asked === 'both' && !wrk) log('wrk is not installed: autocannon only (apt-get install wrk for the C load generator)');
   return asked === 'both' ? (wrk ? ['autocannon', 'wrk'] : ['autocannon']) : [asked as 'autocannon' | 'wrk'];
