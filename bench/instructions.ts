@@ -16,7 +16,14 @@ import { installFromDebian, runWrk, wrkAvailable } from './wrk.ts';
 
 const log = (text: string) => console.error(`[instructions] ${text}`);
 
-/** Seconds of load before counting starts (BENCH_CALLGRIND_WARMUP) and counted (BENCH_CALLGRIND_SECONDS). */
+/**
+ * Seconds of load before counting starts (BENCH_CALLGRIND_WARMUP, 62) and counted
+ * (BENCH_CALLGRIND_SECONDS, 15). The caches' age bound (CACHE_MAX_AGE_MS, 30 s) sends one request
+ * every 30 s down the path that reloads the token and the answer, which the optimized code has not
+ * seen, and V8, a hundred times slower under valgrind, takes seconds to optimize it again. With the
+ * first request at 0 s, those reloads come at about 30, 60 and 90 s: the defaults put the 10 idle
+ * seconds at 62–72 s and the counted load at 72–87 s, between two of them.
+ */
 function seconds(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
   if (!Number.isFinite(value) || value < 1) throw new Error(`${name} must be a number of seconds ≥ 1`);
@@ -102,7 +109,7 @@ async function count(name: string, env: Record<string, string>, first?: Recorded
     const { url, token } = await ready;
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     const job = { url, headers, connections: 1 };
-    await runWrk({ ...job, durationSeconds: seconds('BENCH_CALLGRIND_WARMUP', 45) }, 1);
+    await runWrk({ ...job, durationSeconds: seconds('BENCH_CALLGRIND_WARMUP', 62) }, 1);
     const pid = child.pid as number;
     // Dumps are of what was counted since the one before: dump 1 the idle window, dump 2 the loaded one.
     await callgrindControl(pid, '--instr=on');
@@ -111,7 +118,7 @@ async function count(name: string, env: Record<string, string>, first?: Recorded
     await callgrindControl(pid, '--dump');
     const idleMs = performance.now() - began;
     began = performance.now();
-    const counted = await runWrk({ ...job, durationSeconds: seconds('BENCH_CALLGRIND_SECONDS', 20) }, 1);
+    const counted = await runWrk({ ...job, durationSeconds: seconds('BENCH_CALLGRIND_SECONDS', 15) }, 1);
     await callgrindControl(pid, '--dump');
     const loadedMs = performance.now() - began;
     await callgrindControl(pid, '--instr=off');
