@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { type BenchDialect, benchDialects } from './datasets.ts';
 import { prepareDemo, type Recorded, record, SERVER_FLAGS, startServer, stop } from './http.ts';
 import type { BenchRow } from './report.ts';
-import { installFromDebian, runWrk, wrkAvailable } from './wrk.ts';
+import { ensureWrk, installFromDebian, runWrk } from './wrk.ts';
 
 const log = (text: string) => console.error(`[instructions] ${text}`);
 
@@ -160,7 +160,7 @@ export async function instructionsBench(): Promise<BenchRow[]> {
   if (!valgrindAvailable() && !(installFromDebian('valgrind', log) && valgrindAvailable())) {
     return [{ suite: 'instructions', target: 'instructions', note: 'skipped: valgrind is not installed (apt-get install valgrind)' }];
   }
-  if (!(await wrkAvailable()) && !(installFromDebian('wrk', log) && (await wrkAvailable()))) {
+  if (!(await ensureWrk(log))) {
     return [{ suite: 'instructions', target: 'instructions', note: 'skipped: wrk is not installed (apt-get install wrk)' }];
   }
   const { dialects, skipped } = await benchDialects('instructions');

@@ -24,7 +24,7 @@ import { operatorContext } from '../src/platform/context.ts';
 import { benchDialects, type Dataset, dataset } from './datasets.ts';
 import { CONNECTIONS, durationOf, SERVER_FLAGS, serversOnOnePort, startServer, stop } from './http.ts';
 import { type BenchRow, formatTable } from './report.ts';
-import { WRK, wrkAvailable } from './wrk.ts';
+import { ensureWrk, WRK } from './wrk.ts';
 
 const P95_TARGET_MS = 50;
 const MIX = 500;
@@ -196,7 +196,7 @@ async function benchDialect(data: Dataset, seconds: number): Promise<BenchRow[]>
 }
 
 export async function searchBench(): Promise<BenchRow[]> {
-  if (!(await wrkAvailable())) {
+  if (!(await ensureWrk((text) => console.error(`[search] ${text}`)))) {
     return [{ suite: 'search', target: 'search', note: 'skipped: wrk is not installed (apt-get install wrk, or BENCH_WRK=/path/to/wrk)' }];
   }
   const scale = Number(process.env.BENCH_SCALE ?? 1);

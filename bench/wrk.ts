@@ -64,8 +64,8 @@ export function runWrk(job: LoadJob, threads = Number(process.env.BENCH_WRK_THRE
 }
 
 /**
- * Installs a Debian package when this runs as root on Debian or Ubuntu (`apt-get`, with an
- * `apt-get update` first when the package lists are missing); whether it went well.
+ * Installs a Debian package when this runs as root on Debian or Ubuntu (`apt-get install`, and again
+ * after an `apt-get update` when that fails); whether it went well.
  */
 export function installFromDebian(pkg: string, log: (text: string) => void): boolean {
   if (process.getuid?.() !== 0) return false;
@@ -88,14 +88,22 @@ export function installFromDebian(pkg: string, log: (text: string) => void): boo
 }
 
 /**
+ * Whether wrk can be run here, after installing it from the distribution's packages when it is
+ * missing (only the `wrk` on the PATH: a BENCH_WRK path that is missing stays missing).
+ */
+export async function ensureWrk(log: (text: string) => void): Promise<boolean> {
+  if (await wrkAvailable()) return true;
+  return WRK === 'wrk' && installFromDebian('wrk', log) && (await wrkAvailable());
+}
+
+/**
  * The load generators to use (BENCH_TOOL: autocannon, wrk or both, the default). A missing wrk is
  * installed from the distribution's packages when this runs as root on Debian or Ubuntu.
  */
 export async function loadTools(log: (text: string) => void): Promise<('autocannon' | 'wrk')[]> {
   const asked = process.env.BENCH_TOOL ?? 'both';
   if (!['autocannon', 'wrk', 'both'].includes(asked)) throw new Error('BENCH_TOOL must be autocannon, wrk or both');
-  let wrk = await wrkAvailable();
-  if (!wrk && asked !== 'autocannon' && WRK === 'wrk') wrk = installFromDebian('wrk', log) && (await wrkAvailable());
+  const wrk = asked === 'autocannon' ? await wrkAvailable() : await ensureWrk(log);
   if (asked === 'wrk' && !wrk) throw new Error('BENCH_TOOL=wrk, but wrk is not installed (apt-get install wrk, or BENCH_WRK=/path/to/wrk)');
   if (asked === 'both' && !wrk) log('wrk is not installed: autocannon only (apt-get install wrk for the C load generator)');
   return asked === 'both' ? (wrk ? ['autocannon', 'wrk'] : ['autocannon']) : [asked as 'autocannon' | 'wrk'];

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { taskServiceFor } from '../../src/modules/tasks/service.ts';
+import { createOrganizationRepository } from '../../src/modules/organization/repository.ts';
+import { createTaskRepository } from '../../src/modules/tasks/repository.ts';
+import { createTaskService, taskServiceFor } from '../../src/modules/tasks/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
@@ -307,6 +309,52 @@ describe('scheduled tasks API', () => {
     } finally {
       await sweeper.stop(1000);
     }
+  });
+
+  test('a run that finishes between the two reads of GET /tasks/{id} is never shown beside an older task', async () => {
+    const { platform } = app;
+    const real = createTaskRepository(platform.database.db);
+    const taskId = ids['reports.expire'] as number;
+    const startedAt = new Date().toISOString();
+    const { id: runId } = await fixtures(platform).taskRun({ task_id: taskId, status: 'running', started_at: startedAt });
+    // Right after the first of the two reads, whichever it is, the run's outcome and the task's are
+    // committed in one transaction, as the job does.
+    let committed = false;
+    const finishOnce = async () => {
+      if (committed) return;
+      committed = true;
+      const now = new Date().toISOString();
+      await platform.database.db
+        .transaction()
+        .execute((trx) => real.finishRun(trx, runId, taskId, { startedAt, outcome: 'failed', error: 'boom', durationMs: 1, now }));
+    };
+    const tasks: typeof real = {
+      ...real,
+      findById: async (id) => {
+        const row = await real.findById(id);
+        await finishOnce();
+        return row;
+      },
+      recentRuns: async (id, limit) => {
+        const runs = await real.recentRuns(id, limit);
+        await finishOnce();
+        return runs;
+      },
+    };
+    const service = createTaskService({
+      tasks,
+      organization: createOrganizationRepository(platform.database.db, platform.changes),
+      database: platform.database,
+      queue: platform.queue,
+    });
+    const task = await service.get(operatorContext(platform), taskId);
+    assert.ok(committed, 'the outcome was committed between the reads');
+    const shown = task.recent_runs.find((run) => run.id === runId);
+    assert.ok(shown, 'the run is listed');
+    assert.ok(
+      !(shown.status === 'failed' && task.last_outcome !== 'failed'),
+      `the run is shown ${shown.status} beside the task's last outcome ${task.last_outcome}`,
+    );
   });
 
   test('running a disabled task is a 409 task_disabled and queues nothing', async () => {

@@ -70,8 +70,9 @@ export function createTaskService(deps: TaskServiceDeps) {
 
     async get(_ctx: ServiceContext, id: number): Promise<TaskDetail> {
       // The runs first, then the task. A run's outcome and the task's are committed together, so a
-      // task read after its runs is never older than them: a run shown finished has its outcome on
-      // the task. Read the other way round, a run could show failed beside the task's previous outcome.
+      // task read after its runs is never older than them: a run shown finished is on the task (or a
+      // run started after it is). Read the other way round, a run could show failed beside the task's
+      // previous outcome.
       const [runs, zone] = await Promise.all([deps.tasks.recentRuns(id, RECENT_RUNS), timezone()]);
       const row = await find(id);
       return { ...presentTask(row, zone), recent_runs: runs.map(presentRun) };
