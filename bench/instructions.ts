@@ -48,6 +48,17 @@ function callgrindControl(pid: number, ...args: string[]): Promise<void> {
   });
 }
 
+/** Seconds of load before the count, and counted. */
+interface Windows {
+  warmup: number;
+  counted: number;
+}
+
+/** BENCH_CALLGRIND_WARMUP and BENCH_CALLGRIND_SECONDS, checked (`npm run bench` reads them before any suite runs). */
+export function callgrindWindows(): Windows {
+  return { warmup: seconds('BENCH_CALLGRIND_WARMUP', 62), counted: seconds('BENCH_CALLGRIND_SECONDS', 15) };
+}
+
 interface Counted {
   requests: number;
   /** Instructions per request on the main thread, which serves the requests, less its idle work. */
@@ -82,7 +93,7 @@ function dumped(dir: string, dump: number): { main: number; all: number } {
  * weigh on each request a hundred times more than they do: their rate, from the idle window, is
  * taken off the loaded window's count before it is divided by the requests made in it.
  */
-async function count(name: string, env: Record<string, string>, first?: Recorded): Promise<Counted> {
+async function count(name: string, env: Record<string, string>, windows: Windows, first?: Recorded): Promise<Counted> {
   const dir = mkdtempSync(path.join(tmpdir(), 'academy-callgrind-'));
   let child: ChildProcess | undefined;
   try {
@@ -109,7 +120,7 @@ async function count(name: string, env: Record<string, string>, first?: Recorded
     const { url, token } = await ready;
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     const job = { url, headers, connections: 1 };
-    await runWrk({ ...job, durationSeconds: seconds('BENCH_CALLGRIND_WARMUP', 62) }, 1);
+    await runWrk({ ...job, durationSeconds: windows.warmup }, 1);
     const pid = child.pid as number;
     // Dumps are of what was counted since the one before: dump 1 the idle window, dump 2 the loaded one.
     await callgrindControl(pid, '--instr=on');
@@ -118,7 +129,7 @@ async function count(name: string, env: Record<string, string>, first?: Recorded
     await callgrindControl(pid, '--dump');
     const idleMs = performance.now() - began;
     began = performance.now();
-    const counted = await runWrk({ ...job, durationSeconds: seconds('BENCH_CALLGRIND_SECONDS', 15) }, 1);
+    const counted = await runWrk({ ...job, durationSeconds: windows.counted }, 1);
     await callgrindControl(pid, '--dump');
     const loadedMs = performance.now() - began;
     await callgrindControl(pid, '--instr=off');
@@ -157,6 +168,7 @@ function countedRow(target: string, counted: Counted, hello?: Counted, note = ''
 }
 
 export async function instructionsBench(): Promise<BenchRow[]> {
+  const windows = callgrindWindows();
   if (!valgrindAvailable() && !(installFromDebian('valgrind', log) && valgrindAvailable())) {
     return [{ suite: 'instructions', target: 'instructions', note: 'skipped: valgrind is not installed (apt-get install valgrind)' }];
   }
@@ -166,7 +178,7 @@ export async function instructionsBench(): Promise<BenchRow[]> {
   const { dialects, skipped } = await benchDialects('instructions');
   const rows: BenchRow[] = [];
   log('hello world under callgrind');
-  const hello = await count('hello.ts', {});
+  const hello = await count('hello.ts', {}, windows);
   const baseline = countedRow('fastify hello world (baseline)', hello);
   baseline.note = `${baseline.note}; "vs baseline" is the hello world's count over each target's, the ratio of requests per second were the main thread all that limits them`;
   rows.push(baseline);
@@ -186,7 +198,7 @@ export async function instructionsBench(): Promise<BenchRow[]> {
           await stop(server.child);
         }
         log('a copy of the answer under callgrind');
-        const copy = await count('replay.ts', {}, recorded);
+        const copy = await count('replay.ts', {}, windows, recorded);
         rows.push(
           countedRow(
             'fastify sending a copy of the answer (no work)',
@@ -197,7 +209,7 @@ export async function instructionsBench(): Promise<BenchRow[]> {
         );
       }
       log(`GET /organization on ${dialect} under callgrind`);
-      const academy = await count('app-server.ts', { BENCH_DATABASE_URL: database.url, BENCH_DATA_DIR: database.dataDir });
+      const academy = await count('app-server.ts', { BENCH_DATABASE_URL: database.url, BENCH_DATA_DIR: database.dataDir }, windows);
       // Under valgrind requests come more than a millisecond apart, and SQLite's data_version, read at
       // most once a millisecond under load, is then read for every request (src/platform/changes.ts).
       const note =

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { catalogueBench } from './catalogue.ts';
 import { documentsBench } from './documents.ts';
 import { durationOf, httpBench, roundsOf } from './http.ts';
-import { instructionsBench } from './instructions.ts';
+import { callgrindWindows, instructionsBench } from './instructions.ts';
 import { queueBench } from './queue.ts';
 import { type BenchRow, formatTable, type Suite, writeResults } from './report.ts';
 import { reportsBench } from './reports.ts';
@@ -32,7 +32,12 @@ const unknown = chosen.filter((name) => !(name in all));
 if (unknown.length) throw new Error(`BENCH_SUITES names unknown suites: ${unknown.join(', ')} (known: ${Object.keys(all).join(', ')})`);
 const suites = chosen.map((name) => all[name] as Suite);
 // Read (and checked) before any suite runs: a bad value fails at once, not after an hour.
-const durations = { durationSeconds: durationOf('autocannon'), wrkDurationSeconds: durationOf('wrk'), httpRounds: roundsOf() };
+const durations = {
+  durationSeconds: durationOf('autocannon'),
+  wrkDurationSeconds: durationOf('wrk'),
+  httpRounds: roundsOf(),
+  callgrind: callgrindWindows(),
+};
 
 const resultsFile = fileURLToPath(new URL('../.bench/results.json', import.meta.url));
 
