@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
@@ -12,7 +13,12 @@ const CHANNEL = 'academy_changes';
  *   call `announce`.
  * - PostgreSQL: writers NOTIFY in their transaction; every process LISTENs. While the listening
  *   connection is down, the stamp changes on every read, so caches hold nothing stale; a stalled
- *   connection counts as down within LISTEN_LOSS_BOUND_MS (src/db/listen.ts).
+ *   connection counts as down within LISTEN_LOSS_BOUND_MS (src/db/listen.ts). From this process's
+ *   own `announce` until its notification comes back (sent at commit), the stamp also changes on
+ *   every read: a read in that window may see the row before or after the commit, so nothing read
+ *   then is kept, and a read right after the commit goes to the database (the writer's own answer,
+ *   say `PATCH /organization`'s, shows what it wrote). Other processes see the commit when its
+ *   notification reaches them.
  */
 export interface ChangeFeed {
   /**
@@ -48,6 +54,14 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
     };
   }
   let connected = false;
+  // This process's writes announced and not yet heard back, by number, with when they were announced.
+  // A transaction rolled back never notifies: its entry goes after OPEN_WRITE_BOUND_MS.
+  const self = randomUUID();
+  let written = 0;
+  const open = new Map<number, number>();
+  const forget = (now: number) => {
+    for (const [write, at] of open) if (now - at > OPEN_WRITE_BOUND_MS) open.delete(write);
+  };
   // Listening starts with the first look at the stamp: one-shot commands (which cache nothing) never
   // open the connection. Until it is up, nothing is cached.
   let stopping: Promise<() => Promise<void>> | null = null;
@@ -56,9 +70,10 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
       database,
       CHANNEL,
       {
-        onNotify: () => {
+        onNotify: (payload) => {
           connected = true;
           local++;
+          if (payload?.startsWith(self)) open.delete(Number(payload.slice(self.length + 1)));
         },
         onLost: () => {
           connected = false;
@@ -69,17 +84,28 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
   return {
     stamp: () => {
       stopping ??= start();
-      return connected ? local : ++local;
+      if (open.size > 0) forget(performance.now());
+      return connected && open.size === 0 ? local : ++local;
     },
     announce: async (trx) => {
       local++;
-      await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+      const write = ++written;
+      open.set(write, performance.now());
+      await sql`select pg_notify(${CHANNEL}, ${`${self}:${write}`})`.execute(trx);
     },
     close: async () => {
       if (stopping) await (await stopping)();
     },
   };
 }
+
+/**
+ * How long a write this process announced keeps its caches from keeping anything, at most, when its
+ * notification does not come back (its transaction was rolled back, or the listening connection
+ * dropped it): a transaction that commits later than this may leave a cache the row from before it
+ * until its notification arrives.
+ */
+export const OPEN_WRITE_BOUND_MS = 30_000;
 
 /**
  * The longest a value stays cached however quiet the change feed is: a change it cannot report (a row

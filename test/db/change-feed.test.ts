@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createReadCache } from '../../src/platform/changes.ts';
+import { dialect } from '../support/env.ts';
+import { eventually } from '../support/eventually.ts';
+import { createTestPlatform } from '../support/platform.ts';
+
+test('a write is read back at once by its own process, although a read during its commit loaded the row before it', {
+  // One connection per process there: a read waits for the writing transaction to end.
+  skip: dialect === 'sqlite' ? 'SQLite reads of this process wait for its transaction' : false,
+}, async () => {
+  const platform = await createTestPlatform();
+  const { db } = platform.database;
+  const cache = createReadCache<'organization', string>(platform.changes);
+  const name = () =>
+    cache.get('organization', async () => (await db.selectFrom('organization').select('name').executeTakeFirstOrThrow()).name);
+  const listening = () => {
+    const stamp = platform.changes.stamp();
+    return platform.changes.stamp() === stamp;
+  };
+  await eventually(listening, { what: 'the change listener to be up', timeoutMs: 5000 });
+  assert.equal(await name(), 'Academy');
+
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('organization').set({ name: 'Renamed' }).where('id', '=', 1).execute();
+    await platform.changes.announce(trx);
+    // Another request, on another connection, before the commit: it sees the committed row.
+    assert.equal(await name(), 'Academy');
+  });
+  // Right after the commit, before its notification has come back (no I/O has run since).
+  assert.equal(await name(), 'Renamed', 'the read after the commit sees the write, not what was read during it');
+  // Once the notification is back, values are kept again.
+  await eventually(listening, { what: 'the notification of the write to come back', timeoutMs: 5000 });
+  assert.equal(await name(), 'Renamed');
+  const kept = name();
+  assert.equal(typeof kept, 'string', 'a value read after the notification is kept (answered without a promise)');
+
+  // A write rolled back never notifies; its process keeps values again after it.
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      await platform.changes.announce(trx);
+      throw new Error('rolled back');
+    }),
+    /rolled back/,
+  );
+  assert.equal(listening(), false, 'nothing is kept while the rolled-back write is not heard back');
+});
