@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { openDatabase } from '../../src/db/database.ts';
 import { createOrganizationRepository } from '../../src/modules/organization/repository.ts';
 import { createTaskRepository } from '../../src/modules/tasks/repository.ts';
 import { createTaskService, taskServiceFor } from '../../src/modules/tasks/service.ts';
@@ -311,50 +312,70 @@ describe('scheduled tasks API', () => {
     }
   });
 
-  test('a run that finishes between the two reads of GET /tasks/{id} is never shown beside an older task', async () => {
+  test('GET /tasks/{id} shows a task and its runs as one committed state, whatever is committed between its reads', async () => {
     const { platform } = app;
     const real = createTaskRepository(platform.database.db);
-    const taskId = ids['reports.expire'] as number;
-    const startedAt = new Date().toISOString();
-    const { id: runId } = await fixtures(platform).taskRun({ task_id: taskId, status: 'running', started_at: startedAt });
-    // Right after the first of the two reads, whichever it is, the run's outcome and the task's are
-    // committed in one transaction, as the job does.
-    let committed = false;
-    const finishOnce = async () => {
-      if (committed) return;
-      committed = true;
-      const now = new Date().toISOString();
-      await platform.database.db
-        .transaction()
-        .execute((trx) => real.finishRun(trx, runId, taskId, { startedAt, outcome: 'failed', error: 'boom', durationMs: 1, now }));
-    };
-    const tasks: typeof real = {
-      ...real,
-      findById: async (id) => {
-        const row = await real.findById(id);
-        await finishOnce();
-        return row;
-      },
-      recentRuns: async (id, limit) => {
-        const runs = await real.recentRuns(id, limit);
-        await finishOnce();
-        return runs;
-      },
-    };
-    const service = createTaskService({
-      tasks,
-      organization: createOrganizationRepository(platform.database.db, platform.changes),
-      database: platform.database,
-      queue: platform.queue,
-    });
-    const task = await service.get(operatorContext(platform), taskId);
-    assert.ok(committed, 'the outcome was committed between the reads');
-    const shown = task.recent_runs.find((run) => run.id === runId);
-    assert.ok(shown, 'the run is listed');
-    assert.ok(
-      !(shown.status === 'failed' && task.last_outcome !== 'failed'),
-      `the run is shown ${shown.status} beside the task's last outcome ${task.last_outcome}`,
-    );
+    // The writer is another connection (on SQLite the reader's snapshot holds this process's one), as
+    // a worker process would be.
+    const writer = openDatabase(platform.database.url);
+    try {
+      const written = createTaskRepository(writer.db);
+      for (const readFirst of ['findById', 'recentRuns'] as const) {
+        const taskId = ids['reports.expire'] as number;
+        const startedAt = new Date().toISOString();
+        const { id: runId } = await fixtures(platform).taskRun({ task_id: taskId, status: 'running', started_at: startedAt });
+        const before = (await real.findById(taskId))?.last_outcome ?? null;
+        const outcome = before === 'failed' ? 'succeeded' : 'failed';
+        // Right after the first read, the run's outcome and the task's are committed in one
+        // transaction, as the job does.
+        let committed = false;
+        const commitOnce = async () => {
+          if (committed) return;
+          committed = true;
+          const now = new Date().toISOString();
+          await writer.db
+            .transaction()
+            .execute((trx) => written.finishRun(trx, runId, taskId, { startedAt, outcome, error: null, durationMs: 1, now }));
+        };
+        const tasks: typeof real = {
+          ...real,
+          findById: async (id, executor) => {
+            const row = await real.findById(id, executor);
+            if (readFirst === 'findById') await commitOnce();
+            return row;
+          },
+          recentRuns: async (id, limit, executor) => {
+            const runs = await real.recentRuns(id, limit, executor);
+            if (readFirst === 'recentRuns') await commitOnce();
+            return runs;
+          },
+        };
+        const service = createTaskService({
+          tasks,
+          organization: createOrganizationRepository(platform.database.db, platform.changes),
+          database: platform.database,
+          queue: platform.queue,
+        });
+        // Whichever the service reads first, the commit falls between its reads.
+        const task = await service.get(operatorContext(platform), taskId);
+        assert.ok(committed, 'the outcome was committed between the reads');
+        const shown = task.recent_runs.find((run) => run.id === runId);
+        assert.ok(shown, 'the run is listed');
+        assert.deepEqual(
+          { run: shown.status, task: task.last_outcome },
+          { run: 'running', task: before },
+          'the run and the task both as they were when the first read was made',
+        );
+        const after = await service.get(operatorContext(platform), taskId);
+        assert.deepEqual(
+          { run: after.recent_runs.find((run) => run.id === runId)?.status, task: after.last_outcome },
+          { run: outcome, task: outcome },
+          'a read after the commit sees both',
+        );
+      }
+    } finally {
+      await writer.close();
+    }
   });
 
   test('running a disabled task is a 409 task_disabled and queues nothing', async () => {

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
+import { openDatabase } from '../../src/db/database.ts';
 import { courseServiceFor } from '../../src/modules/courses/service.ts';
+import { createWorkflowRepository } from '../../src/modules/workflows/repository.ts';
+import { createWorkflowService } from '../../src/modules/workflows/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
@@ -156,6 +159,54 @@ describe('workflows', () => {
         ['in_review', 'approved', null],
       ],
     );
+  });
+
+  test('an instance is read as one committed state: a transition committed between its reads shows wholly or not at all', async () => {
+    const { platform } = app;
+    const row = await make.workflow();
+    // The transition is committed over another connection (on SQLite the reader's snapshot holds
+    // this process's one), as another API process would commit it.
+    const writer = openDatabase(platform.database.url);
+    try {
+      const deciding = createWorkflowService({
+        db: writer.db,
+        dialect: platform.database.dialect,
+        workflows: createWorkflowRepository(writer.db),
+      });
+      const ctx = {
+        ...operatorContext(platform),
+        actor: { kind: 'token' as const, tokenId: null, userId: approver.user.id, scopes: ['*'] },
+      };
+      const real = createWorkflowRepository(platform.database.db);
+      let committed = false;
+      const workflows: typeof real = {
+        ...real,
+        // Right after the instance is read, before its decisions are.
+        find: async (id, executor) => {
+          const found = await real.find(id, executor);
+          if (!committed) {
+            committed = true;
+            await deciding.transition(ctx, row.id, { to_state: 'in_review' });
+          }
+          return found;
+        },
+      };
+      const service = createWorkflowService({ db: platform.database.db, dialect: platform.database.dialect, workflows });
+      const shown = await service.get(operatorContext(platform), row.id);
+      assert.ok(committed, 'the transition was committed between the reads');
+      assert.deepEqual(
+        { state: shown.state, decisions: shown.decisions.length },
+        { state: 'pending', decisions: 0 },
+        'the instance and its decisions both as they were at the first read',
+      );
+      const after = await service.get(operatorContext(platform), row.id);
+      assert.deepEqual(
+        { state: after.state, decisions: after.decisions.map((d) => d.to_state) },
+        { state: 'in_review', decisions: ['in_review'] },
+      );
+    } finally {
+      await writer.close();
+    }
   });
 
   test('a move the state does not allow is a 409; a state the definition does not know a 422', async () => {

@@ -42,8 +42,8 @@ export function createTaskRepository(db: Kysely<DB>) {
       return { items: page.items.map(decode), total: page.total };
     },
 
-    findById: async (id: number): Promise<TaskRow | undefined> => {
-      const row = await db.selectFrom('scheduled_tasks').selectAll().where('id', '=', id).executeTakeFirst();
+    findById: async (id: number, executor: Kysely<DB> = db): Promise<TaskRow | undefined> => {
+      const row = await executor.selectFrom('scheduled_tasks').selectAll().where('id', '=', id).executeTakeFirst();
       return row && decode(row);
     },
 
@@ -106,8 +106,8 @@ export function createTaskRepository(db: Kysely<DB>) {
     findRun: async (id: number): Promise<TaskRunRow | undefined> =>
       db.selectFrom('scheduled_task_runs').selectAll().where('id', '=', id).executeTakeFirst(),
 
-    recentRuns: async (taskId: number, limit: number): Promise<TaskRunRow[]> =>
-      db.selectFrom('scheduled_task_runs').selectAll().where('task_id', '=', taskId).orderBy('id', 'desc').limit(limit).execute(),
+    recentRuns: async (taskId: number, limit: number, executor: Kysely<DB> = db): Promise<TaskRunRow[]> =>
+      executor.selectFrom('scheduled_task_runs').selectAll().where('task_id', '=', taskId).orderBy('id', 'desc').limit(limit).execute(),
 
     startRun: async (id: number, now: string): Promise<void> => {
       await db

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
+import { readSnapshot } from '../../db/snapshot.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
@@ -69,12 +70,17 @@ export function createTaskService(deps: TaskServiceDeps) {
     },
 
     async get(_ctx: ServiceContext, id: number): Promise<TaskDetail> {
-      // The runs first, then the task. A run's outcome and the task's are committed together, so a
-      // task read after its runs is never older than them: a run shown finished is on the task (or a
-      // run started after it is). Read the other way round, a run could show failed beside the task's
-      // previous outcome.
-      const [runs, zone] = await Promise.all([deps.tasks.recentRuns(id, RECENT_RUNS), timezone()]);
-      const row = await find(id);
+      // The task and its runs in one snapshot: a run's outcome and the task's (`finishRun`), or the
+      // task's next run time and its queued run (the scheduler), are committed together, and two
+      // reads apart could show one without the other.
+      const [{ row, runs }, zone] = await Promise.all([
+        readSnapshot(deps.database.db, deps.database.dialect, async (executor) => {
+          const row = await deps.tasks.findById(id, executor);
+          return { row, runs: row ? await deps.tasks.recentRuns(id, RECENT_RUNS, executor) : [] };
+        }),
+        timezone(),
+      ]);
+      if (!row) throw new NotFoundError();
       return { ...presentTask(row, zone), recent_runs: runs.map(presentRun) };
     },
 

@@ -57,8 +57,8 @@ export function createWorkflowRepository(db: Kysely<DB>) {
       .select(INSTANCE_COLUMNS);
 
   return {
-    list: async (filter: InstanceFilter, list: ListRequest<WorkflowSort>): Promise<Page<InstanceRow>> => {
-      let query = withAssignee(db);
+    list: async (filter: InstanceFilter, list: ListRequest<WorkflowSort>, executor: Kysely<DB> = db): Promise<Page<InstanceRow>> => {
+      let query = withAssignee(executor);
       if (filter.workflow !== undefined) query = query.where('workflow_instances.workflow', '=', filter.workflow);
       if (filter.state !== undefined) query = query.where('workflow_instances.state', '=', filter.state);
       if (filter.subjectType !== undefined) query = query.where('workflow_instances.subject_type', '=', filter.subjectType);

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { readSnapshot } from '../../db/snapshot.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
 import { Fields } from '../../platform/fields.ts';
@@ -73,8 +75,8 @@ function unassignable(person: PersonRow | undefined): string | null {
   return null;
 }
 
-export function createWorkflowService(deps: { db: Kysely<DB>; workflows: WorkflowRepository }) {
-  const { db, workflows } = deps;
+export function createWorkflowService(deps: { db: Kysely<DB>; dialect: Dialect; workflows: WorkflowRepository }) {
+  const { db, dialect, workflows } = deps;
 
   async function present(rows: InstanceRow[], executor: Kysely<DB> = db): Promise<WorkflowInstance[]> {
     const decisions = await workflows.decisionsOf(
@@ -119,13 +121,17 @@ export function createWorkflowService(deps: { db: Kysely<DB>; workflows: Workflo
   }
 
   return {
+    // An instance's state and its decisions are committed together (a transition): read in one
+    // snapshot, an answer never shows a decision beside the state before it.
     async list(_ctx: ServiceContext, filter: InstanceFilter, list: ListRequest<WorkflowSort>): Promise<Page<WorkflowInstance>> {
-      const page = await workflows.list(filter, list);
-      return { items: await present(page.items), total: page.total };
+      return readSnapshot(db, dialect, async (executor) => {
+        const page = await workflows.list(filter, list, executor);
+        return { items: await present(page.items, executor), total: page.total };
+      });
     },
 
     async get(_ctx: ServiceContext, id: number): Promise<WorkflowInstance> {
-      return presentOne(id, db);
+      return readSnapshot(db, dialect, (executor) => presentOne(id, executor));
     },
 
     /**
@@ -221,5 +227,9 @@ export function createWorkflowService(deps: { db: Kysely<DB>; workflows: Workflo
 export type WorkflowService = ReturnType<typeof createWorkflowService>;
 
 export function workflowServiceFor(platform: Platform): WorkflowService {
-  return createWorkflowService({ db: platform.database.db, workflows: createWorkflowRepository(platform.database.db) });
+  return createWorkflowService({
+    db: platform.database.db,
+    dialect: platform.database.dialect,
+    workflows: createWorkflowRepository(platform.database.db),
+  });
 }

@@ -1,0 +1,31 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from './database.ts';
+import type { DB } from './schema.ts';
+
+/**
+ * Runs `read` in one snapshot of the database: every statement it makes through the executor it is
+ * given sees the same committed state, whatever is committed meanwhile, by this process or another.
+ * For an answer made of several reads that must agree (a row and its children, a list and what it
+ * embeds): read one after the other outside a snapshot, a commit between them shows a state the
+ * database never held.
+ * - PostgreSQL: a `REPEATABLE READ READ ONLY` transaction (under the default READ COMMITTED each
+ *   statement has a snapshot of its own).
+ * - SQLite: a deferred transaction on the process's one connection, whose snapshot (WAL) is taken at
+ *   its first read. It takes no write lock, unlike the `BEGIN IMMEDIATE` of the writing transactions
+ *   (src/db/sqlite.ts), and holds the connection, as they do, until it ends.
+ */
+export async function readSnapshot<T>(db: Kysely<DB>, dialect: Dialect, read: (executor: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (dialect === 'postgres') return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
+  return db.connection().execute(async (connection) => {
+    await sql`begin deferred`.execute(connection);
+    let result: T;
+    try {
+      result = await read(connection);
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => {});
+      throw error;
+    }
+    await sql`commit`.execute(connection);
+    return result;
+  });
+}
