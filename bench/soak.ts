@@ -182,8 +182,16 @@ function nextStep(): [string, Step] {
   return [name, step];
 }
 
+interface StepMinute {
+  requests: number;
+  meanMs: number;
+  p99Ms: number;
+}
+
 interface Minute {
   minute: number;
+  /** Each step's requests and latency in this minute, to tell which one slows down when the rate falls. */
+  steps: Record<string, StepMinute>;
   requests: number;
   failures: number;
   serverErrors: number;
@@ -198,6 +206,7 @@ const endAt = started + MINUTES * 60_000;
 const samples: Sample[] = [];
 const minutes: Minute[] = [];
 let latencies: number[] = [];
+let stepLatencies = new Map<string, number[]>();
 let requests = 0;
 let failures = 0;
 let serverErrors = 0;
@@ -215,7 +224,14 @@ async function worker(): Promise<void> {
     } catch {
       status = 0;
     }
-    latencies.push(performance.now() - t0);
+    const ms = performance.now() - t0;
+    latencies.push(ms);
+    let ofStep = stepLatencies.get(name);
+    if (!ofStep) {
+      ofStep = [];
+      stepLatencies.set(name, ofStep);
+    }
+    ofStep.push(ms);
     requests += 1;
     if (status === 0 || status >= 400) {
       failures += 1;
@@ -228,8 +244,18 @@ async function worker(): Promise<void> {
 function closeMinute(minute: number) {
   const sorted = latencies.sort((a, b) => a - b);
   const inMinute = samples.filter((s) => s.second >= (minute - 1) * 60 && s.second < minute * 60);
+  const steps: Record<string, StepMinute> = {};
+  for (const [name, values] of stepLatencies) {
+    values.sort((a, b) => a - b);
+    steps[name] = {
+      requests: values.length,
+      meanMs: Math.round(mean(values) * 10) / 10,
+      p99Ms: Math.round(percentile(values, 99) * 10) / 10,
+    };
+  }
   const row: Minute = {
     minute,
+    steps,
     requests,
     failures,
     serverErrors,
@@ -242,6 +268,7 @@ function closeMinute(minute: number) {
   totalRequests += requests;
   totalServerErrors += serverErrors;
   latencies = [];
+  stepLatencies = new Map();
   requests = 0;
   failures = 0;
   serverErrors = 0;
@@ -324,6 +351,21 @@ const result = {
 mkdirSync(path.join(root, '.bench'), { recursive: true });
 writeFileSync(path.join(root, '.bench/soak.json'), `${JSON.stringify(result, null, 2)}\n`);
 
+// Which steps slowed down: each one's mean latency in the second minute (after warm-up) and in the last.
+const first = minutes[1] ?? minutes[0];
+const last = minutes.at(-1);
+if (first && last && first !== last) {
+  console.log(`soak: mean latency by step, minute ${first.minute} → minute ${last.minute} (p99 in brackets)`);
+  for (const [, name] of steps) {
+    const before = first.steps[name];
+    const after = last.steps[name];
+    if (!before || !after) continue;
+    const factor = after.meanMs / Math.max(before.meanMs, 0.1);
+    console.log(
+      `  ${name.padEnd(24)} ${before.meanMs.toFixed(1).padStart(7)} ms (${before.p99Ms.toFixed(1)}) → ${after.meanMs.toFixed(1).padStart(7)} ms (${after.p99Ms.toFixed(1)})  ×${factor.toFixed(2)}`,
+    );
+  }
+}
 console.log(`soak: ${totalRequests} requests, ${totalServerErrors} server errors or dropped connections`);
 if (failuresByStep.size) console.log(`soak: failed requests by step: ${JSON.stringify(Object.fromEntries(failuresByStep))}`);
 console.log(`soak: memory ${verdict.flat === null ? '—' : verdict.flat ? 'FLAT' : 'GROWING'}: ${verdict.reason}`);
