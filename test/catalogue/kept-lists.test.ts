@@ -119,12 +119,26 @@ describe('GET /enrolments and GET /certificates: kept pages', () => {
     const student = await make.student();
     await make.certificate({ user_id: student.id });
     const path = `certificates?student_id=${student.id}`;
-    const totals = keptTotals(app.platform.database.db, app.platform.database.dialect);
+    const { db, dialect } = app.platform.database;
+    const totals = keptTotals(db, dialect);
+    // Sixteen pages asked for in one turn of the event loop: they reach the check together.
+    const query = db.selectFrom('certificates').where('user_id', '=', student.id);
+    const read = async () => ({ items: await query.selectAll().execute() });
+    let checks = totals.stats.versionChecks;
+    const together = await Promise.all(Array.from({ length: 16 }, () => totals.page(query, 'shared-check', read)));
+    for (const page of together) assert.deepEqual(page, together[0]);
+    assert.ok(
+      totals.stats.versionChecks - checks <= 2,
+      `16 pages asked for at once made ${totals.stats.versionChecks - checks} version checks`,
+    );
+    // Over HTTP the requests' own work before the check (and, on a busy machine, the database's
+    // answers between them) spreads their arrival: they still share checks, far fewer than one each
+    // (seen: 4 for 16 on a loaded 2-core machine).
     const first = await list(path);
-    const checks = totals.stats.versionChecks;
+    checks = totals.stats.versionChecks;
     const pages = await Promise.all(Array.from({ length: 16 }, () => list(path)));
     for (const page of pages) assert.deepEqual(page, first);
-    assert.ok(totals.stats.versionChecks - checks <= 2, `16 requests at once made ${totals.stats.versionChecks - checks} version checks`);
+    assert.ok(totals.stats.versionChecks - checks <= 8, `16 requests at once made ${totals.stats.versionChecks - checks} version checks`);
     // A write from elsewhere while requests keep coming: a request sent after the write sees it, even
     // though a check sent before the write may still be out.
     const [certificate] = first.data;
