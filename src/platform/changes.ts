@@ -54,13 +54,41 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
     };
   }
   let connected = false;
-  // This process's writes announced and not yet heard back, by number, with when they were announced.
-  // A transaction rolled back never notifies: its entry goes after OPEN_WRITE_BOUND_MS.
+  // This process's writes announced and not yet heard back, by number: when each was announced and
+  // its transaction's id. A notification can fail to come back: its transaction was rolled back, or
+  // it committed while the listening connection was not (yet) up. Writes not heard back within
+  // UNHEARD_WRITE_CHECK_MS are looked up (`pg_xact_status`): a committed or rolled-back one is over,
+  // one still in progress stays.
   const self = randomUUID();
   let written = 0;
-  const open = new Map<number, number>();
-  const forget = (now: number) => {
-    for (const [write, at] of open) if (now - at > OPEN_WRITE_BOUND_MS) open.delete(write);
+  const open = new Map<number, { at: number; xid: string }>();
+  let looking = false;
+  const lookUp = (now: number) => {
+    if (looking) return;
+    const due = [...open].filter(([, write]) => write.xid !== '' && now - write.at >= UNHEARD_WRITE_CHECK_MS);
+    if (due.length === 0) return;
+    looking = true;
+    sql<{
+      xid: string;
+      status: string | null;
+    }>`select xid, pg_xact_status(xid::xid8) as status from unnest(${due.map(([, write]) => write.xid)}::text[]) as xid`
+      .execute(database.db)
+      .then(
+        ({ rows }) => {
+          const over = new Set(rows.filter((row) => row.status !== 'in progress').map((row) => row.xid));
+          for (const [number, write] of due) {
+            if (!over.has(write.xid)) continue;
+            open.delete(number);
+            // As its notification would have: what was kept before the commit may be older than it.
+            local++;
+          }
+        },
+        // The database is unreachable: the writes stay open (nothing is kept) and are looked up again.
+        () => {},
+      )
+      .finally(() => {
+        looking = false;
+      });
   };
   // Listening starts with the first look at the stamp: one-shot commands (which cache nothing) never
   // open the connection. Until it is up, nothing is cached.
@@ -84,14 +112,26 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
   return {
     stamp: () => {
       stopping ??= start();
-      if (open.size > 0) forget(performance.now());
-      return connected && open.size === 0 ? local : ++local;
+      if (open.size === 0) return connected ? local : ++local;
+      lookUp(performance.now());
+      return ++local;
     },
     announce: async (trx) => {
       local++;
       const write = ++written;
-      open.set(write, performance.now());
-      await sql`select pg_notify(${CHANNEL}, ${`${self}:${write}`})`.execute(trx);
+      // Nothing is kept from here on: the entry is made before the statement is sent.
+      const entry = { at: performance.now(), xid: '' };
+      open.set(write, entry);
+      try {
+        const { rows } = await sql<{
+          xid: string;
+        }>`select pg_notify(${CHANNEL}, ${`${self}:${write}`}), pg_current_xact_id()::text as xid`.execute(trx);
+        entry.xid = rows[0]?.xid ?? '';
+      } catch (error) {
+        // The transaction cannot commit now: it announced nothing.
+        open.delete(write);
+        throw error;
+      }
     },
     close: async () => {
       if (stopping) await (await stopping)();
@@ -100,12 +140,10 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
 }
 
 /**
- * How long a write this process announced keeps its caches from keeping anything, at most, when its
- * notification does not come back (its transaction was rolled back, or the listening connection
- * dropped it): a transaction that commits later than this may leave a cache the row from before it
- * until its notification arrives.
+ * How long a write this process announced may go unheard (no notification back) before its
+ * transaction's status is looked up. Until then, and while it is in progress, caches keep nothing.
  */
-export const OPEN_WRITE_BOUND_MS = 30_000;
+export const UNHEARD_WRITE_CHECK_MS = 250;
 
 /**
  * The longest a value stays cached however quiet the change feed is: a change it cannot report (a row

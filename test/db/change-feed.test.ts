@@ -35,7 +35,8 @@ test('a write is read back at once by its own process, although a read during it
   const kept = name();
   assert.equal(typeof kept, 'string', 'a value read after the notification is kept (answered without a promise)');
 
-  // A write rolled back never notifies; its process keeps values again after it.
+  // A write rolled back never notifies: its transaction's status is looked up, and its process keeps
+  // values again soon after.
   await assert.rejects(
     db.transaction().execute(async (trx) => {
       await platform.changes.announce(trx);
@@ -44,4 +45,24 @@ test('a write is read back at once by its own process, although a read during it
     /rolled back/,
   );
   assert.equal(listening(), false, 'nothing is kept while the rolled-back write is not heard back');
+  await eventually(listening, { what: 'values to be kept again after a write rolled back', timeoutMs: 3000 });
+});
+
+test('writes committed before the change listener was up do not keep caches from keeping values', {
+  skip: dialect === 'sqlite' ? 'SQLite has no listening connection' : false,
+}, async () => {
+  const platform = await createTestPlatform();
+  const { db } = platform.database;
+  // Announced and committed before anything looked at the stamp: no listener heard them.
+  for (const name of ['First', 'Second']) {
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('organization').set({ name }).where('id', '=', 1).execute();
+      await platform.changes.announce(trx);
+    });
+  }
+  const listening = () => {
+    const stamp = platform.changes.stamp();
+    return platform.changes.stamp() === stamp;
+  };
+  await eventually(listening, { what: 'values to be kept once the writes are known to be committed', timeoutMs: 3000 });
 });
