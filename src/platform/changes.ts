@@ -63,9 +63,10 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
   let written = 0;
   const open = new Map<number, { at: number; xid: string }>();
   let looking = false;
-  const lookUp = (now: number) => {
+  /** Looks up the writes not heard back for UNHEARD_WRITE_CHECK_MS, or all of them (`since` 0). */
+  const lookUp = (now: number, since = UNHEARD_WRITE_CHECK_MS) => {
     if (looking) return;
-    const due = [...open].filter(([, write]) => write.xid !== '' && now - write.at >= UNHEARD_WRITE_CHECK_MS);
+    const due = [...open].filter(([, write]) => write.xid !== '' && now - write.at >= since);
     if (due.length === 0) return;
     looking = true;
     sql<{
@@ -102,6 +103,8 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
           connected = true;
           local++;
           if (payload?.startsWith(self)) open.delete(Number(payload.slice(self.length + 1)));
+          // The listener is (again) up: what committed while it was not will never be heard back.
+          else if (payload === undefined && open.size > 0) lookUp(performance.now(), 0);
         },
         onLost: () => {
           connected = false;
