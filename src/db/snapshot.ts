@@ -25,7 +25,13 @@ export async function readSnapshot<T>(db: Kysely<DB>, dialect: Dialect, read: (e
       await sql`rollback`.execute(connection).catch(() => {});
       throw error;
     }
-    await sql`commit`.execute(connection);
+    try {
+      await sql`commit`.execute(connection);
+    } catch (error) {
+      // The connection is shared: it must not be left inside the transaction.
+      await sql`rollback`.execute(connection).catch(() => {});
+      throw error;
+    }
     return result;
   });
 }

@@ -28,6 +28,8 @@ export interface ChangeFeed {
   stamp(now?: number): number;
   /** Records a change of cached data; inside the writing transaction on PostgreSQL, so it is sent at commit. */
   announce(trx: Kysely<DB>): Promise<void>;
+  /** PostgreSQL: how often this process looked up writes of its own not heard back (`pg_xact_status`). */
+  readonly stats?: { readonly lookUps: number };
   close(): Promise<void>;
 }
 
@@ -63,12 +65,28 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
   let written = 0;
   const open = new Map<number, { at: number; xid: string }>();
   let looking = false;
+  // At most one look-up per UNHEARD_WRITE_CHECK_MS (but the one when the listener comes up): a
+  // transaction that stays open long after its announcement is not asked about on every read.
+  let nextLookUp = 0;
+  const stats = { lookUps: 0 };
   /** Looks up the writes not heard back for UNHEARD_WRITE_CHECK_MS, or all of them (`since` 0). */
   const lookUp = (now: number, since = UNHEARD_WRITE_CHECK_MS) => {
-    if (looking) return;
+    if (looking || (since > 0 && now < nextLookUp)) return;
+    // The oldest first (a Map keeps the order of insertion): on most reads, one comparison.
+    const oldest = open.values().next().value;
+    if (oldest === undefined || now - oldest.at < since) return;
+    // Past CACHE_MAX_AGE_MS a write is let go however its look-ups went (a database that cannot say,
+    // a status that cannot be read): caches keep nothing for longer than that bound anyway.
+    for (const [number, write] of open) {
+      if (now - write.at < CACHE_MAX_AGE_MS) break;
+      open.delete(number);
+      local++;
+    }
     const due = [...open].filter(([, write]) => write.xid !== '' && now - write.at >= since);
     if (due.length === 0) return;
     looking = true;
+    nextLookUp = now + UNHEARD_WRITE_CHECK_MS;
+    stats.lookUps++;
     sql<{
       xid: string;
       status: string | null;
@@ -139,6 +157,7 @@ export function createChangeFeed(database: Database, logger: Logger): ChangeFeed
     close: async () => {
       if (stopping) await (await stopping)();
     },
+    stats,
   };
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createReadCache } from '../../src/platform/changes.ts';
 import { dialect } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
@@ -65,4 +66,31 @@ test('writes committed before the change listener was up do not keep caches from
     return platform.changes.stamp() === stamp;
   };
   await eventually(listening, { what: 'values to be kept once the writes are known to be committed', timeoutMs: 3000 });
+});
+
+test('a write still in progress long after its announcement is looked up at most once per 250 ms', {
+  skip: dialect === 'sqlite' ? 'SQLite has no listening connection' : false,
+}, async () => {
+  const platform = await createTestPlatform();
+  const { db } = platform.database;
+  const stats = platform.changes.stats as { lookUps: number };
+  const listening = () => {
+    const stamp = platform.changes.stamp();
+    return platform.changes.stamp() === stamp;
+  };
+  await eventually(listening, { what: 'the change listener to be up', timeoutMs: 5000 });
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('organization').set({ name: 'Long' }).where('id', '=', 1).execute();
+    await platform.changes.announce(trx);
+    const before = stats.lookUps;
+    // A second of reads, one every 2 ms, while the write stays open.
+    const started = performance.now();
+    while (performance.now() - started < 1000) {
+      assert.equal(listening(), false, 'nothing is kept while the write is in progress');
+      await sleep(2);
+    }
+    const made = stats.lookUps - before;
+    assert.ok(made >= 1 && made <= 5, `${made} look-ups in a second`);
+  });
+  await eventually(listening, { what: 'values to be kept again after the commit', timeoutMs: 3000 });
 });
