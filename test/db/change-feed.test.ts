@@ -2,9 +2,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createReadCache } from '../../src/platform/changes.ts';
+import type { Platform } from '../../src/platform/platform.ts';
 import { dialect } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
+
+/** Tests of the listening connection, which SQLite has not. */
+const listenerTest = { skip: dialect === 'sqlite' ? 'SQLite has no listening connection' : false };
+
+/** Whether the process keeps what it reads: two looks at the stamp in a row give the same value. */
+const keeping = (platform: Platform) => {
+  const stamp = platform.changes.stamp();
+  return platform.changes.stamp() === stamp;
+};
 
 test('a write is read back at once by its own process, although a read during its commit loaded the row before it', {
   // One connection per process there: a read waits for the writing transaction to end.
@@ -15,10 +25,7 @@ test('a write is read back at once by its own process, although a read during it
   const cache = createReadCache<'organization', string>(platform.changes);
   const name = () =>
     cache.get('organization', async () => (await db.selectFrom('organization').select('name').executeTakeFirstOrThrow()).name);
-  const listening = () => {
-    const stamp = platform.changes.stamp();
-    return platform.changes.stamp() === stamp;
-  };
+  const listening = () => keeping(platform);
   await eventually(listening, { what: 'the change listener to be up', timeoutMs: 5000 });
   assert.equal(await name(), 'Academy');
 
@@ -49,9 +56,7 @@ test('a write is read back at once by its own process, although a read during it
   await eventually(listening, { what: 'values to be kept again after a write rolled back', timeoutMs: 3000 });
 });
 
-test('writes committed before the change listener was up do not keep caches from keeping values', {
-  skip: dialect === 'sqlite' ? 'SQLite has no listening connection' : false,
-}, async () => {
+test('writes committed before the change listener was up do not keep caches from keeping values', listenerTest, async () => {
   const platform = await createTestPlatform();
   const { db } = platform.database;
   // Announced and committed before anything looked at the stamp: no listener heard them.
@@ -61,23 +66,15 @@ test('writes committed before the change listener was up do not keep caches from
       await platform.changes.announce(trx);
     });
   }
-  const listening = () => {
-    const stamp = platform.changes.stamp();
-    return platform.changes.stamp() === stamp;
-  };
+  const listening = () => keeping(platform);
   await eventually(listening, { what: 'values to be kept once the writes are known to be committed', timeoutMs: 3000 });
 });
 
-test('a write still in progress long after its announcement is looked up at most once per 250 ms', {
-  skip: dialect === 'sqlite' ? 'SQLite has no listening connection' : false,
-}, async () => {
+test('a write still in progress long after its announcement is looked up at most once per 250 ms', listenerTest, async () => {
   const platform = await createTestPlatform();
   const { db } = platform.database;
   const stats = platform.changes.stats as { lookUps: number };
-  const listening = () => {
-    const stamp = platform.changes.stamp();
-    return platform.changes.stamp() === stamp;
-  };
+  const listening = () => keeping(platform);
   await eventually(listening, { what: 'the change listener to be up', timeoutMs: 5000 });
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('organization').set({ name: 'Long' }).where('id', '=', 1).execute();
