@@ -1,5 +1,6 @@
-import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { type HeldSnapshot, holdPostgresSnapshot, holdSqliteSnapshot } from './held-snapshot.ts';
 import type { DB } from './schema.ts';
 import { NodeSqliteDatabase } from './sqlite.ts';
 
@@ -33,10 +34,11 @@ export interface Database {
   /** The bounds this database was opened with; `null` when unbounded. */
   timeouts: DatabaseTimeouts | null;
   /**
-   * Runs a compiled select and hands its rows back as arrays, values in the order of `columns`: for
-   * reading many rows (report exports) without an object per row.
+   * Holds one snapshot of the database for a long read of many statements (a report's pages), read
+   * as arrays; on PostgreSQL over `connections` connections of the pool, so that as many statements
+   * run at once (src/db/held-snapshot.ts).
    */
-  arrays(query: CompiledQuery): Promise<{ columns: string[]; rows: unknown[][] }>;
+  holdSnapshot(connections: number): Promise<HeldSnapshot>;
   /** SQLite only: see NodeSqliteDatabase.dataVersion. */
   dataVersion?: () => number;
   /**
@@ -148,8 +150,8 @@ export function openDatabase(
       dialect: 'sqlite',
       url,
       timeouts,
-      // Synchronous like every node:sqlite call; the promise keeps one signature for both databases.
-      arrays: async (query) => database.prepare(query.sql).arrays(query.parameters),
+      // A long read reads its rows once, in order: SQLite's default 2 MB page cache is enough.
+      holdSnapshot: async () => holdSqliteSnapshot(sqliteFile(url), 2048),
       dataVersion: () => database.dataVersion(),
       planned: () => db,
       close: () => db.destroy(),
@@ -183,10 +185,7 @@ export function openDatabase(
       });
       return planned;
     },
-    async arrays(query) {
-      const result = await pool.query({ text: query.sql, values: query.parameters as unknown[], rowMode: 'array' });
-      return { columns: result.fields.map((field) => field.name), rows: result.rows as unknown[][] };
-    },
+    holdSnapshot: (connections) => holdPostgresSnapshot(pool, connections),
     async close() {
       await Promise.all([db.destroy(), planned?.destroy()]);
     },

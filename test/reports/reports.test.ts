@@ -4,7 +4,8 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { reportServiceFor } from '../../src/modules/reports/service.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { createReportService, reportServiceFor } from '../../src/modules/reports/service.ts';
 import { systemContext } from '../../src/platform/context.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
@@ -178,5 +179,66 @@ describe('reports', () => {
     assert.equal((await get('/reports/99999')).statusCode, 404);
     const found = (await get('/search?q=enrolments')).json().data.reports;
     assert.ok(found.total >= 2);
+  });
+
+  test('a report is read in one snapshot: what is committed between its pages is not in it', async () => {
+    const { platform } = app;
+    const before = await platform.database.db.selectFrom('enrolments').select(['id', 'status']).orderBy('id').execute();
+    const first = before[0];
+    const last = before.at(-1);
+    assert.ok(first && last && last.id - first.id >= 4, 'the report spans several pages of two ids');
+    // The writer is another connection, as another process would be.
+    const writer = openDatabase(platform.database.url);
+    try {
+      // Right after the first page is read, one transaction cancels the first enrolment and the last.
+      let committed = false;
+      const commitOnce = async () => {
+        if (committed) return;
+        committed = true;
+        const now = new Date().toISOString();
+        await writer.db
+          .updateTable('enrolments')
+          .set({ status: 'cancelled', cancelled_at: now, updated_at: now })
+          .where('id', 'in', [first.id, last.id])
+          .execute();
+      };
+      const holdSnapshot: typeof platform.database.holdSnapshot = async (connections) => {
+        const snapshot = await platform.database.holdSnapshot(connections);
+        return {
+          ...snapshot,
+          async arrays(query) {
+            const result = await snapshot.arrays(query);
+            // A page selects the report's columns; its count and last id select one value.
+            if (result.columns.length > 1) await commitOnce();
+            return result;
+          },
+        };
+      };
+      const reports = createReportService({
+        db: platform.database.db,
+        holdSnapshot,
+        storage: platform.storage,
+        outbox: platform.outbox,
+        queue: platform.queue,
+        batch: 2,
+      });
+      const { data } = (await request({ type: 'enrolments' })).json();
+      assert.equal(await reports.generate(systemContext(platform), data.id), 'available');
+      assert.ok(committed, 'the change was committed while the report was read');
+      const rows: Record<string, string>[] = parse((await get(`/reports/${data.id}/download`)).body, { columns: true });
+      // Read page by page without a snapshot, the first enrolment showed its old status and the last
+      // its new one: a state the database never held.
+      assert.deepEqual(
+        rows.map((r) => [Number(r.enrolment_id), r.status]),
+        before.map((e) => [e.id, e.status]),
+      );
+      const after = await platform.database.db.selectFrom('enrolments').select('status').where('id', 'in', [first.id, last.id]).execute();
+      assert.deepEqual(
+        after.map((e) => e.status),
+        ['cancelled', 'cancelled'],
+      );
+    } finally {
+      await writer.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
-import { type Kysely, sql, type Updateable } from 'kysely';
+import { type Compilable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { HeldSnapshot } from '../../db/held-snapshot.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, ReportTable } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -67,8 +68,13 @@ function present(row: ReportRow): Report {
 
 export interface ReportServiceDeps {
   db: Kysely<DB>;
-  /** Reads a compiled select's rows as arrays (Database.arrays): report pages are read so. */
-  arrays: Database['arrays'];
+  /**
+   * Holds the snapshot a report is read in (Database.holdSnapshot): its count, last id and every page
+   * see one state of the database, whatever is committed while it is written.
+   */
+  holdSnapshot: Database['holdSnapshot'];
+  /** Ids per page read (BATCH unless said). */
+  batch?: number;
   storage: Storage;
   outbox: Outbox;
   queue: JobQueue;
@@ -76,6 +82,7 @@ export interface ReportServiceDeps {
 
 export function createReportService(deps: ReportServiceDeps) {
   const { db, storage, outbox } = deps;
+  const batch = deps.batch ?? BATCH;
 
   async function find(id: number): Promise<ReportRow> {
     const row = (await db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst()) as ReportRow | undefined;
@@ -200,14 +207,23 @@ export function createReportService(deps: ReportServiceDeps) {
         writer?.destroy(error);
         out.destroy(error);
       });
+      // exceljs takes rows without backpressure: the next page of a spreadsheet is asked for once
+      // this one is written, or its zip stream would hold what the file has not taken yet.
+      const ahead = row.format === 'csv' ? READ_AHEAD : 0;
+      let snapshot: HeldSnapshot | null = null;
       try {
-        const total = await definition.count(db, parameters);
+        // Pages read outside one snapshot could show a state the database never held: a cancellation
+        // and the promotion it caused, committed between two pages, as one seat taken twice.
+        snapshot = await deps.holdSnapshot(Math.max(1, ahead));
+        const reader = snapshot;
+        const one = async (query: Compilable<unknown>) => Number((await reader.arrays(query.compile())).rows[0]?.[0] ?? 0);
+        const total = await one(definition.count(db, parameters));
+        const last = await one(definition.lastId(db));
         writer = await rowWriter(row.format as ReportFormat, out, definition.columns, definition.title);
         if (storeError) throw storeError;
         const keys = definition.columns.map((column) => column.key);
-        const last = await definition.lastId(db);
         const read = (afterId: number, upTo: number) => {
-          const reading = deps.arrays(definition.page(db, parameters, afterId, upTo).compile());
+          const reading = reader.arrays(definition.page(db, parameters, afterId, upTo).compile());
           // Awaited below, where its failure is reported; it must not count as unhandled meanwhile.
           reading.catch(() => {});
           return reading;
@@ -218,7 +234,7 @@ export function createReportService(deps: ReportServiceDeps) {
         let readTo = 0;
         const readAhead = (pages: number) => {
           while (reading.length < pages && readTo < last) {
-            const upTo = Math.min(readTo + BATCH, last);
+            const upTo = Math.min(readTo + batch, last);
             reading.push(read(readTo, upTo));
             readTo = upTo;
           }
@@ -226,9 +242,6 @@ export function createReportService(deps: ReportServiceDeps) {
         let written = 0;
         let checked = false;
         let reportedAt = Date.now();
-        // exceljs takes rows without backpressure: the next page of a spreadsheet is asked for once
-        // this one is written, or its zip stream would hold what the file has not taken yet.
-        const ahead = row.format === 'csv' ? READ_AHEAD : 0;
         readAhead(1);
         for (let next = reading.shift(); next; next = reading.shift()) {
           const page = await next;
@@ -252,6 +265,8 @@ export function createReportService(deps: ReportServiceDeps) {
             await update(id, { progress, row_count: written, updated_at: ctx.clock.now().toISOString() });
           }
         }
+        await snapshot.close();
+        snapshot = null;
         await writer.end();
         out.end();
         const generatedAt = ctx.clock.now().toISOString();
@@ -291,6 +306,7 @@ export function createReportService(deps: ReportServiceDeps) {
         ctx.logger.info({ reportId: id, rows: written, size: file.size }, 'report available');
         return moved ? 'available' : 'skipped';
       } catch (error) {
+        await snapshot?.close().catch(() => {});
         out.destroy(error as Error);
         const file = await stored.catch(() => null);
         // The file is removed unless the report names it after all: the connection may have been lost
@@ -361,7 +377,7 @@ export type ReportService = ReturnType<typeof createReportService>;
 export function reportServiceFor(platform: Platform): ReportService {
   return createReportService({
     db: platform.database.db,
-    arrays: platform.database.arrays,
+    holdSnapshot: platform.database.holdSnapshot,
     storage: platform.storage,
     outbox: platform.outbox,
     queue: platform.queue,

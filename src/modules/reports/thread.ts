@@ -63,14 +63,21 @@ function loggerFor(job: number): ServiceLogger {
 }
 
 async function generate({ job, reportId, requestId }: ToThread): Promise<void> {
-  // A report reads its rows once, in order: SQLite's default 2 MB page cache is enough, and the larger
-  // cache of serving connections would only count against the thread's memory.
+  // This connection reads the report's row and writes its progress and moves; its rows are read in a
+  // snapshot of their own (Database.holdSnapshot). SQLite's default 2 MB page cache is enough for both,
+  // and the larger cache of serving connections would only count against the thread's memory.
   const database = openDatabase(config.databaseUrl, { timeouts: config.dbTimeouts, pageCacheKib: 2048 });
   try {
     const clock = systemClock;
     const queue = createJobQueue({ jobs: createJobRepository(database.db, database.dialect), clock });
     const outbox = createOutbox({ events: createEventRepository(database.db), queue, clock });
-    const reports = createReportService({ db: database.db, arrays: database.arrays, storage: await storageFor(), outbox, queue });
+    const reports = createReportService({
+      db: database.db,
+      holdSnapshot: database.holdSnapshot,
+      storage: await storageFor(),
+      outbox,
+      queue,
+    });
     const ctx = { actor: system, clock, logger: loggerFor(job), requestId };
     const outcome = await withRequestId(requestId, () => reports.generate(ctx, reportId));
     post({ type: 'done', job, outcome });

@@ -32,10 +32,13 @@ export interface ReportDefinition {
    * pages of id ranges. It selects exactly `columns`, in their order (read as arrays: a row is its values).
    */
   page(db: Kysely<DB>, parameters: ReportParameters, afterId: number, upTo: number): Compilable<unknown>;
-  /** The highest id of the report's table when generation starts (0 when empty): its last page ends there. */
-  lastId(db: Kysely<DB>): Promise<number>;
-  /** How many rows the report will have (for its progress). */
-  count(db: Kysely<DB>, parameters: ReportParameters): Promise<number>;
+  /**
+   * The select of one value, the highest id of the report's table (null when it is empty): read in the
+   * generation's snapshot, its last page ends there.
+   */
+  lastId(db: Kysely<DB>): Compilable<unknown>;
+  /** The select of one value, how many rows the report will have (for its progress). */
+  count(db: Kysely<DB>, parameters: ReportParameters): Compilable<unknown>;
 }
 
 const dayStart = (date: string) => `${date}T00:00:00.000Z`;
@@ -54,17 +57,14 @@ function enrolmentsBase(db: Kysely<DB>, p: ReportParameters, at: 'enrolments.cre
   return query;
 }
 
-async function counted(query: { select: (s: any) => { executeTakeFirstOrThrow: () => Promise<unknown> } }): Promise<number> {
-  const row = (await query.select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow()) as { n: number | string };
-  return Number(row.n);
+/** The count of a query's rows, as a select of one value. */
+function counted(query: { select: (s: any) => Compilable<unknown> }): Compilable<unknown> {
+  return query.select(sql<number | string>`count(*)`.as('n'));
 }
 
-async function lastId(db: Kysely<DB>, table: 'enrolments' | 'certificates' | 'meetings' | 'training_sessions'): Promise<number> {
-  const row = await db
-    .selectFrom(table)
-    .select((eb) => eb.fn.max('id').as('last'))
-    .executeTakeFirst();
-  return Number(row?.last ?? 0);
+/** The highest id of a table (null when it is empty), as a select of one value. */
+function lastId(db: Kysely<DB>, table: 'enrolments' | 'certificates' | 'meetings' | 'training_sessions'): Compilable<unknown> {
+  return db.selectFrom(table).select((eb) => eb.fn.max('id').as('last'));
 }
 
 /**
