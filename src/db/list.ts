@@ -1,5 +1,6 @@
 import { type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { executePrepared } from './prepared.ts';
+import { readSnapshot } from './snapshot.ts';
 import type { KeptTotals } from './totals.ts';
 
 /** One page of a list: 1-based page number, its size, and the rows to skip. */
@@ -37,9 +38,13 @@ export interface ListColumns<S extends string> {
 /**
  * Reads one page of a filtered query: ordered by the requested key with ties broken by id (in the
  * same direction), limited to `updated_since`, with the total of the whole filtered list. The query
- * comes with its filters and selection; this adds order, window and count.
+ * comes with its filters and selection; this adds order, window and count. The page and its total
+ * are read in one state of `db`, the database the query reads: on PostgreSQL in one statement, on
+ * SQLite in one read transaction. Read apart, a row committed between them showed a last page of
+ * two rows beside a total that gave it three.
  */
 export async function listPage<O, S extends string>(
+  db: Kysely<any>,
   query: SelectQueryBuilder<any, any, O>,
   request: ListRequest<S>,
   columns: ListColumns<S>,
@@ -50,8 +55,7 @@ export async function listPage<O, S extends string>(
       ? q
       : (q.where(sql.ref(columns.updatedAt ?? 'updated_at'), '>=', new Date(request.updatedSince).toISOString()) as Q);
   const filtered = since(query);
-  const run = <R>(q: SelectQueryBuilder<any, any, R>): Promise<R[]> =>
-    options.prepareOn ? executePrepared(options.prepareOn, q.compile()) : q.execute();
+  const run = <R>(q: SelectQueryBuilder<any, any, R>): Promise<R[]> => (options.prepared ? executePrepared(db, q.compile()) : q.execute());
   const sortColumn = columns.sort[request.sort];
   const idColumn = columns.id ?? 'id';
   const ordered = filtered.orderBy(sql.ref(sortColumn), request.direction);
@@ -81,31 +85,60 @@ export async function listPage<O, S extends string>(
     const size = sorted.limit(sql.lit(request.page.perPage) as RawBuilder<number>);
     return request.page.offset === 0 ? size : size.offset(request.page.offset);
   };
-  const prepared = options.prepareOn !== undefined && isPostgres(options.prepareOn);
+  const postgres = isPostgres(db);
+  const prepared = options.prepared === true && postgres;
   const read = async (): Promise<Page<O>> => {
-    if (prepared && options.prepareOn && totalQuery) return pageWithTotal(options.prepareOn, preparedPage(), totalQuery);
+    if (prepared && totalQuery) return pageWithTotal(db, preparedPage(), totalQuery);
     if (!keptCount) {
-      const counted =
-        typeof count === 'function'
-          ? count()
-          : countRows(totalQuery as SelectQueryBuilder<any, any, { total: number | string | null }>, run);
-      const [items, total] = await Promise.all([run(page), counted]);
-      return { items, total };
+      if (typeof count === 'function') {
+        // A total found otherwise than by a query is the function's own to keep consistent.
+        const [items, total] = await Promise.all([run(page), count()]);
+        return { items, total };
+      }
+      const counting = totalQuery as SelectQueryBuilder<any, any, { total: number | string | null }>;
+      if (postgres) return pageWithTotal(db, page, counting, false);
+      return readSnapshot(db, 'sqlite', async (connection) => {
+        const items = (await connection.executeQuery(page.compile())).rows as O[];
+        const [row] = (await connection.executeQuery(counting.compile())).rows;
+        return { items, total: Number(row?.total ?? 0) };
+      });
     }
     const { kept, filters } = keptCount;
     if (kept.versionColumn) {
       // The page and the database's version in one statement; the kept total is given while the
-      // version is the one it was counted at, otherwise counted again (a second statement).
+      // version is the one it was counted at. Otherwise the page is read again with its count, in one
+      // statement (a count apart could see a write committed after the page was read); straight
+      // away when no total of these filters is kept. Not prepared: a generic plan of the count
+      // cannot see how selective a search text is.
+      if (kept.hint(filters) !== undefined) {
+        const { items, head } = await pageBeside(
+          kept.db,
+          sql<{ list_version: string }>`select ${kept.versionColumn} as list_version`,
+          prepared ? preparedPage() : page,
+          prepared,
+        );
+        const total = head && kept.known(filters, head.list_version);
+        if (total !== undefined) return { items, total };
+      }
       const { items, head } = await pageBeside(
         kept.db,
-        sql<{ list_version: string }>`select ${kept.versionColumn} as list_version`,
-        prepared ? preparedPage() : page,
-        prepared,
+        sql<{
+          list_version: string;
+          list_total: number | string;
+        }>`select ${kept.versionColumn} as list_version, (${filters.select(sql`count(*)`.as('total'))}) as list_total`,
+        page,
+        false,
       );
-      return { items, total: await kept.count(filters, head?.list_version) };
+      const total = Number(head?.list_total ?? 0);
+      if (head) kept.remember(filters, head.list_version, total);
+      return { items, total };
     }
-    const [items, total] = await Promise.all([run(page), kept.count(filters)]);
-    return { items, total };
+    // SQLite: the page, the version and the count (when the kept one is not of this version) in one
+    // read transaction.
+    return readSnapshot(db, 'sqlite', async (connection) => {
+      const items = (await connection.executeQuery(page.compile())).rows as O[];
+      return { items, total: await kept.count(filters, undefined, connection) };
+    });
   };
   if (!kept || !filters) return read();
   // A kept list keeps its whole page per version of the database (ADR 0017), named by its filters
@@ -117,17 +150,18 @@ function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** PostgreSQL: the page and its total in one prepared statement (`pageBeside`). */
+/** PostgreSQL: the page and its total in one statement (`pageBeside`), prepared or not. */
 async function pageWithTotal<O>(
   db: Kysely<any>,
   page: SelectQueryBuilder<any, any, O>,
   total: SelectQueryBuilder<any, any, { total: number | string | null }>,
+  prepared = true,
 ): Promise<Page<O>> {
   const { items, head } = await pageBeside(
     db,
     sql<{ list_total: number | string | null }>`select total as list_total from (${total}) as list_count`,
     page,
-    true,
+    prepared,
   );
   return { items, total: Number(head?.list_total ?? 0) };
 }
@@ -135,9 +169,10 @@ async function pageWithTotal<O>(
 /**
  * PostgreSQL: a page's rows and the one row of `head` (its total, the database's version) in one
  * statement, one round trip instead of two (each costs both processes a wakeup and a socket write,
- * more than these statements cost to run): the head's row is joined to the page's rows, and kept
- * (with null columns) when the page is empty, which is told by its `id`. The head's columns are
- * named `list_…`, which no page selects.
+ * more than these statements cost to run), and both read in the statement's one snapshot: the
+ * head's row is joined to the page's rows, and kept (with null columns) when the page is empty, which
+ * is told by a column the page is given (`list_row`). The head's columns are named `list_…`, which no
+ * page selects.
  */
 async function pageBeside<O, H extends Record<`list_${string}`, unknown>>(
   db: Kysely<any>,
@@ -145,9 +180,10 @@ async function pageBeside<O, H extends Record<`list_${string}`, unknown>>(
   page: SelectQueryBuilder<any, any, O>,
   prepared: boolean,
 ): Promise<{ items: O[]; head: H | undefined }> {
+  const marked = page.select(sql<number>`1`.as('list_row'));
   const compiled = sql<
     H & O
-  >`select list_head.*, list_page.* from (${head}) as list_head left join lateral (${page}) as list_page on true`.compile(db);
+  >`select list_head.*, list_page.* from (${head}) as list_head left join lateral (${marked}) as list_page on true`.compile(db);
   const rows = prepared ? await executePrepared(db, compiled) : (await db.executeQuery(compiled)).rows;
   const first = rows[0];
   if (!first) return { items: [], head: undefined };
@@ -159,7 +195,7 @@ async function pageBeside<O, H extends Record<`list_${string}`, unknown>>(
   }
   const items: O[] = [];
   for (const row of rows as Record<string, unknown>[]) {
-    if (row.id === null) continue;
+    if (row.list_row === null) continue;
     const item: Record<string, unknown> = {};
     for (const column of columns) item[column] = row[column];
     items.push(item as O);
@@ -188,25 +224,15 @@ export interface ListCount {
   /**
    * With `kept`, and neither `total` nor a `count` function: the total is also counted once per
    * version, shared by every page of the filters (a total that costs more than a page). On
-   * PostgreSQL a page is then read with the version in one statement (`pageBeside`), which tells an
-   * empty page by its `id`: the page must select the rows' `id`.
+   * PostgreSQL a page is then read with the version in one statement (`pageBeside`).
    */
   keepCount?: boolean;
   /**
-   * Runs the page and the count on this database as named prepared statements on PostgreSQL, planned
-   * once per connection (`runsPrepared`): for lists whose best plan does not depend on the values,
-   * such as filters on ids. Planning the join of a list cost PostgreSQL more than running it. Not for
-   * filters whose values differ in selectivity (a status, a date): a generic plan would serve them all
-   * with the plan of none. On PostgreSQL the page and the total are then read in one statement, which
-   * tells an empty page by its `id`: the page must select the rows' `id`.
+   * Runs the page and the count as named prepared statements on PostgreSQL, planned once per
+   * connection (`runsPrepared`): for lists whose best plan does not depend on the values, such as
+   * filters on ids. Planning the join of a list cost PostgreSQL more than running it. Not for filters
+   * whose values differ in selectivity (a status, a date): a generic plan would serve them all with
+   * the plan of none.
    */
-  prepareOn?: Kysely<any> | undefined;
-}
-
-async function countRows(
-  query: SelectQueryBuilder<any, any, { total: number | string | null }>,
-  run: <R>(q: SelectQueryBuilder<any, any, R>) => Promise<R[]>,
-): Promise<number> {
-  const [row] = await run(query);
-  return Number(row?.total ?? 0);
+  prepared?: boolean;
 }

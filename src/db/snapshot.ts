@@ -2,6 +2,9 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from './database.ts';
 import type { DB } from './schema.ts';
 
+/** The executors of SQLite snapshots (a connection inside `begin deferred`): not transactions to Kysely. */
+const snapshots = new WeakSet<Kysely<DB>>();
+
 /**
  * Runs `read` in one snapshot of the database: every statement it makes through the executor it is
  * given sees the same committed state, whatever is committed meanwhile, by this process or another.
@@ -13,11 +16,16 @@ import type { DB } from './schema.ts';
  * - SQLite: a deferred transaction on the process's one connection, whose snapshot (WAL) is taken at
  *   its first read. It takes no write lock, unlike the `BEGIN IMMEDIATE` of the writing transactions
  *   (src/db/sqlite.ts), and holds the connection, as they do, until it ends.
+ *
+ * Given a transaction or a snapshot's executor, `read` runs in it: a snapshot within a snapshot is the
+ * one already open (neither database nests transactions), or the transaction with its own isolation.
  */
 export async function readSnapshot<T>(db: Kysely<DB>, dialect: Dialect, read: (executor: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (db.isTransaction || snapshots.has(db)) return read(db);
   if (dialect === 'postgres') return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
   return db.connection().execute(async (connection) => {
     await sql`begin deferred`.execute(connection);
+    snapshots.add(connection);
     let result: T;
     try {
       result = await read(connection);

@@ -22,9 +22,12 @@ export interface KeptTotals {
   /**
    * The total of `query`'s rows. `version`, when given, is the database's version read by the
    * statement that read the page (`versionColumn`): the kept total is checked against it without a
-   * statement of its own (PostgreSQL, where each statement is a round trip).
+   * statement of its own (PostgreSQL, where each statement is a round trip). `executor`, when given,
+   * is a snapshot the caller holds (a page of the same list was read in it): the version and the
+   * count are read in it, and a count is not shared with other requests (theirs wait for the
+   * connection it holds).
    */
-  count(query: SelectQueryBuilder<DB, any, any>, version?: string): Promise<number>;
+  count(query: SelectQueryBuilder<DB, any, any>, version?: string, executor?: Kysely<DB>): Promise<number>;
   /** PostgreSQL: the database's version as a column, to read with a page; null on SQLite, where checking costs no round trip. */
   readonly versionColumn: RawBuilder<string> | null;
   /** The database whose totals these are. */
@@ -34,6 +37,10 @@ export interface KeptTotals {
    * hint of how many rows match, to choose how to read a page (never an answer).
    */
   hint(query: SelectQueryBuilder<DB, any, any>): number | undefined;
+  /** The total kept for `query` if it was counted at `version`, else undefined (nothing is counted). */
+  known(query: SelectQueryBuilder<DB, any, any>, version: string): number | undefined;
+  /** Keeps a total that the caller counted at `version` (with a page, in one statement). */
+  remember(query: SelectQueryBuilder<DB, any, any>, version: string, total: number): void;
   /**
    * A whole page (its rows and total) of a list whose total is kept, kept the same way (ADR 0017):
    * given again while the database's version is the one read before `read` ran, otherwise read
@@ -92,6 +99,12 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
       statements.set(query, counted);
     }
     return counted;
+  };
+  const keep = (key: string, version: string, total: number) => {
+    stats.counted++;
+    kept.delete(key);
+    kept.set(key, { version, total });
+    if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
   };
   const keyOf = (compiled: CompiledQuery) => `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
   const stats = { kept: 0, counted: 0, pagesKept: 0, pagesRead: 0, versionChecks: 0 };
@@ -184,11 +197,23 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
     versionColumn: dialect === 'postgres' ? version : null,
     db,
     hint: (query) => kept.get(keyOf(counting(query)))?.total,
-    async count(query, given) {
+    known(query, version) {
+      const key = keyOf(counting(query));
+      const known = kept.get(key);
+      if (!known || known.version !== version) return undefined;
+      stats.kept++;
+      kept.delete(key);
+      kept.set(key, known);
+      return known.total;
+    },
+    remember(query, version, total) {
+      keep(keyOf(counting(query)), version, total);
+    },
+    async count(query, given, executor) {
       const statement = counting(query);
       const key = keyOf(statement);
       const known = kept.get(key);
-      const current = given ?? (await readVersion());
+      const current = given ?? (executor ? (await executePrepared(executor, check))[0]?.version : await readVersion());
       if (known && current === known.version) {
         stats.kept++;
         kept.delete(key);
@@ -198,18 +223,15 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
       // Requests that saw the same version share one count: after a write, every request in flight
       // would otherwise count the same rows at once. A count is sent after the version was read, so
       // it sees at least what each of them saw.
-      const shared = current === undefined ? undefined : `${key}\u0000${current}`;
+      const shared = current === undefined || executor ? undefined : `${key}\u0000${current}`;
       const running = shared === undefined ? undefined : counts.get(shared);
       if (running) return running;
       const counted = (async () => {
         // Not prepared: a generic plan cannot see how selective a search text is.
-        const { rows } = await db.executeQuery(statement);
+        const { rows } = await (executor ?? db).executeQuery(statement);
         const row = rows[0] as { total: number | string; version: string };
         const total = Number(row.total);
-        stats.counted++;
-        kept.delete(key);
-        kept.set(key, { version: row.version, total });
-        if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
+        keep(key, row.version, total);
         return total;
       })();
       if (shared === undefined) return counted;

@@ -10,7 +10,7 @@ export function createAssessmentRepository(db: Kysely<DB>) {
     list: async (sessionId: number | undefined, list: ListRequest<AssessmentSort>): Promise<Page<AssessmentRow>> => {
       let query = db.selectFrom('assessments').selectAll();
       if (sessionId !== undefined) query = query.where('session_id', '=', sessionId);
-      return listPage(query, list, { sort: { id: 'id', due_at: 'due_at', title: 'title' } });
+      return listPage(db, query, list, { sort: { id: 'id', due_at: 'due_at', title: 'title' } });
     },
 
     find: async (sessionId: number, id: number): Promise<AssessmentRow | undefined> =>

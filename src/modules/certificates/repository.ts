@@ -83,6 +83,7 @@ export function createCertificateRepository(db: Kysely<DB>, dialect: Dialect) {
       // to thousands, a status most or few, `updated_since` any share: those are planned each time.
       const onePlan = filter.courseId === undefined && filter.status === undefined && list.updatedSince === undefined;
       return listPage(
+        db,
         query,
         list,
         {
@@ -96,7 +97,7 @@ export function createCertificateRepository(db: Kysely<DB>, dialect: Dialect) {
           updatedAt: 'certificates.updated_at',
         },
         // Read far more often than written: a page is read again only after a write (ADR 0017).
-        { count, prepareOn: onePlan ? db : undefined, kept: keptTotals(db, dialect) },
+        { count, prepared: onePlan, kept: keptTotals(db, dialect) },
       );
     },
 

@@ -15,7 +15,7 @@ export function createCourseRepository(db: Kysely<DB>) {
     list: async (filter: CourseFilter, list: ListRequest<CourseSort>): Promise<Page<CourseRow>> => {
       let query = db.selectFrom('courses').selectAll();
       if (filter.active !== undefined) query = query.where('status', filter.active ? '=' : '<>', 'published');
-      return listPage(query, list, {
+      return listPage(db, query, list, {
         sort: { id: 'id', title: 'title', price: 'price_minor', created_at: 'created_at', updated_at: 'updated_at' },
       });
     },

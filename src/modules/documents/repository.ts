@@ -82,6 +82,7 @@ export function createDocumentRepository(db: Kysely<DB>) {
       if (filter.status !== undefined) count = count.where('documents.status', '=', filter.status);
       if (filter.studentId !== undefined) count = count.where('documents.student_id', '=', filter.studentId);
       const page = await listPage(
+        db,
         query,
         list,
         {

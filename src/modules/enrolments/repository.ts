@@ -93,6 +93,7 @@ export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
       // course holds from none to thousands, `updated_since` any share: planned each time.
       const onePlan = filter.courseId === undefined && list.updatedSince === undefined;
       return listPage(
+        db,
         withCourse(db).where(filters),
         list,
         {
@@ -104,7 +105,7 @@ export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
           ...(fromCounters
             ? { total: counterTotal(counter, filter.courseId, filter.sessionId) }
             : { count: db.selectFrom('enrolments').where(filters) }),
-          prepareOn: onePlan ? db : undefined,
+          prepared: onePlan,
           // Read far more often than written: a page is read again only after a write (ADR 0017).
           kept: keptTotals(db, dialect),
         },

@@ -76,7 +76,7 @@ export function createIntegrationRepository(db: Kysely<DB>) {
       let query = db.selectFrom('integration_messages').selectAll();
       if (filter.integrationKey !== undefined) query = query.where('integration_key', '=', filter.integrationKey);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-      const page = await listPage(query, list, { sort: { created_at: 'created_at', id: 'id' } });
+      const page = await listPage(db, query, list, { sort: { created_at: 'created_at', id: 'id' } });
       return { items: page.items.map(message), total: page.total };
     },
   };

@@ -10,7 +10,7 @@ export function createMeetingRepository(db: Kysely<DB>) {
     list: async (sessionId: number | undefined, list: ListRequest<MeetingSort>): Promise<Page<MeetingRow>> => {
       let query = db.selectFrom('meetings').selectAll();
       if (sessionId !== undefined) query = query.where('session_id', '=', sessionId);
-      return listPage(query, list, { sort: { id: 'id', held_on: 'held_on' } });
+      return listPage(db, query, list, { sort: { id: 'id', held_on: 'held_on' } });
     },
 
     find: async (id: number, sessionId?: number, executor: Kysely<DB> = db): Promise<MeetingRow | undefined> => {

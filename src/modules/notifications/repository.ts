@@ -33,7 +33,7 @@ export function createNotificationRepository(db: Kysely<DB>) {
       if (filter.type !== undefined) query = query.where('type', '=', filter.type);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);
       if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
-      const page = await listPage(query, list, { sort: { id: 'id', created_at: 'created_at', updated_at: 'updated_at' } });
+      const page = await listPage(db, query, list, { sort: { id: 'id', created_at: 'created_at', updated_at: 'updated_at' } });
       return { items: page.items.map(decode), total: page.total };
     },
 

@@ -160,7 +160,7 @@ export function createReportService(deps: ReportServiceDeps) {
         query = query.where('status', '=', filter.status);
         count = count.where('status', '=', filter.status);
       }
-      const page = await listPage(query, list, { sort: { id: 'id', created_at: 'created_at', updated_at: 'updated_at' } }, { count });
+      const page = await listPage(db, query, list, { sort: { id: 'id', created_at: 'created_at', updated_at: 'updated_at' } }, { count });
       return { items: page.items.map((row) => present(row as ReportRow)), total: page.total };
     },
 

@@ -14,7 +14,7 @@ export function createResourceRepository(db: Kysely<DB>) {
       let query = db.selectFrom('learning_resources').selectAll();
       if (filter.sessionId !== undefined) query = query.where('session_id', '=', filter.sessionId);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-      return listPage(query, list, { sort: { id: 'id', title: 'title', published_at: 'published_at' } });
+      return listPage(db, query, list, { sort: { id: 'id', title: 'title', published_at: 'published_at' } });
     },
 
     /** A resource of a session; only a published one unless `status` is omitted. */

@@ -46,7 +46,7 @@ export function createSessionRepository(db: Kysely<DB>, dialect: Dialect, change
     list: async (filter: { courseId?: number | undefined }, list: ListRequest<SessionSort>): Promise<Page<SessionRow>> => {
       let query = withCourse(db);
       if (filter.courseId !== undefined) query = query.where('training_sessions.course_id', '=', filter.courseId);
-      const page = await listPage(query, list, { sort, id: 'training_sessions.id', updatedAt: 'training_sessions.updated_at' });
+      const page = await listPage(db, query, list, { sort, id: 'training_sessions.id', updatedAt: 'training_sessions.updated_at' });
       return { items: page.items.map(decode), total: page.total };
     },
 

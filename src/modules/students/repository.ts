@@ -154,6 +154,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       const walk = search !== '' && dialect === 'postgres' && list.sort === 'id' && (await walksFew(students, list));
       const pageRows = walk ? rows.where(textScan('users', search)) : contains ? rows.where(contains) : rows;
       const page = await listPage(
+        db,
         pageRows.select([...COLUMNS, coursesColumn(dialect)]),
         list,
         {
@@ -167,7 +168,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
           id: inIdOrder ? matchOrderColumn('users') : 'users.id',
           updatedAt: 'users.updated_at',
         },
-        { kept: totals, keepCount: true, count: students, prepareOn: walk ? db : undefined },
+        { kept: totals, keepCount: true, count: students, prepared: walk },
       );
       return { items: page.items.map(withCourses), total: page.total };
     },

@@ -36,7 +36,7 @@ export function createTaskRepository(db: Kysely<DB>) {
       let query = db.selectFrom('scheduled_tasks').selectAll();
       if (filter.taskType !== undefined) query = query.where('task_type', '=', filter.taskType);
       if (filter.enabled !== undefined) query = query.where('enabled', '=', filter.enabled);
-      const page = await listPage(query, list, {
+      const page = await listPage(db, query, list, {
         sort: { id: 'id', task_type: 'task_type', next_run_at: 'next_run_at', last_run_at: 'last_run_at' },
       });
       return { items: page.items.map(decode), total: page.total };

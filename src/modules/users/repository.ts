@@ -79,7 +79,7 @@ export function createStaffRepository(db: Kysely<DB>) {
     list: async (filter: StaffFilter, list: ListRequest<UserSort>): Promise<Page<StaffRow>> => {
       let query = staff(db);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-      const page = await listPage(query, list, {
+      const page = await listPage(db, query, list, {
         sort: { id: 'id', name: 'name', email: 'email', created_at: 'created_at', updated_at: 'updated_at' },
       });
       return { items: page.items.map(decode), total: page.total };

@@ -63,7 +63,7 @@ export function createWorkflowRepository(db: Kysely<DB>) {
       if (filter.state !== undefined) query = query.where('workflow_instances.state', '=', filter.state);
       if (filter.subjectType !== undefined) query = query.where('workflow_instances.subject_type', '=', filter.subjectType);
       if (filter.subjectId !== undefined) query = query.where('workflow_instances.subject_id', '=', filter.subjectId);
-      return listPage(query, list, {
+      return listPage(executor, query, list, {
         sort: {
           id: 'workflow_instances.id',
           workflow: 'workflow_instances.workflow',
