@@ -101,6 +101,16 @@ async function xlsxWriter(out: Writable, columns: readonly ReportColumn[], title
     async write(rows) {
       if (failed) throw failed;
       for (const row of rows) sheet.addRow(row.map(safeText)).commit();
+      // exceljs hands the sheet's XML to the zip's compressor without heeding its answer (its
+      // StreamBuf), so nothing held the rows back while the compressor (or the file) was behind: on
+      // SQLite, whose reads never wait, a 500,000-row sheet piled up in memory (about 330 MB). The
+      // next page now waits until the compressor has taken what it holds. Its input is a stream of
+      // archiver's own (readable-stream), which tells its need to drain only through its state.
+      const pipes =
+        (sheet as unknown as { stream: { pipes?: (Writable & { _writableState?: { needDrain?: boolean } })[] } }).stream.pipes ?? [];
+      for (const pipe of pipes) {
+        if (pipe.writableNeedDrain ?? pipe._writableState?.needDrain) await Promise.race([once(pipe, 'drain'), stopped]);
+      }
     },
     async end() {
       if (failed) throw failed;
