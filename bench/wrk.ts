@@ -22,9 +22,11 @@ function milliseconds(text: string): number {
   return { us: value / 1000, ms: value, s: value * 1000, m: value * 60_000 }[match[2] as 'us' | 'ms' | 's' | 'm'];
 }
 
+/** wrk's report read: what it does not print is a failure, never a zero (a crashed run is no result). */
 export function parseWrk(report: string): LoadResult {
-  const number = (pattern: RegExp) => {
+  const number = (pattern: RegExp, required = false) => {
     const match = pattern.exec(report);
+    if (!match && required) throw new Error(`wrk's report has no ${pattern.source}:\n${report}`);
     return match ? Number(match[1]) : 0;
   };
   const percentile = (p: number) => {
@@ -34,10 +36,10 @@ export function parseWrk(report: string): LoadResult {
   };
   const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(report);
   return {
-    rps: number(/Requests\/sec:\s+([\d.]+)/),
+    rps: number(/Requests\/sec:\s+([\d.]+)/, true),
     p50Ms: percentile(50),
     p99Ms: percentile(99),
-    total: number(/(\d+) requests in/),
+    total: number(/(\d+) requests in/, true),
     non2xx: number(/Non-2xx or 3xx responses: (\d+)/),
     errors: errors ? Number(errors[1]) + Number(errors[2]) + Number(errors[3]) : 0,
     timeouts: errors ? Number(errors[4]) : 0,
