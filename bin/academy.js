@@ -9,6 +9,18 @@ if (major < 24) {
   );
   process.exit(1);
 }
+// Node.js keeps what it compiled of each module (the TypeScript stripped, V8's code) and reuses it at
+// the next start while the file is unchanged: a start, `academy --version` to `academy serve`, costs
+// about half the CPU time (1.4–1.8 s without, 0.8–0.9 s with, on a 2-core machine). In the
+// installation's own node_modules/.cache (owned by whoever installed it, not a directory other users
+// can write to), or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off. Where the directory
+// cannot be written, nothing is cached and nothing fails. Worker threads and child processes inherit it.
+const { enableCompileCache } = await import('node:module');
+const { fileURLToPath } = await import('node:url');
+const cache = enableCompileCache(
+  process.env.NODE_COMPILE_CACHE || fileURLToPath(new URL('../node_modules/.cache/academy-compile/', import.meta.url)),
+);
+if (cache.directory) process.env.NODE_COMPILE_CACHE = cache.directory;
 const { main } = await import('../src/cli/main.ts');
 main(process.argv.slice(2)).then(
   (code) => {

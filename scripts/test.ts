@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, globSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { ci, postgresAdminUrl, redisUrl } from '../test/support/env.ts';
 import { prepareTemplates } from '../test/support/templates.ts';
 
@@ -66,7 +67,7 @@ function run(suite: Suite): Promise<{ suite: Suite; code: number; output: string
     const child = spawn(
       process.execPath,
       ['--test', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...suite.files],
-      { env: { ...process.env, ...suite.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+      { env: { NODE_COMPILE_CACHE: compileCache, ...process.env, ...suite.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     let output = '';
     let partial = '';
@@ -123,6 +124,9 @@ if (only === 'postgres' && !postgres) {
   console.error(`TEST_DB=postgres, but PostgreSQL is not reachable at ${postgresAdminUrl}.`);
   process.exit(1);
 }
+// Every Node.js process of the suites (test files, the servers and commands they start) keeps what it
+// compiled of each module for the next one, as `academy` itself does (bin/academy.js).
+const compileCache = process.env.NODE_COMPILE_CACHE || path.resolve('node_modules/.cache/academy-compile');
 const suites: Suite[] = [];
 if (perDatabase.length && only !== 'postgres') {
   suites.push({
