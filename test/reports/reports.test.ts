@@ -9,6 +9,7 @@ import { createReportService, reportServiceFor } from '../../src/modules/reports
 import { systemContext } from '../../src/platform/context.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
+import { commitOnce } from '../support/once.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
 describe('reports', () => {
@@ -191,17 +192,14 @@ describe('reports', () => {
     const writer = openDatabase(platform.database.url);
     try {
       // Right after the first page is read, one transaction cancels the first enrolment and the last.
-      let committed = false;
-      const commitOnce = async () => {
-        if (committed) return;
-        committed = true;
+      const change = commitOnce(() => {
         const now = new Date().toISOString();
-        await writer.db
+        return writer.db
           .updateTable('enrolments')
           .set({ status: 'cancelled', cancelled_at: now, updated_at: now })
           .where('id', 'in', [first.id, last.id])
           .execute();
-      };
+      });
       const holdSnapshot: typeof platform.database.holdSnapshot = async (connections) => {
         const snapshot = await platform.database.holdSnapshot(connections);
         return {
@@ -209,7 +207,7 @@ describe('reports', () => {
           async arrays(query) {
             const result = await snapshot.arrays(query);
             // A page selects the report's columns; its count and last id select one value.
-            if (result.columns.length > 1) await commitOnce();
+            if (result.columns.length > 1) await change.make();
             return result;
           },
         };
@@ -224,7 +222,7 @@ describe('reports', () => {
       });
       const { data } = (await request({ type: 'enrolments' })).json();
       assert.equal(await reports.generate(systemContext(platform), data.id), 'available');
-      assert.ok(committed, 'the change was committed while the report was read');
+      assert.ok(change.made, 'the change was committed while the report was read');
       const rows: Record<string, string>[] = parse((await get(`/reports/${data.id}/download`)).body, { columns: true });
       // Read page by page without a snapshot, the first enrolment showed its old status and the last
       // its new one: a state the database never held.

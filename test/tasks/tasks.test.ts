@@ -7,6 +7,7 @@ import { createTaskService, taskServiceFor } from '../../src/modules/tasks/servi
 import { operatorContext } from '../../src/platform/context.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
+import { commitOnce } from '../support/once.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
 describe('scheduled tasks API', () => {
@@ -328,25 +329,22 @@ describe('scheduled tasks API', () => {
         const outcome = before === 'failed' ? 'succeeded' : 'failed';
         // Right after the first read, the run's outcome and the task's are committed in one
         // transaction, as the job does.
-        let committed = false;
-        const commitOnce = async () => {
-          if (committed) return;
-          committed = true;
+        const finish = commitOnce(() => {
           const now = new Date().toISOString();
-          await writer.db
+          return writer.db
             .transaction()
             .execute((trx) => written.finishRun(trx, runId, taskId, { startedAt, outcome, error: null, durationMs: 1, now }));
-        };
+        });
         const tasks: typeof real = {
           ...real,
           findById: async (id, executor) => {
             const row = await real.findById(id, executor);
-            if (readFirst === 'findById') await commitOnce();
+            if (readFirst === 'findById') await finish.make();
             return row;
           },
           recentRuns: async (id, limit, executor) => {
             const runs = await real.recentRuns(id, limit, executor);
-            if (readFirst === 'recentRuns') await commitOnce();
+            if (readFirst === 'recentRuns') await finish.make();
             return runs;
           },
         };
@@ -358,7 +356,7 @@ describe('scheduled tasks API', () => {
         });
         // Whichever the service reads first, the commit falls between its reads.
         const task = await service.get(operatorContext(platform), taskId);
-        assert.ok(committed, 'the outcome was committed between the reads');
+        assert.ok(finish.made, 'the outcome was committed between the reads');
         const shown = task.recent_runs.find((run) => run.id === runId);
         assert.ok(shown, 'the run is listed');
         assert.deepEqual(

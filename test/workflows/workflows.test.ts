@@ -7,6 +7,7 @@ import { createWorkflowRepository } from '../../src/modules/workflows/repository
 import { createWorkflowService } from '../../src/modules/workflows/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
+import { commitOnce } from '../support/once.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
 interface Instance {
@@ -178,22 +179,19 @@ describe('workflows', () => {
         actor: { kind: 'token' as const, tokenId: null, userId: approver.user.id, scopes: ['*'] },
       };
       const real = createWorkflowRepository(platform.database.db);
-      let committed = false;
+      const move = commitOnce(() => deciding.transition(ctx, row.id, { to_state: 'in_review' }));
       const workflows: typeof real = {
         ...real,
         // Right after the instance is read, before its decisions are.
         find: async (id, executor) => {
           const found = await real.find(id, executor);
-          if (!committed) {
-            committed = true;
-            await deciding.transition(ctx, row.id, { to_state: 'in_review' });
-          }
+          await move.make();
           return found;
         },
       };
       const service = createWorkflowService({ db: platform.database.db, dialect: platform.database.dialect, workflows });
       const shown = await service.get(operatorContext(platform), row.id);
-      assert.ok(committed, 'the transition was committed between the reads');
+      assert.ok(move.made, 'the transition was committed between the reads');
       assert.deepEqual(
         { state: shown.state, decisions: shown.decisions.length },
         { state: 'pending', decisions: 0 },
