@@ -137,7 +137,7 @@ export async function listPage<O, S extends string>(
     // read transaction.
     return readSnapshot(db, 'sqlite', async (connection) => {
       const items = (await connection.executeQuery(page.compile())).rows as O[];
-      return { items, total: await kept.count(filters, undefined, connection) };
+      return { items, total: await kept.count(filters, connection) };
     });
   };
   if (!kept || !filters) return read();
@@ -222,9 +222,10 @@ export interface ListCount {
    */
   kept?: KeptTotals;
   /**
-   * With `kept`, and neither `total` nor a `count` function: the total is also counted once per
-   * version, shared by every page of the filters (a total that costs more than a page). On
-   * PostgreSQL a page is then read with the version in one statement (`pageBeside`).
+   * With `kept`, and neither `total` nor a `count` function: the total is also kept per version, by
+   * the list's filters, and given with any page of them read at that version (a total that costs more
+   * than a page). A page read at another version is read with its count: on PostgreSQL in one
+   * statement with the version (`pageBeside`), on SQLite in one read transaction.
    */
   keepCount?: boolean;
   /**

@@ -20,14 +20,12 @@ import type { DB } from './schema.ts';
  */
 export interface KeptTotals {
   /**
-   * The total of `query`'s rows. `version`, when given, is the database's version read by the
-   * statement that read the page (`versionColumn`): the kept total is checked against it without a
-   * statement of its own (PostgreSQL, where each statement is a round trip). `executor`, when given,
-   * is a snapshot the caller holds (a page of the same list was read in it): the version and the
-   * count are read in it, and a count is not shared with other requests (theirs wait for the
-   * connection it holds).
+   * The total of `query`'s rows read through `executor`, a snapshot the caller holds and read a page
+   * of the same list in (SQLite; on PostgreSQL a page is read with its version and count in one
+   * statement, `known` and `remember`): the kept total when it was counted at the version read in
+   * that snapshot, else the rows counted there (and kept).
    */
-  count(query: SelectQueryBuilder<DB, any, any>, version?: string, executor?: Kysely<DB>): Promise<number>;
+  count(query: SelectQueryBuilder<DB, any, any>, executor: Kysely<DB>): Promise<number>;
   /** PostgreSQL: the database's version as a column, to read with a page; null on SQLite, where checking costs no round trip. */
   readonly versionColumn: RawBuilder<string> | null;
   /** The database whose totals these are. */
@@ -140,8 +138,6 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
       });
     return queued;
   };
-  /** Counts under way, by statement and the version of the pages that asked for them. */
-  const counts = new Map<string, Promise<number>>();
   const pages = new Map<string, { version: string; page: { items: readonly unknown[] } }>();
   let pageRows = 0;
   const dropPage = (key: string) => {
@@ -209,38 +205,23 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
     remember(query, version, total) {
       keep(keyOf(counting(query)), version, total);
     },
-    async count(query, given, executor) {
+    async count(query, executor) {
       const statement = counting(query);
       const key = keyOf(statement);
       const known = kept.get(key);
-      const current = given ?? (executor ? (await executePrepared(executor, check))[0]?.version : await readVersion());
+      const current = (await executePrepared(executor, check))[0]?.version;
       if (known && current === known.version) {
         stats.kept++;
         kept.delete(key);
         kept.set(key, known);
         return known.total;
       }
-      // Requests that saw the same version share one count: after a write, every request in flight
-      // would otherwise count the same rows at once. A count is sent after the version was read, so
-      // it sees at least what each of them saw.
-      const shared = current === undefined || executor ? undefined : `${key}\u0000${current}`;
-      const running = shared === undefined ? undefined : counts.get(shared);
-      if (running) return running;
-      const counted = (async () => {
-        // Not prepared: a generic plan cannot see how selective a search text is.
-        const { rows } = await (executor ?? db).executeQuery(statement);
-        const row = rows[0] as { total: number | string; version: string };
-        const total = Number(row.total);
-        keep(key, row.version, total);
-        return total;
-      })();
-      if (shared === undefined) return counted;
-      counts.set(shared, counted);
-      try {
-        return await counted;
-      } finally {
-        counts.delete(shared);
-      }
+      // Not prepared: a generic plan cannot see how selective a search text is.
+      const { rows } = await executor.executeQuery(statement);
+      const row = rows[0] as { total: number | string; version: string };
+      const total = Number(row.total);
+      keep(key, row.version, total);
+      return total;
     },
   };
 }

@@ -32,11 +32,17 @@ async function readWhileWriting(
       writes += 2;
     }
   })();
+  // A failed write ends the writing; it is reported below, not left unhandled meanwhile.
+  written.catch(() => {
+    writing = false;
+  });
   const seen: string[] = [];
   let reads = 0;
   try {
-    const until = Date.now() + 1500;
-    while (Date.now() < until) {
+    // At least 1.5 s and 50 reads and writes each, however loaded the machine (at most 30 s).
+    const started = Date.now();
+    const enough = () => Date.now() - started >= 1500 && reads >= 50 && writes >= 50;
+    while (writing && !enough() && Date.now() - started < 30_000) {
       const page = await read();
       reads++;
       if (page.items.length !== Math.max(0, Math.min(4, page.total - 8)))

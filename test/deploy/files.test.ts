@@ -101,6 +101,8 @@ describe('deploy/', () => {
     assert.match(dockerfile, /^FROM node:24/m);
     const entrypoint = /^ENTRYPOINT (.+)$/m.exec(dockerfile)?.[1] ?? '[]';
     assert.deepEqual(JSON.parse(entrypoint), ['node', ...flags, 'bin/academy.js']);
+    // Node.js keys its compile cache by the flags: the build's start must fill the one the image uses.
+    assert.match(dockerfile, new RegExp(`^RUN node ${flags.join(' ')} bin/academy\\.js --version`, 'm'));
     const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
     assert.equal(start, `node ${flags.join(' ')} bin/academy.js serve --demo`, 'npm start runs with them too');
   });

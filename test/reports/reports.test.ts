@@ -184,7 +184,12 @@ describe('reports', () => {
 
   test('a report is read in one snapshot: what is committed between its pages is not in it', async () => {
     const { platform } = app;
-    const before = await platform.database.db.selectFrom('enrolments').select(['id', 'status']).orderBy('id').execute();
+    const before = await platform.database.db
+      .selectFrom('enrolments')
+      .innerJoin('users', 'users.id', 'enrolments.user_id')
+      .select(['enrolments.id', 'enrolments.status', 'users.name'])
+      .orderBy('enrolments.id')
+      .execute();
     const first = before[0];
     const last = before.at(-1);
     assert.ok(first && last && last.id - first.id >= 4, 'the report spans several pages of two ids');
@@ -200,8 +205,13 @@ describe('reports', () => {
           .where('id', 'in', [first.id, last.id])
           .execute();
       });
+      // Right after the snapshot is taken, before anything is read in it, every student is renamed:
+      // a connection that took a snapshot of its own at its first read (one reading ahead on
+      // PostgreSQL that did not import the first one's) would show the new names.
+      const rename = commitOnce(() => writer.db.updateTable('users').set({ name: 'Renamed meanwhile' }).execute());
       const holdSnapshot: typeof platform.database.holdSnapshot = async (connections) => {
         const snapshot = await platform.database.holdSnapshot(connections);
+        await rename.make();
         return {
           ...snapshot,
           async arrays(query) {
@@ -222,13 +232,13 @@ describe('reports', () => {
       });
       const { data } = (await request({ type: 'enrolments' })).json();
       assert.equal(await reports.generate(systemContext(platform), data.id), 'available');
-      assert.ok(change.made, 'the change was committed while the report was read');
+      assert.ok(rename.made && change.made, 'both changes were committed while the report was read');
       const rows: Record<string, string>[] = parse((await get(`/reports/${data.id}/download`)).body, { columns: true });
       // Read page by page without a snapshot, the first enrolment showed its old status and the last
       // its new one: a state the database never held.
       assert.deepEqual(
-        rows.map((r) => [Number(r.enrolment_id), r.status]),
-        before.map((e) => [e.id, e.status]),
+        rows.map((r) => [Number(r.enrolment_id), r.status, r.student_name]),
+        before.map((e) => [e.id, e.status, e.name]),
       );
       const after = await platform.database.db.selectFrom('enrolments').select('status').where('id', 'in', [first.id, last.id]).execute();
       assert.deepEqual(
