@@ -50,11 +50,13 @@ export async function holdPostgresSnapshot(pool: pg.Pool, connections: number): 
     throw error;
   }
   const idle = [...clients];
-  const waiting: ((client: pg.PoolClient) => void)[] = [];
+  const waiting: { resolve: (client: pg.PoolClient) => void; reject: (error: Error) => void }[] = [];
   let failed: Error | undefined;
+  let closed = false;
   return {
     async arrays(query) {
-      const client = idle.shift() ?? (await new Promise<pg.PoolClient>((resolve) => waiting.push(resolve)));
+      if (closed) throw new Error('The snapshot is closed.');
+      const client = idle.shift() ?? (await new Promise<pg.PoolClient>((resolve, reject) => waiting.push({ resolve, reject })));
       try {
         const result = await client.query({ text: query.sql, values: query.parameters as unknown[], rowMode: 'array' });
         return { columns: result.fields.map((field) => field.name), rows: result.rows as unknown[][] };
@@ -63,11 +65,15 @@ export async function holdPostgresSnapshot(pool: pg.Pool, connections: number): 
         throw error;
       } finally {
         const next = waiting.shift();
-        if (next) next(client);
+        if (next) next.resolve(client);
         else idle.push(client);
       }
     },
     async close() {
+      if (closed) return;
+      closed = true;
+      // Reads still waiting for a connection (read ahead by a generation that failed) end now.
+      for (const next of waiting.splice(0)) next.reject(new Error('The snapshot is closed.'));
       if (!failed) {
         try {
           await Promise.all(clients.map((client) => client.query('commit')));
