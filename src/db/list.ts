@@ -13,6 +13,22 @@ export interface PageRequest {
 export interface Page<T> {
   items: T[];
   total: number;
+  /**
+   * A kept page's identity (ADR 0017): the same object for as long as the page is current, so that
+   * what is made from the page (its serialized answer, src/http/representations.ts) can be kept with
+   * it. Only pages of a kept list have it; `mapPage` carries it over.
+   */
+  kept?: object;
+}
+
+/**
+ * The page with each item mapped by `present`, which must depend on the item alone (not on the clock
+ * or on who asks): a kept page's answer is made once and sent again while the page is current.
+ */
+export function mapPage<T, U>(page: Page<T>, present: (item: T) => U): Page<U> {
+  const mapped: Page<U> = { items: page.items.map(present), total: page.total };
+  if (page.kept) mapped.kept = page.kept;
+  return mapped;
 }
 
 export type Direction = 'asc' | 'desc';
@@ -143,7 +159,9 @@ export async function listPage<O, S extends string>(
   if (!kept || !filters) return read();
   // A kept list keeps its whole page per version of the database (ADR 0017), named by its filters
   // (the count's) and its window, whichever way its rows and total are read.
-  return kept.page(filters, `${request.sort} ${request.direction} ${request.page.offset} ${request.page.perPage}`, read);
+  const window = `${request.sort} ${request.direction} ${request.page.offset} ${request.page.perPage}`;
+  const current = await kept.page(filters, window, read);
+  return { items: current.items, total: current.total, kept: current };
 }
 
 function isPostgres(db: Kysely<any>): boolean {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TProperties, Type } from 'typebox';
 import type { Direction, ListRequest, Page } from '../db/list.ts';
 import { PageQuery, pageRequest, paginate } from './pagination.ts';
+import { sendCachedPage } from './representations.ts';
 import { StringEnum } from './schemas.ts';
 
 const DIRECTIONS = ['asc', 'desc'] as const;
@@ -67,7 +68,12 @@ export function listRequest<S extends string>(
   };
 }
 
-/** The list envelope and `Link` header of one page. */
+/**
+ * The list envelope and `Link` header of one page. A kept page (`result.kept`, ADR 0017) is sent as
+ * the answer kept with it: serialized, hashed and compressed once while the page is current.
+ */
 export function sendList<T>(request: FastifyRequest, reply: FastifyReply, list: ListRequest, result: Page<T>) {
-  return paginate(request, reply, list.page, result);
+  if (!result.kept) return paginate(request, reply, list.page, result);
+  sendCachedPage(request, reply, result, list.page, result.kept);
+  return reply;
 }

@@ -36,6 +36,9 @@ const URLS_PER_SOURCE = 16;
 
 const representations = new WeakMap<object, Map<string, Representation>>();
 
+/** Answers serialized (and kept) and answers sent from the kept ones, since the process started. */
+export const keptAnswers = { made: 0, sentAgain: 0 };
+
 /**
  * The encoding to send for an `Accept-Encoding` header: the supported one with the highest
  * quality (brotli first on a tie); none when the client asks for none, refuses both (`q=0`), or sends
@@ -87,16 +90,22 @@ export function sendCached(request: FastifyRequest, reply: FastifyReply, source:
 }
 
 /**
- * Sends one page of a kept list (`page`, as a read cache hands it out: see sendCached) with its
- * `Link` header. Its envelope and links (src/http/pagination.ts, pageOf) are built only when this
+ * Sends one page of a kept list (`page`, as a read cache hands it out: see sendCached; or made from
+ * `source`, a value handed out the same way, such as a kept page's identity) with its `Link` header. Its envelope and links (src/http/pagination.ts, pageOf) are built only when this
  * URL's text is not kept yet; the page's links are kept with the text.
  */
-export function sendCachedPage<T>(request: FastifyRequest, reply: FastifyReply, page: Page<T>, asked: PageRequest): void {
+export function sendCachedPage<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: Page<T>,
+  asked: PageRequest,
+  source: object = page,
+): void {
   const key = keyOf(request, '');
-  let representation = find(page, key);
+  let representation = find(source, key);
   if (!representation) {
     const { envelope, link } = pageOf(request, asked, page);
-    representation = keep(reply, page, key, envelope, link);
+    representation = keep(reply, source, key, envelope, link);
   }
   if (representation.link) addLinks(reply, representation.link);
   send(request, reply, representation);
@@ -108,7 +117,9 @@ function keyOf(request: FastifyRequest, variant: string): string {
 }
 
 function find(source: object, key: string): Representation | undefined {
-  return representations.get(source)?.get(key);
+  const found = representations.get(source)?.get(key);
+  if (found) keptAnswers.sentAgain++;
+  return found;
 }
 
 /** Serializes `envelope` once and keeps its text, ETag and links with `source` under `key`. */
@@ -119,6 +130,7 @@ function keep(reply: FastifyReply, source: object, key: string, envelope: unknow
     representations.set(source, forSource);
   }
   const body = reply.serialize(envelope) as string;
+  keptAnswers.made++;
   // Memory of its own: a small Buffer.from() is a slice of a shared 8 KB pool, which a kept one would
   // hold for as long as it is kept.
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));

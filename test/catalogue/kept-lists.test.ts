@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { keptTotals } from '../../src/db/totals.ts';
+import { keptAnswers } from '../../src/http/representations.ts';
 import { enrolmentServiceFor } from '../../src/modules/enrolments/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { outsideWrites } from '../support/database.ts';
@@ -44,11 +45,15 @@ describe('GET /enrolments and GET /certificates: kept pages', () => {
       const before = await snapshot();
       const first = await list(path);
       const { pagesKept, pagesRead } = totals.stats;
+      const { made, sentAgain } = keptAnswers;
       assert.deepEqual(await list(path), first);
       assert.deepEqual(await list(path), first);
       if (before !== (await snapshot()) && attempt < 50) continue;
       assert.equal(totals.stats.pagesRead, pagesRead, `${path}: nothing was written, the page is not read again`);
       assert.equal(totals.stats.pagesKept, pagesKept + 2, `${path}: the page is given again`);
+      // And so is its answer: serialized once, sent again as the same bytes (src/http/representations.ts).
+      assert.equal(keptAnswers.made, made, `${path}: a kept page's answer is not serialized again`);
+      assert.equal(keptAnswers.sentAgain, sentAgain + 2, `${path}: a kept page's answer is sent again`);
       return first;
     }
   }

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { ListRequest, Page } from '../../db/list.ts';
+import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
@@ -68,7 +68,7 @@ export function createCertificateService(deps: { db: Kysely<DB>; certificates: C
   return {
     async list(_ctx: ServiceContext, filter: CertificateFilter, list: ListRequest<CertificateSort>): Promise<Page<Certificate>> {
       const page = await certificates.list(filter, list);
-      return { items: page.items.map(presentCertificate), total: page.total };
+      return mapPage(page, presentCertificate);
     },
 
     async get(_ctx: ServiceContext, id: number): Promise<Certificate> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { ListRequest, Page } from '../../db/list.ts';
+import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
@@ -77,8 +77,7 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
 
   return {
     async list(_ctx: ServiceContext, filter: EnrolmentFilter, list: ListRequest<EnrolmentSort>): Promise<Page<Enrolment>> {
-      const { items, total } = await enrolments.list(filter, list);
-      return { items: items.map(presentEnrolment), total };
+      return mapPage(await enrolments.list(filter, list), presentEnrolment);
     },
 
     async get(_ctx: ServiceContext, id: number): Promise<Enrolment> {

@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
-import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import { type ListRequest, listPage, mapPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
 import { keptTotals } from '../../db/totals.ts';
@@ -170,7 +170,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
         },
         { kept: totals, keepCount: true, count: students, prepared: walk },
       );
-      return { items: page.items.map(withCourses), total: page.total };
+      return mapPage(page, withCourses);
     },
 
     findStudent: async (id: number): Promise<StudentWithCourses | undefined> => {

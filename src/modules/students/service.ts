@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ListRequest, Page } from '../../db/list.ts';
+import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
@@ -29,7 +29,7 @@ export function createStudentService(deps: { db: Kysely<DB>; students: StudentRe
     async list(_ctx: ServiceContext, filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<Student>> {
       const search = filter.search?.trim().toLowerCase();
       const page = await students.list({ ...filter, search: search || undefined }, list);
-      return { items: page.items.map((row) => presentStudent(row, row.courses)), total: page.total };
+      return mapPage(page, (row) => presentStudent(row, row.courses));
     },
 
     /** A student by id; staff users and users without an application are the same 404 as a missing id. */
