@@ -70,13 +70,12 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
 
   /** Counts the request against its quota and sets the rate-limit headers, or answers 429. */
   function admit(request: FastifyRequest, reply: FastifyReply, policy: PolicyName, key: string, decision: Decision): void {
-    const now = platform.clock.now();
     if (!decision.allowed) {
       rateLimitRefusals.set(policy, (rateLimitRefusals.get(policy) ?? 0) + 1);
-      throw new RateLimitedError(rateLimitHeaders(policy, decision, now));
+      throw new RateLimitedError(rateLimitHeaders(policy, decision, platform.clock.now()));
     }
     request.counted = { policy, key };
-    setRateLimitHeaders(reply, policy, decision, now.getTime());
+    setRateLimitHeaders(reply, policy, decision, platform.clock.epochMs());
   }
 
   /** Undefined when the request may go on at once; a promise when the quota is counted in Redis. */

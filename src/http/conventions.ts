@@ -112,11 +112,11 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
   // A version's lifecycle headers change at most once a second (their dates are whole seconds).
   const states = new Map<ApiVersion, { second: number; state: VersionState }>();
   const lifecycle = (version: ApiVersion): VersionState => {
-    const now = platform.clock.now();
-    const second = Math.floor(now.getTime() / 1000);
+    const now = platform.clock.epochMs();
+    const second = Math.floor(now / 1000);
     const known = states.get(version);
     if (known?.second === second) return known.state;
-    const state = versionState(version, now, platform.config.publicUrl);
+    const state = versionState(version, new Date(now), platform.config.publicUrl);
     states.set(version, { second, state });
     return state;
   };

@@ -150,7 +150,10 @@ describe('reports', () => {
       .executeTakeFirstOrThrow();
     assert.ok(row.storage_key && (await app.platform.storage.exists(row.storage_key)));
     const later = new Date(Date.now() + 31 * 86_400_000);
-    const result = await reportServiceFor(app.platform).expire({ ...systemContext(app.platform), clock: { now: () => later } });
+    const result = await reportServiceFor(app.platform).expire({
+      ...systemContext(app.platform),
+      clock: { now: () => later, epochMs: () => later.getTime() },
+    });
     assert.ok(result.expired >= 1);
     const expired = (await get(`/reports/${data.id}`)).json().data;
     assert.equal(expired.status, 'expired');

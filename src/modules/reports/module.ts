@@ -1,3 +1,4 @@
+import { fixedClock } from '../../platform/clock.ts';
 import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminReportCommands } from './admin.ts';
@@ -39,7 +40,7 @@ export const reportsModule = {
   },
   tasks: {
     'reports.expire': async ({ platform, now, logger }) => {
-      const clock = { now: () => new Date(now) };
+      const clock = fixedClock(now);
       const reports = await reportServiceFor(platform).expire(systemContext({ clock, logger }));
       // A process killed while writing a file (an upload, a report) leaves its partial file behind.
       const partials = await platform.storage.sweepPartials(PARTIAL_MAX_AGE_MS);

@@ -1,3 +1,4 @@
+import { fixedClock } from '../../platform/clock.ts';
 import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminSessionCommands } from './admin.ts';
@@ -18,7 +19,7 @@ export const sessionsModule = {
     },
   tasks: {
     'sessions.advance': async ({ platform, now, logger }) => {
-      const clock = { now: () => new Date(now) };
+      const clock = fixedClock(now);
       return sessionServiceFor(platform).advance(systemContext({ clock, logger }));
     },
   },

@@ -137,7 +137,7 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
   }
 
   function check(known: { token: AuthenticatedToken; revoked: boolean; expiresAt: number | null } | undefined): AuthenticatedToken | null {
-    const now = clock.now().getTime();
+    const now = clock.epochMs();
     if (!known || known.revoked || (known.expiresAt !== null && known.expiresAt <= now)) return null;
     usage.set(known.token.id, now);
     return known.token;
