@@ -31,8 +31,13 @@ interface Representation {
   link: string | null;
 }
 
-/** Serialized answers kept per source value: one per request URL (its query, hence its links), at most this many. */
+/**
+ * Serialized answers kept per source value: one per request URL (its query, hence its links), at most
+ * this many. A page is written the same way by a client, at most in a few orders of its parameters;
+ * a page can hold a thousand rows, so that its URLs, not the pages kept, would bound the memory.
+ */
 const URLS_PER_SOURCE = 16;
+const URLS_PER_PAGE = 4;
 
 const representations = new WeakMap<object, Map<string, Representation>>();
 
@@ -86,7 +91,7 @@ function compress(body: Buffer, encoding: Encoding): Buffer {
  */
 export function sendCached(request: FastifyRequest, reply: FastifyReply, source: object, envelope: unknown, variant = ''): void {
   const key = keyOf(request, variant);
-  send(request, reply, find(source, key) ?? keep(reply, source, key, envelope, null));
+  send(request, reply, find(source, key) ?? keep(reply, source, key, envelope, null, URLS_PER_SOURCE));
 }
 
 /**
@@ -105,7 +110,7 @@ export function sendCachedPage<T>(
   let representation = find(source, key);
   if (!representation) {
     const { envelope, link } = pageOf(request, asked, page);
-    representation = keep(reply, source, key, envelope, link);
+    representation = keep(reply, source, key, envelope, link, URLS_PER_PAGE);
   }
   if (representation.link) addLinks(reply, representation.link);
   send(request, reply, representation);
@@ -123,7 +128,7 @@ function find(source: object, key: string): Representation | undefined {
 }
 
 /** Serializes `envelope` once and keeps its text, ETag and links with `source` under `key`. */
-function keep(reply: FastifyReply, source: object, key: string, envelope: unknown, link: string | null): Representation {
+function keep(reply: FastifyReply, source: object, key: string, envelope: unknown, link: string | null, urls: number): Representation {
   let forSource = representations.get(source);
   if (!forSource) {
     forSource = new Map();
@@ -136,7 +141,7 @@ function keep(reply: FastifyReply, source: object, key: string, envelope: unknow
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(body));
   bytes.write(body);
   const representation = { bytes, etag: entityTag(bytes), compressible: bytes.length >= COMPRESSION.threshold, encoded: {}, link };
-  if (forSource.size >= URLS_PER_SOURCE) forSource.clear();
+  if (forSource.size >= urls) forSource.clear();
   forSource.set(key, representation);
   return representation;
 }
