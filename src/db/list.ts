@@ -21,13 +21,21 @@ export interface Page<T> {
   kept?: object;
 }
 
+/** A kept page's items mapped, by the items mapped and the function that mapped them (the last one). */
+const mappedPages = new WeakMap<readonly unknown[], { present: (item: never) => unknown; page: Page<unknown> }>();
+
 /**
  * The page with each item mapped by `present`, which must depend on the item alone (not on the clock
- * or on who asks): a kept page's answer is made once and sent again while the page is current.
+ * or on who asks): a kept page's answer is made once and sent again while the page is current. A
+ * kept page is mapped once by each function (a function of the module, not one made per call): its
+ * items are the same array for as long as it is kept, and so are the mapped ones.
  */
 export function mapPage<T, U>(page: Page<T>, present: (item: T) => U): Page<U> {
-  const mapped: Page<U> = { items: page.items.map(present), total: page.total };
-  if (page.kept) mapped.kept = page.kept;
+  if (!page.kept) return { items: page.items.map(present), total: page.total };
+  const known = mappedPages.get(page.items);
+  if (known?.present === present) return known.page as Page<U>;
+  const mapped: Page<U> = { items: page.items.map(present), total: page.total, kept: page.kept };
+  mappedPages.set(page.items, { present, page: mapped });
   return mapped;
 }
 
@@ -74,10 +82,12 @@ export async function listPage<O, S extends string>(
   const run = <R>(q: SelectQueryBuilder<any, any, R>): Promise<R[]> => (options.prepared ? executePrepared(db, q.compile()) : q.execute());
   const sortColumn = columns.sort[request.sort];
   const idColumn = columns.id ?? 'id';
-  const ordered = filtered.orderBy(sql.ref(sortColumn), request.direction);
-  // One term when the sort is the id: an index that gives rows in id order (SQLite's FTS5) is used only for a lone ORDER BY term.
-  const sorted = sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), request.direction);
-  const page = sorted.limit(request.page.perPage).offset(request.page.offset);
+  // The page's statement is built only when the page is read (a kept page is given without it).
+  const sortedRows = () => {
+    const ordered = filtered.orderBy(sql.ref(sortColumn), request.direction);
+    // One term when the sort is the id: an index that gives rows in id order (SQLite's FTS5) is used only for a lone ORDER BY term.
+    return sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), request.direction);
+  };
   // The list's filters as a query without columns (the count's, or the list's own): what a count
   // counts, and what a kept page is named by. Not built when neither needs it (a function or a
   // query of `total` gives the total of a list that is not kept).
@@ -93,18 +103,21 @@ export async function listPage<O, S extends string>(
   // A kept list keeps its pages with their totals; one that says so also counts its total once per
   // version, shared by every page of its filters (KeptTotals.count).
   const keptCount = kept && filters && options.keepCount === true && options.total === undefined ? { kept, filters } : null;
-  const totalQuery = options.total ?? (filters && !keptCount ? filters.select(sql<number>`count(*)`.as('total')) : null);
+  const totalOf = () => options.total ?? (filters && !keptCount ? filters.select(sql<number>`count(*)`.as('total')) : null);
   // PostgreSQL, prepared: the page size written into the statement, and no OFFSET on the first page:
   // PostgreSQL guesses that a LIMIT or OFFSET parameter takes a tenth of the rows, finds a generic
   // plan that costly and plans every run again. The few page sizes clients use make a few statements.
-  const preparedPage = () => {
+  const preparedPage = (sorted: ReturnType<typeof sortedRows>) => {
     const size = sorted.limit(sql.lit(request.page.perPage) as RawBuilder<number>);
     return request.page.offset === 0 ? size : size.offset(request.page.offset);
   };
   const postgres = isPostgres(db);
   const prepared = options.prepared === true && postgres;
   const read = async (): Promise<Page<O>> => {
-    if (prepared && totalQuery) return pageWithTotal(db, preparedPage(), totalQuery);
+    const sorted = sortedRows();
+    const page = sorted.limit(request.page.perPage).offset(request.page.offset);
+    const totalQuery = totalOf();
+    if (prepared && totalQuery) return pageWithTotal(db, preparedPage(sorted), totalQuery);
     if (!keptCount) {
       if (typeof count === 'function') {
         // A total found otherwise than by a query is the function's own to keep consistent.
@@ -130,7 +143,7 @@ export async function listPage<O, S extends string>(
         const { items, head } = await pageBeside(
           kept.db,
           sql<{ list_version: string }>`select ${kept.versionColumn} as list_version`,
-          prepared ? preparedPage() : page,
+          prepared ? preparedPage(sorted) : page,
           prepared,
         );
         const total = head && kept.known(filters, head.list_version);

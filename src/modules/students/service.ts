@@ -5,7 +5,13 @@ import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { checkEmail, checkName } from './input.ts';
-import { createStudentRepository, type StudentFilter, type StudentRepository, type StudentRow } from './repository.ts';
+import {
+  createStudentRepository,
+  type StudentFilter,
+  type StudentRepository,
+  type StudentRow,
+  type StudentWithCourses,
+} from './repository.ts';
 import type { Student, StudentSort } from './schemas.ts';
 
 export function presentStudent(row: StudentRow, courses: readonly string[]): Student {
@@ -20,6 +26,9 @@ export function presentStudent(row: StudentRow, courses: readonly string[]): Stu
   };
 }
 
+/** A listed student (a row with its courses), as a function of the module: mapPage keeps a kept page's mapped once per function. */
+const presentRow = (row: StudentWithCourses): Student => presentStudent(row, row.courses);
+
 const CREATE_FIELDS = ['name', 'email', 'email_verified'];
 
 export function createStudentService(deps: { db: Kysely<DB>; students: StudentRepository }) {
@@ -29,7 +38,7 @@ export function createStudentService(deps: { db: Kysely<DB>; students: StudentRe
     async list(_ctx: ServiceContext, filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<Student>> {
       const search = filter.search?.trim().toLowerCase();
       const page = await students.list({ ...filter, search: search || undefined }, list);
-      return mapPage(page, (row) => presentStudent(row, row.courses));
+      return mapPage(page, presentRow);
     },
 
     /** A student by id; staff users and users without an application are the same 404 as a missing id. */
