@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
-import { type ListRequest, listPage, mapPage, type Page } from '../../db/list.ts';
+import { type ListColumns, type ListRequest, listPage, mapPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
 import { keptTotals } from '../../db/totals.ts';
@@ -96,6 +96,9 @@ function withCourses(row: Parameters<typeof decode>[0] & { courses: unknown }): 
 /** The most users a page may test one by one, walking the ids, before an index lookup is cheaper. */
 const WALK_ROWS = 5000;
 
+/** Statements kept per process, by search text, status and order (all dropped when full). */
+const MAX_BUILT = 500;
+
 /**
  * About how many users there are: PostgreSQL's own estimate (`reltuples`, kept by ANALYZE and
  * autovacuum), read at most once a minute. Only for choosing how to read a page.
@@ -131,45 +134,76 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     return ((list.page.offset + list.page.perPage) * (await users())) / matches <= WALK_ROWS;
   }
 
+  /**
+   * A list's statements, built once per search text, status and order (query builders are
+   * immutable): the count's builder is then the same object from one request to the next, whose
+   * compiled text the kept totals keep (KeptTotals), so a kept page costs no building or compiling.
+   */
+  const built = new Map<string, ReturnType<typeof buildStatements>>();
+  function statementsOf(search: string, status: StudentFilter['status'], byId: boolean) {
+    const key = `${search}\u0000${status ?? ''}\u0000${byId}`;
+    let statements = built.get(key);
+    if (!statements) {
+      if (built.size >= MAX_BUILT) built.clear();
+      statements = buildStatements(search, status, byId);
+      built.set(key, statements);
+    }
+    return statements;
+  }
+
+  function buildStatements(search: string, status: StudentFilter['status'], byId: boolean) {
+    // The same indexed match as the users group of GET /search (src/db/search.ts, ADR 0009); a
+    // page in id order reads the matches in that order where the index can (SQLite).
+    const inIdOrder = search && byId ? matchesInIdOrder(db, dialect, 'users', search) : null;
+    const filtered = (test: typeof isStudent | typeof IS_STUDENT_ROW) => {
+      const matching = (inIdOrder ?? db.selectFrom('users')).where(test);
+      return status === undefined ? matching : matching.where('users.email_verified', '=', status === 'verified');
+    };
+    const matching = filtered(isStudent);
+    // The page's rows: on SQLite the same test as the count's.
+    const rows = dialect === 'postgres' ? filtered(IS_STUDENT_ROW) : matching;
+    // Planned once (it chooses the index lookup's parts), used by the count and the page.
+    const contains = search && !inIdOrder ? textMatch(dialect, 'users', search) : null;
+    const columns = [...COLUMNS, coursesColumn(dialect)] as const;
+    const indexed = (contains ? rows.where(contains) : rows).select(columns);
+    let walking: typeof indexed | undefined;
+    return {
+      students: contains ? matching.where(contains) : matching,
+      /** The page's rows: looked up through the index, or (`walk`) by testing each user in id order. */
+      page: (walk: boolean) => {
+        if (!walk) return indexed;
+        walking ??= rows.where(textScan('users', search)).select(columns);
+        return walking;
+      },
+      columns: {
+        sort: {
+          id: inIdOrder ? matchOrderColumn('users') : 'users.id',
+          name: 'users.name',
+          email: 'users.email',
+          created_at: 'users.created_at',
+          updated_at: 'users.updated_at',
+        },
+        id: inIdOrder ? matchOrderColumn('users') : 'users.id',
+        updatedAt: 'users.updated_at',
+      } satisfies ListColumns<StudentSort>,
+    };
+  }
+
   return {
     list: async (filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<StudentWithCourses>> => {
-      // The same indexed match as the users group of GET /search (src/db/search.ts, ADR 0009); a
-      // page in id order reads the matches in that order where the index can (SQLite).
       const search = filter.search === undefined ? '' : searchText(filter.search);
-      const inIdOrder = search && list.sort === 'id' ? matchesInIdOrder(db, dialect, 'users', search) : null;
-      const filtered = (test: typeof isStudent | typeof IS_STUDENT_ROW) => {
-        const matching = (inIdOrder ?? db.selectFrom('users')).where(test);
-        return filter.status === undefined ? matching : matching.where('users.email_verified', '=', filter.status === 'verified');
-      };
-      const matching = filtered(isStudent);
-      // The page's rows: on SQLite the same test as the count's.
-      const rows = dialect === 'postgres' ? filtered(IS_STUDENT_ROW) : matching;
-      // Planned once (it chooses the index lookup's parts), used by the count and the page.
-      const contains = search && !inIdOrder ? textMatch(dialect, 'users', search) : null;
-      const students = contains ? matching.where(contains) : matching;
+      const statements = statementsOf(search, filter.status, list.sort === 'id');
       // PostgreSQL, a text many students contain (its last total says so): the page walks the ids
       // and tests each user, in a prepared statement planned once per connection; planning this
       // statement cost PostgreSQL as much as running it. Other texts are looked up in the index,
       // planned for their own selectivity. The total is counted through the index either way.
-      const walk = search !== '' && dialect === 'postgres' && list.sort === 'id' && (await walksFew(students, list));
-      const pageRows = walk ? rows.where(textScan('users', search)) : contains ? rows.where(contains) : rows;
-      const page = await listPage(
-        db,
-        pageRows.select([...COLUMNS, coursesColumn(dialect)]),
-        list,
-        {
-          sort: {
-            id: inIdOrder ? matchOrderColumn('users') : 'users.id',
-            name: 'users.name',
-            email: 'users.email',
-            created_at: 'users.created_at',
-            updated_at: 'users.updated_at',
-          },
-          id: inIdOrder ? matchOrderColumn('users') : 'users.id',
-          updatedAt: 'users.updated_at',
-        },
-        { kept: totals, keepCount: true, count: students, prepared: walk },
-      );
+      const walk = search !== '' && dialect === 'postgres' && list.sort === 'id' && (await walksFew(statements.students, list));
+      const page = await listPage(db, statements.page(walk), list, statements.columns, {
+        kept: totals,
+        keepCount: true,
+        count: statements.students,
+        prepared: walk,
+      });
       return mapPage(page, withCourses);
     },
 
