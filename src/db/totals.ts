@@ -104,7 +104,17 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
     kept.set(key, { version, total });
     if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
   };
-  const keyOf = (compiled: CompiledQuery) => `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  // A filter's name: its statement's text and parameters, made once per compiled statement (a list
+  // that keeps its builders asks for it on every request).
+  const keys = new WeakMap<CompiledQuery, string>();
+  const keyOf = (compiled: CompiledQuery) => {
+    let key = keys.get(compiled);
+    if (key === undefined) {
+      key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+      keys.set(compiled, key);
+    }
+    return key;
+  };
   const stats = { kept: 0, counted: 0, pagesKept: 0, pagesRead: 0, versionChecks: 0 };
   // One version check in flight at a time; the requests that arrive meanwhile share the next. A
   // request must see a version read after it arrived (so that what it or anyone committed before is

@@ -95,8 +95,9 @@ export function sendCached(request: FastifyRequest, reply: FastifyReply, source:
 }
 
 /**
- * Sends one page of a kept list (`page`, as a read cache hands it out: see sendCached; or made from
- * `source`, a value handed out the same way, such as a kept page's identity) with its `Link` header. Its envelope and links (src/http/pagination.ts, pageOf) are built only when this
+ * Sends one page of a kept list with its `Link` header: `page` as a read cache hands it out (see
+ * sendCached), or made from `source`, a value handed out the same way (a kept page's identity,
+ * `Page.kept`). Its envelope and links (src/http/pagination.ts, pageOf) are built only when this
  * URL's text is not kept yet; the page's links are kept with the text.
  */
 export function sendCachedPage<T>(
