@@ -17,7 +17,7 @@ import { createMetrics, type Metrics, registerMetrics } from './http/metrics.ts'
 import { openApiOptions } from './http/openapi.ts';
 import { addPlatformMetrics } from './http/platform-metrics.ts';
 import { COMPRESSION } from './http/representations.ts';
-import { requestLogger } from './http/request-logger.ts';
+import { serverLogger } from './http/request-logger.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { serverOptions } from './http/server.ts';
 import { systemRoutes } from './http/system-routes.ts';
@@ -84,11 +84,11 @@ export interface App {
 export async function buildApp(platform: Platform, options: AppOptions = {}): Promise<App> {
   const http = Fastify({
     ...serverOptions(platform.config),
-    loggerInstance: platform.logger as FastifyBaseLogger,
+    // Its `child` makes each request's logger, lazily (src/http/request-logger.ts).
+    loggerInstance: serverLogger(platform.logger as FastifyBaseLogger),
     // Fastify's own two lines per request are replaced by one access-log line (below).
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (request) => requestId(request),
-    childLoggerFactory: requestLogger,
     trustProxy: platform.config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Shutdown and framework errors answer in the contract's error format (src/http/conventions.ts).

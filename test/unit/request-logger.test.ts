@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import Fastify, { LogController } from 'fastify';
 import pino from 'pino';
-import { requestLogger } from '../../src/http/request-logger.ts';
+import { requestLogger, serverLogger } from '../../src/http/request-logger.ts';
 
 /** A pino logger writing to an array of parsed lines, and how many children it made. */
 function capture(level = 'info') {
@@ -47,5 +48,35 @@ describe("a request's logger", () => {
     log.level = 'error';
     log.warn('not written at error');
     assert.equal(lines.length, 2);
+  });
+
+  test("Fastify's logger writes the logger's lines and makes each request's logger only when it logs", async () => {
+    const { parent, lines, children } = capture();
+    const app = Fastify({ loggerInstance: serverLogger(parent), logController: new LogController({ disableRequestLogging: true }) });
+    app.get('/quiet', async () => 'ok');
+    app.get('/loud', async (request) => {
+      request.log.info('from the route');
+      return 'ok';
+    });
+    try {
+      await app.ready();
+      app.log.warn('from the server');
+      // The plugin's logger Fastify made of the server's, once; then none for a request that logs nothing.
+      const made = children();
+      await app.inject({ url: '/quiet' });
+      assert.equal(children(), made);
+      await app.inject({ url: '/loud' });
+      assert.equal(children(), made + 1);
+      assert.deepEqual(
+        lines.filter((line) => line.msg !== undefined && String(line.msg).startsWith('from')),
+        [
+          { level: 40, msg: 'from the server' },
+          { level: 30, reqId: lines.find((line) => line.msg === 'from the route')?.reqId, msg: 'from the route' },
+        ],
+      );
+      assert.equal(typeof lines.find((line) => line.msg === 'from the route')?.reqId, 'string');
+    } finally {
+      await app.close();
+    }
   });
 });
