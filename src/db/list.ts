@@ -234,6 +234,28 @@ async function pageBeside<O, H extends Record<`list_${string}`, unknown>>(
   return { items, head: values as H };
 }
 
+/** Statements kept per process by `builtOnce`, by default (all dropped together when full). */
+export const MAX_BUILT = 500;
+
+/**
+ * A list's statements built once per filter, at most `max` of them, all dropped together when full.
+ * Query builders are immutable, so the same objects serve every request with those filters: the
+ * kept totals then find the count they compiled for them (KeptTotals), and a kept page costs no
+ * query building or compiling. The key must name everything the statements depend on.
+ */
+export function builtOnce<T>(max = MAX_BUILT): (key: string, build: () => T) => T {
+  const built = new Map<string, T>();
+  return (key, build) => {
+    let statements = built.get(key);
+    if (statements === undefined) {
+      if (built.size >= max) built.clear();
+      statements = build();
+      built.set(key, statements);
+    }
+    return statements;
+  };
+}
+
 /**
  * How a list's total is found, when counting the rows of its query is not the cheapest way: another
  * query with the same filters (without joins that only add columns; `updated_since` is applied to it

@@ -1,6 +1,6 @@
 import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
-import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import { builtOnce, type ListColumns, type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { CertificateTable, DB } from '../../db/schema.ts';
 import { keptTotals } from '../../db/totals.ts';
 import type { CertificateSort, CertificateStatus } from './schemas.ts';
@@ -60,6 +60,17 @@ const CERTIFICATE_COLUMNS = [
   'certificates.updated_at',
 ] as const;
 
+const CERTIFICATE_LIST_COLUMNS: ListColumns<CertificateSort> = {
+  sort: {
+    id: 'certificates.id',
+    issued_at: 'certificates.issued_at',
+    certificate_number: 'certificates.certificate_number',
+    updated_at: 'certificates.updated_at',
+  },
+  id: 'certificates.id',
+  updatedAt: 'certificates.updated_at',
+};
+
 export function createCertificateRepository(db: Kysely<DB>, dialect: Dialect) {
   const withCourse = (executor: Kysely<DB>) =>
     executor
@@ -67,38 +78,36 @@ export function createCertificateRepository(db: Kysely<DB>, dialect: Dialect) {
       .innerJoin('courses', 'courses.id', 'certificates.course_id')
       .select([...CERTIFICATE_COLUMNS, 'courses.slug as course']);
 
+  /** A list's statements, built once per filter (`builtOnce`). */
+  const built = builtOnce<ReturnType<typeof buildStatements>>();
+  function buildStatements(filter: CertificateFilter) {
+    const filters = (eb: ExpressionBuilder<DB, 'certificates'>) => {
+      const conditions: Expression<SqlBool>[] = [];
+      if (filter.studentId !== undefined) conditions.push(eb('certificates.user_id', '=', filter.studentId));
+      if (filter.courseId !== undefined) conditions.push(eb('certificates.course_id', '=', filter.courseId));
+      if (filter.status !== undefined) conditions.push(eb('certificates.status', '=', filter.status));
+      return eb.and(conditions);
+    };
+    return {
+      rows: withCourse(db).where(filters),
+      // Every certificate has its course (a foreign key): the total needs no join.
+      count: db.selectFrom('certificates').where(filters),
+    };
+  }
+
   return {
     list: async (filter: CertificateFilter, list: ListRequest<CertificateSort>): Promise<Page<CertificateRow>> => {
-      const filters = (eb: ExpressionBuilder<DB, 'certificates'>) => {
-        const conditions: Expression<SqlBool>[] = [];
-        if (filter.studentId !== undefined) conditions.push(eb('certificates.user_id', '=', filter.studentId));
-        if (filter.courseId !== undefined) conditions.push(eb('certificates.course_id', '=', filter.courseId));
-        if (filter.status !== undefined) conditions.push(eb('certificates.status', '=', filter.status));
-        return eb.and(conditions);
-      };
-      const query = withCourse(db).where(filters);
-      // Every certificate has its course (a foreign key): the total needs no join.
-      const count = db.selectFrom('certificates').where(filters);
+      const { studentId = '', courseId = '', status = '' } = filter;
+      const statements = built(`${studentId}\u0000${courseId}\u0000${status}`, () => buildStatements(filter));
       // A student holds a few certificates, so one plan serves every student; a course holds from none
       // to thousands, a status most or few, `updated_since` any share: those are planned each time.
       const onePlan = filter.courseId === undefined && filter.status === undefined && list.updatedSince === undefined;
-      return listPage(
-        db,
-        query,
-        list,
-        {
-          sort: {
-            id: 'certificates.id',
-            issued_at: 'certificates.issued_at',
-            certificate_number: 'certificates.certificate_number',
-            updated_at: 'certificates.updated_at',
-          },
-          id: 'certificates.id',
-          updatedAt: 'certificates.updated_at',
-        },
-        // Read far more often than written: a page is read again only after a write (ADR 0017).
-        { count, prepared: onePlan, kept: keptTotals(db, dialect) },
-      );
+      // Read far more often than written: a page is read again only after a write (ADR 0017).
+      return listPage(db, statements.rows, list, CERTIFICATE_LIST_COLUMNS, {
+        count: statements.count,
+        prepared: onePlan,
+        kept: keptTotals(db, dialect),
+      });
     },
 
     findById: async (id: number, executor: Kysely<DB> = db): Promise<CertificateRow | undefined> =>

@@ -10,7 +10,7 @@ import {
 } from 'kysely';
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
-import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import { builtOnce, type ListColumns, type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, EnrolmentTable } from '../../db/schema.ts';
 import { keptTotals } from '../../db/totals.ts';
 import type { EnrolmentSort, EnrolmentStatus } from './schemas.ts';
@@ -47,6 +47,12 @@ const ENROLMENT_COLUMNS = [
   'enrolments.updated_at',
 ] as const satisfies readonly `enrolments.${keyof EnrolmentTable}`[];
 
+const ENROLMENT_LIST_COLUMNS: ListColumns<EnrolmentSort> = {
+  sort: { id: 'enrolments.id', created_at: 'enrolments.created_at', updated_at: 'enrolments.updated_at' },
+  id: 'enrolments.id',
+  updatedAt: 'enrolments.updated_at',
+};
+
 export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
   /**
    * How many enrolments are confirmed (or waitlisted) in every session, a course's sessions or one
@@ -74,42 +80,47 @@ export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
       .select(ENROLMENT_COLUMNS)
       .select('training_sessions.course_id');
 
+  /** A list's statements, built once per filter (`builtOnce`). */
+  const built = builtOnce<ReturnType<typeof buildStatements>>();
+  function buildStatements(filter: EnrolmentFilter, fromCounters: boolean) {
+    // On the enrolments' own columns, so that the total is counted without the join.
+    const filters = (eb: ExpressionBuilder<DB, 'enrolments'>) => {
+      const conditions: Expression<SqlBool>[] = [];
+      if (filter.studentId !== undefined) conditions.push(eb('enrolments.user_id', '=', filter.studentId));
+      if (filter.courseId !== undefined) conditions.push(eb('enrolments.session_id', 'in', sessionsOf(eb, filter.courseId)));
+      if (filter.sessionId !== undefined) conditions.push(eb('enrolments.session_id', '=', filter.sessionId));
+      // The status as a literal: each status is its own statement with its own plan (a few are
+      // waitlisted, most confirmed), so the statements can be prepared below.
+      if (filter.status !== undefined) conditions.push(eb('enrolments.status', '=', sql.lit(filter.status)));
+      return eb.and(conditions);
+    };
+    const counter = filter.status === 'confirmed' || filter.status === 'waitlisted' ? COUNTERS[filter.status] : undefined;
+    return {
+      rows: withCourse(db).where(filters),
+      // What the kept pages are named by, and (unless the counters give the total) what is counted.
+      count: db.selectFrom('enrolments').where(filters),
+      total: fromCounters && counter !== undefined ? counterTotal(counter, filter.courseId, filter.sessionId) : undefined,
+    };
+  }
+
   return {
     list: async (filter: EnrolmentFilter, list: ListRequest<EnrolmentSort>): Promise<Page<EnrolmentRow>> => {
-      // On the enrolments' own columns, so that the total is counted without the join.
-      const filters = (eb: ExpressionBuilder<DB, 'enrolments'>) => {
-        const conditions: Expression<SqlBool>[] = [];
-        if (filter.studentId !== undefined) conditions.push(eb('enrolments.user_id', '=', filter.studentId));
-        if (filter.courseId !== undefined) conditions.push(eb('enrolments.session_id', 'in', sessionsOf(eb, filter.courseId)));
-        if (filter.sessionId !== undefined) conditions.push(eb('enrolments.session_id', '=', filter.sessionId));
-        // The status as a literal: each status is its own statement with its own plan (a few are
-        // waitlisted, most confirmed), so the statements can be prepared below.
-        if (filter.status !== undefined) conditions.push(eb('enrolments.status', '=', sql.lit(filter.status)));
-        return eb.and(conditions);
-      };
-      const counter = filter.status === 'confirmed' || filter.status === 'waitlisted' ? COUNTERS[filter.status] : undefined;
-      const fromCounters = counter !== undefined && filter.studentId === undefined && list.updatedSince === undefined;
+      const counted = filter.status === 'confirmed' || filter.status === 'waitlisted';
+      const fromCounters = counted && filter.studentId === undefined && list.updatedSince === undefined;
+      const { studentId = '', courseId = '', sessionId = '', status = '' } = filter;
+      const statements = built(`${studentId}\u0000${courseId}\u0000${sessionId}\u0000${status}\u0000${fromCounters}`, () =>
+        buildStatements(filter, fromCounters),
+      );
       // A student or a session holds a few enrolments: one plan serves every value of them. A
       // course holds from none to thousands, `updated_since` any share: planned each time.
       const onePlan = filter.courseId === undefined && list.updatedSince === undefined;
-      return listPage(
-        db,
-        withCourse(db).where(filters),
-        list,
-        {
-          sort: { id: 'enrolments.id', created_at: 'enrolments.created_at', updated_at: 'enrolments.updated_at' },
-          id: 'enrolments.id',
-          updatedAt: 'enrolments.updated_at',
-        },
-        {
-          ...(fromCounters
-            ? { total: counterTotal(counter, filter.courseId, filter.sessionId) }
-            : { count: db.selectFrom('enrolments').where(filters) }),
-          prepared: onePlan,
-          // Read far more often than written: a page is read again only after a write (ADR 0017).
-          kept: keptTotals(db, dialect),
-        },
-      );
+      return listPage(db, statements.rows, list, ENROLMENT_LIST_COLUMNS, {
+        count: statements.count,
+        ...(statements.total ? { total: statements.total } : {}),
+        prepared: onePlan,
+        // Read far more often than written: a page is read again only after a write (ADR 0017).
+        kept: keptTotals(db, dialect),
+      });
     },
 
     findById: async (id: number, executor: Kysely<DB> = db): Promise<EnrolmentRow | undefined> =>

@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
-import { type ListColumns, type ListRequest, listPage, mapPage, type Page } from '../../db/list.ts';
+import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type Page } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
 import { keptTotals } from '../../db/totals.ts';
@@ -96,9 +96,6 @@ function withCourses(row: Parameters<typeof decode>[0] & { courses: unknown }): 
 /** The most users a page may test one by one, walking the ids, before an index lookup is cheaper. */
 const WALK_ROWS = 5000;
 
-/** Statements kept per process, by search text, status and order (all dropped when full). */
-const MAX_BUILT = 500;
-
 /**
  * About how many users there are: PostgreSQL's own estimate (`reltuples`, kept by ANALYZE and
  * autovacuum), read at most once a minute. Only for choosing how to read a page.
@@ -134,22 +131,10 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     return ((list.page.offset + list.page.perPage) * (await users())) / matches <= WALK_ROWS;
   }
 
-  /**
-   * A list's statements, built once per search text, status and order (query builders are
-   * immutable): the count's builder is then the same object from one request to the next, whose
-   * compiled text the kept totals keep (KeptTotals), so a kept page costs no building or compiling.
-   */
-  const built = new Map<string, ReturnType<typeof buildStatements>>();
-  function statementsOf(search: string, status: StudentFilter['status'], byId: boolean) {
-    const key = `${search}\u0000${status ?? ''}\u0000${byId}`;
-    let statements = built.get(key);
-    if (!statements) {
-      if (built.size >= MAX_BUILT) built.clear();
-      statements = buildStatements(search, status, byId);
-      built.set(key, statements);
-    }
-    return statements;
-  }
+  /** A list's statements, built once per search text, status and order (`builtOnce`). */
+  const built = builtOnce<ReturnType<typeof buildStatements>>();
+  const statementsOf = (search: string, status: StudentFilter['status'], byId: boolean) =>
+    built(`${search}\u0000${status ?? ''}\u0000${byId}`, () => buildStatements(search, status, byId));
 
   function buildStatements(search: string, status: StudentFilter['status'], byId: boolean) {
     // The same indexed match as the users group of GET /search (src/db/search.ts, ADR 0009); a
