@@ -97,8 +97,10 @@ export function createCertificateRepository(db: Kysely<DB>, dialect: Dialect) {
 
   return {
     list: async (filter: CertificateFilter, list: ListRequest<CertificateSort>): Promise<Page<CertificateRow>> => {
-      const { studentId = '', courseId = '', status = '' } = filter;
-      const statements = built(`${studentId}\u0000${courseId}\u0000${status}`, () => buildStatements(filter));
+      // The statements are built from the key's values only: a filter field left out of the key cannot reach them.
+      const { studentId, courseId, status } = filter;
+      const key = `${studentId ?? ''}\u0000${courseId ?? ''}\u0000${status ?? ''}`;
+      const statements = built(key, () => buildStatements({ studentId, courseId, status }));
       // A student holds a few certificates, so one plan serves every student; a course holds from none
       // to thousands, a status most or few, `updated_since` any share: those are planned each time.
       const onePlan = filter.courseId === undefined && filter.status === undefined && list.updatedSince === undefined;

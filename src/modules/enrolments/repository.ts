@@ -107,10 +107,10 @@ export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
     list: async (filter: EnrolmentFilter, list: ListRequest<EnrolmentSort>): Promise<Page<EnrolmentRow>> => {
       const counted = filter.status === 'confirmed' || filter.status === 'waitlisted';
       const fromCounters = counted && filter.studentId === undefined && list.updatedSince === undefined;
-      const { studentId = '', courseId = '', sessionId = '', status = '' } = filter;
-      const statements = built(`${studentId}\u0000${courseId}\u0000${sessionId}\u0000${status}\u0000${fromCounters}`, () =>
-        buildStatements(filter, fromCounters),
-      );
+      // The statements are built from the key's values only: a filter field left out of the key cannot reach them.
+      const { studentId, courseId, sessionId, status } = filter;
+      const key = `${studentId ?? ''}\u0000${courseId ?? ''}\u0000${sessionId ?? ''}\u0000${status ?? ''}\u0000${fromCounters}`;
+      const statements = built(key, () => buildStatements({ studentId, courseId, sessionId, status }, fromCounters));
       // A student or a session holds a few enrolments: one plan serves every value of them. A
       // course holds from none to thousands, `updated_since` any share: planned each time.
       const onePlan = filter.courseId === undefined && list.updatedSince === undefined;
