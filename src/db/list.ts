@@ -235,7 +235,7 @@ async function pageBeside<O, H extends Record<`list_${string}`, unknown>>(
 }
 
 /** Statements kept per process by `builtOnce`, by default (all dropped together when full). */
-export const MAX_BUILT = 500;
+const MAX_BUILT = 500;
 
 /**
  * A list's statements built once per filter, at most `max` of them, all dropped together when full.
@@ -262,6 +262,10 @@ export function builtOnce<T>(max = MAX_BUILT): (key: string, build: () => T) => 
  * too), or a function that knows the total otherwise (e.g. from counters kept with the rows).
  */
 export interface ListCount {
+  /**
+   * With `kept`, a query names the list's filters: its kept pages are kept under it, also when
+   * `total` gives the total (the query is then not run).
+   */
   count?: SelectQueryBuilder<any, any, any> | (() => Promise<number>);
   /**
    * A query whose one row's `total` is the total, found otherwise than by counting (e.g. a sum of

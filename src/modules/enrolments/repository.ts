@@ -28,6 +28,10 @@ export interface EnrolmentFilter {
 /** The session counter that holds the number of enrolments in each status that has one. */
 const COUNTERS = { confirmed: 'confirmed_count', waitlisted: 'waitlisted_count' } as const;
 
+/** The session counter of a status, if it has one. */
+const counterOf = (status: EnrolmentStatus | undefined) =>
+  status === 'confirmed' || status === 'waitlisted' ? COUNTERS[status] : undefined;
+
 const sessionsOf = (eb: ExpressionBuilder<DB, 'enrolments'>, courseId: number) =>
   eb.selectFrom('training_sessions').select('training_sessions.id').where('training_sessions.course_id', '=', courseId);
 
@@ -82,6 +86,7 @@ export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
 
   /** A list's statements, built once per filter (`builtOnce`). */
   const built = builtOnce<ReturnType<typeof buildStatements>>();
+  /** `fromCounters`: the sessions' counter of the status gives the total. */
   function buildStatements(filter: EnrolmentFilter, fromCounters: boolean) {
     // On the enrolments' own columns, so that the total is counted without the join.
     const filters = (eb: ExpressionBuilder<DB, 'enrolments'>) => {
@@ -94,7 +99,7 @@ export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
       if (filter.status !== undefined) conditions.push(eb('enrolments.status', '=', sql.lit(filter.status)));
       return eb.and(conditions);
     };
-    const counter = filter.status === 'confirmed' || filter.status === 'waitlisted' ? COUNTERS[filter.status] : undefined;
+    const counter = counterOf(filter.status);
     return {
       rows: withCourse(db).where(filters),
       // What the kept pages are named by, and (unless the counters give the total) what is counted.
@@ -105,8 +110,7 @@ export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
 
   return {
     list: async (filter: EnrolmentFilter, list: ListRequest<EnrolmentSort>): Promise<Page<EnrolmentRow>> => {
-      const counted = filter.status === 'confirmed' || filter.status === 'waitlisted';
-      const fromCounters = counted && filter.studentId === undefined && list.updatedSince === undefined;
+      const fromCounters = counterOf(filter.status) !== undefined && filter.studentId === undefined && list.updatedSince === undefined;
       // The statements are built from the key's values only: a filter field left out of the key cannot reach them.
       const { studentId, courseId, sessionId, status } = filter;
       const key = `${studentId ?? ''}\u0000${courseId ?? ''}\u0000${sessionId ?? ''}\u0000${status ?? ''}\u0000${fromCounters}`;
