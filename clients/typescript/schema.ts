@@ -325,7 +325,7 @@ export interface paths {
          * Upload a document
          * @description A `multipart/form-data` body with the fields `type`, optional `title`, `student_id` and `supersedes_id`, and one `file` (send the fields before the file: then a refused file is refused as soon as its first bytes arrive). The file streams to storage with its size and SHA-256 recorded; its media type is read from its content (signature), never from the file name or the declared type. Answers 201 with the document in `stored` and its `Location`; a job checks the stored file and makes it `available`. With `supersedes_id` the upload is a new version: the prior version (same type) is archived in the same transaction; a deleted prior is a 409 `invalid_transition`, another type a 422.
          *
-         *     A file larger than its type allows is a 413 `payload_too_large`, content of a media type it does not accept a 415 `unsupported_media_type`, a missing or unknown field a 422; after any refusal, or an upload cut short, nothing is kept. Defaults per type (a deployment may change them, ACADEMY_DOCUMENT_TYPES_FILE):
+         *     A file larger than its type allows is a 413 `payload_too_large`, content of a media type it does not accept a 415 `unsupported_media_type`, a missing or unknown field a 422; after any refusal, or an upload cut short, nothing is kept. With an `Idempotency-Key`, a repeat is replayed only when it sends the same fields and the same file (by its bytes, name and declared type; its multipart boundary and the order of its parts do not matter), which is read to tell; another upload under the key is a 422 `idempotency_key_reused`, and an upload that was refused leaves its key free. Defaults per type (a deployment may change them, ACADEMY_DOCUMENT_TYPES_FILE):
          *
          *     | type | largest file | media types |
          *     |---|---|---|
@@ -518,7 +518,7 @@ export interface paths {
         };
         /**
          * List integration messages
-         * @description Messages sent to outbound integrations, one per subscribed event and integration, newest first unless `sort`/`direction` say otherwise. An unknown `status` is a 422.
+         * @description Messages sent to outbound integrations, one per subscribed event and integration, in id order (the order they were made in) unless `sort`/`direction` say otherwise: `?direction=desc` lists the newest first. An unknown `status` is a 422.
          *
          *     Scope: `integration-messages:read`.
          */
@@ -710,7 +710,7 @@ export interface paths {
         };
         /**
          * Download a report’s file
-         * @description The CSV or XLSX file, streamed, with `Content-Disposition: attachment`, an `ETag` and `X-Content-Type-Options: nosniff`. In every state but `available` a 409 `report_not_available` (an expired report’s file is gone).
+         * @description The CSV or XLSX file, streamed, with `Content-Disposition: attachment`, an `ETag` and `X-Content-Type-Options: nosniff`; a matching `If-None-Match` gets 304 without the file. In every state but `available` a 409 `report_not_available` (an expired report’s file is gone).
          *
          *     Scope: `reports:read`.
          */
@@ -6615,9 +6615,9 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (default 15); values above the configured maximum (ACADEMY_MAX_PAGE_SIZE) are clamped to it. */
                 per_page?: number;
-                /** @description Sort key (default `created_at`); ties are broken by id. */
-                sort?: "created_at" | "id";
-                /** @description Sort direction (default `desc`). */
+                /** @description Sort key (default `id`); ties are broken by id. */
+                sort?: "id" | "created_at";
+                /** @description Sort direction (default `asc`). */
                 direction?: "asc" | "desc";
                 /** @description Only items changed at or after this RFC 3339 time, to sync what changed. */
                 updated_since?: string;

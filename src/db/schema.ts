@@ -292,6 +292,8 @@ export interface IdempotencyKeyTable {
   token_id: number;
   key: string;
   request_hash: string;
+  /** An upload's content digest, recorded once the upload was read (src/http/idempotency.ts). */
+  body_digest: string | null;
   state: string;
   response_status: number | null;
   response_headers: Json | null;

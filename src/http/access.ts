@@ -11,10 +11,11 @@ import { hookList } from './route-hooks.ts';
 /**
  * How a route is reached. Every route declares one in `config.access`:
  * - `{ scope }`: a bearer token holding the scope (or `*`); rate-limited per token;
- * - `{ public: policy }`: no credentials; rate-limited per client address;
+ * - `{ public: policy }`: no credentials; rate-limited per client address; with `counter`, counted apart
+ *   from the policy's other routes (the same limit, a count of its own);
  * - `'open'`: operational endpoints (docs, probes, metrics) with neither.
  */
-export type Access = { scope: Scope } | { public: PolicyName } | 'open';
+export type Access = { scope: Scope } | { public: PolicyName; counter?: string } | 'open';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -109,11 +110,12 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
   /** The access check of a route: its token, scope and quota, or its client address's quota. */
   function checkAccess(access: Exclude<Access, 'open'>): onRequestHookHandler {
     // Not async: with the token cached and the quota counted in memory, a request goes on without a tick.
+    const addressKey = 'public' in access && access.counter ? `${access.counter}:ip:` : 'ip:';
     return (request, reply, done) => {
       let pending: Promise<void> | undefined;
       try {
         if ('public' in access) {
-          pending = limit(request, reply, access.public, `ip:${request.ip}`);
+          pending = limit(request, reply, access.public, `${addressKey}${request.ip}`);
         } else {
           const presented = bearer(request);
           const resolved = presented ? platform.tokens.authenticate(presented) : null;

@@ -30,6 +30,14 @@ export function entityTag(payload: string | Buffer): string {
   return `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
 }
 
+/**
+ * Whether an `If-None-Match` field names `etag` (weakly compared, RFC 9110 §13.1.2) or is `*`: the
+ * client's copy is current, and a GET answers 304.
+ */
+export function matchesIfNoneMatch(field: string | undefined, etag: string): boolean {
+  return field?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*') ?? false;
+}
+
 const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
 
 const NOT_MODIFIED = { type: 'null', description: 'Not modified: the `If-None-Match` ETag matches.' };
@@ -155,8 +163,7 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     const given = reply.getHeader('etag');
     const etag = typeof given === 'string' ? given : entityTag(payload);
     if (given === undefined) reply.header('etag', etag);
-    const condition = request.headers['if-none-match'];
-    if (condition?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
+    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
       reply.code(304);
       reply.removeHeader('content-type');
       reply.removeHeader('content-length');

@@ -103,11 +103,29 @@ export function toAppError(error: unknown): AppError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
       return new PayloadTooLargeError('The request body is too large.');
+    // The multipart parser's own limits (src/modules/documents/routes.ts): one file, a few fields.
+    case 'FST_FILES_LIMIT':
+      return ValidationError.field('file', 'Send one file per upload.');
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new PayloadTooLargeError('The upload has more parts than an upload takes: one file and its few fields.');
+    case 'FST_PROTO_VIOLATION':
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return new MalformedRequestError();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new UnsupportedMediaTypeError('The request body media type is not supported; send application/json.');
   }
   if (e instanceof SyntaxError && (e as FastifyError).statusCode === 400) return new MalformedRequestError();
   if (isDatabaseUnavailable(e)) return new DatabaseUnavailableError();
+  // Any other refusal of the framework's or a plugin's, in the contract's codes where it has one.
+  switch (e?.statusCode) {
+    case 400:
+      return new MalformedRequestError();
+    case 413:
+      return new PayloadTooLargeError('The request body is too large.');
+    case 415:
+      return new UnsupportedMediaTypeError('The request body media type is not supported.');
+  }
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError(e.statusCode, 'bad_request', e.message);
   }

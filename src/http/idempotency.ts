@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IdempotencyService } from '../modules/idempotency/service.ts';
+import { IdempotencyKeyReusedError, type IdempotencyService } from '../modules/idempotency/service.ts';
 import { hookList } from './route-hooks.ts';
 
 /** Response headers that belong to the outcome and are replayed with it. */
@@ -45,17 +45,67 @@ function canonical(value: unknown): string {
   return out.join('');
 }
 
-/** What makes two requests "the same": method, path with query, and body. */
-function requestHash(request: FastifyRequest): string {
+/** Whether the request's body is a multipart upload, streamed to its handler and not read yet. */
+function isStreamed(request: FastifyRequest): boolean {
+  return request.body === undefined && typeof request.isMultipart === 'function' && request.isMultipart();
+}
+
+/**
+ * What makes two requests "the same": method, path with query, and body. A streamed body (an upload)
+ * is not read before the key is checked: its media type stands in for it here, and its content is
+ * compared by its digest (multipartDigest) once known.
+ */
+function requestHash(request: FastifyRequest, streamed: boolean): string {
   const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
   const body = request.body;
   if (Buffer.isBuffer(body) || typeof body === 'string') hash.update(body);
   else if (body !== undefined) hash.update(canonical(body));
-  else {
-    // A streamed body (multipart upload) is not read yet; its media type and size stand in for it.
-    hash.update(`${(request.headers['content-type'] ?? '').split(';')[0]} ${request.headers['content-length'] ?? ''}`);
-  }
+  else if (streamed) hash.update(`multipart ${(request.headers['content-type'] ?? '').split(';')[0]}`);
+  else hash.update(`${(request.headers['content-type'] ?? '').split(';')[0]} ${request.headers['content-length'] ?? ''}`);
   return hash.digest('hex');
+}
+
+/** A multipart upload's file, as its digest takes it. */
+export interface DigestedFile {
+  name: string;
+  filename: string;
+  mediaType: string;
+  sha256: string;
+}
+
+/**
+ * The content of a multipart upload, whatever its boundary and the order of its parts: the fields by
+ * name and value, and the file by field name, file name, declared media type and the SHA-256 of its bytes.
+ */
+export function multipartDigest(fields: Record<string, string>, file: DigestedFile | null): string {
+  return createHash('sha256').update(canonical({ fields, file })).digest('hex');
+}
+
+/** The digest of an upload a handler has read (rememberBodyDigest), for its key's record. */
+const bodyDigests = new WeakMap<FastifyRequest, string>();
+
+/**
+ * Called by a handler that reads a multipart upload, once read: a repeat with the same
+ * Idempotency-Key is then replayed only when its content has this digest, and is a 422 otherwise.
+ */
+export function rememberBodyDigest(request: FastifyRequest, digest: string): void {
+  bodyDigests.set(request, digest);
+}
+
+/** Reads a repeated upload to its end (a file only hashed, not kept) and returns its digest. */
+async function digestOfUpload(request: FastifyRequest): Promise<string> {
+  const fields: Record<string, string> = {};
+  let file: DigestedFile | null = null;
+  for await (const part of request.parts()) {
+    if (part.type === 'field') {
+      fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+      continue;
+    }
+    const hash = createHash('sha256');
+    for await (const chunk of part.file) hash.update(chunk as Buffer);
+    file ??= { name: part.fieldname, filename: part.filename, mediaType: part.mimetype, sha256: hash.digest('hex') };
+  }
+  return multipartDigest(fields, file);
 }
 
 /**
@@ -64,17 +114,23 @@ function requestHash(request: FastifyRequest): string {
  * `Idempotent-Replayed: true`. A 5xx releases the key so the client can retry.
  */
 export function registerIdempotency(app: FastifyInstance, idempotency: IdempotencyService): void {
-  const reservations = new WeakMap<FastifyRequest, number>();
+  const reservations = new WeakMap<FastifyRequest, { id: number; streamed: boolean }>();
 
   async function reserve(request: FastifyRequest, reply: FastifyReply) {
     const tokenId = request.actor?.tokenId;
     const header = request.headers['idempotency-key'];
     if (header === undefined || tokenId === null || tokenId === undefined) return;
     const key = idempotency.checkKey(Array.isArray(header) ? header.join(', ') : header);
-    const outcome = await idempotency.begin({ tokenId, key, requestHash: requestHash(request) });
+    const streamed = isStreamed(request);
+    const hash = requestHash(request, streamed);
+    const outcome = await idempotency.begin({ tokenId, key, requestHash: hash });
     if (outcome.kind === 'proceed') {
-      reservations.set(request, outcome.id);
+      reservations.set(request, { id: outcome.id, streamed });
       return;
+    }
+    // A repeated upload is the same request only if its content is: read it (nothing is kept) and compare.
+    if (streamed && (outcome.bodyDigest === undefined || (await digestOfUpload(request)) !== outcome.bodyDigest)) {
+      throw new IdempotencyKeyReusedError();
     }
     const { status, headers, body } = outcome.response;
     reply.code(status).headers(headers).header('idempotent-replayed', 'true');
@@ -82,12 +138,20 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
   }
 
   async function record(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
-    const id = reservations.get(request);
-    if (id === undefined) return payload;
+    const reserved = reservations.get(request);
+    if (reserved === undefined) return payload;
     reservations.delete(request);
+    const { id } = reserved;
+    // An upload's content is known once its handler has read it; one refused before (nothing kept) is
+    // not recorded, so that the client may send it again, mended, under the same key.
+    const digest = bodyDigests.get(request);
     try {
       // A streamed response cannot be stored for replay; like a 5xx, it leaves the key free.
-      if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+      if (
+        reply.statusCode >= 500 ||
+        (typeof payload !== 'string' && !Buffer.isBuffer(payload)) ||
+        (reserved.streamed && digest === undefined)
+      ) {
         await idempotency.release(id);
       } else {
         const headers: Record<string, string> = {};
@@ -95,7 +159,7 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
           const value = reply.getHeader(name);
           if (value !== undefined) headers[name] = String(value);
         }
-        await idempotency.complete(id, { status: reply.statusCode, headers, body: payload.toString() });
+        await idempotency.complete(id, { status: reply.statusCode, headers, body: payload.toString() }, digest);
       }
     } catch (error) {
       // The outcome stands even if it cannot be recorded; the key frees itself after its lease.

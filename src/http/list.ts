@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TProperties, Type } from 'typebox';
 import type { Direction, ListRequest, Page } from '../db/list.ts';
+import { ValidationError } from '../platform/errors.ts';
 import { PageQuery, pageRequest, paginate } from './pagination.ts';
 import { sendCachedPage } from './representations.ts';
 import { StringEnum } from './schemas.ts';
@@ -64,8 +65,21 @@ export function listRequest<S extends string>(
     page: pageRequest(query, options.maxPageSize),
     sort: query.sort ?? options.defaultSort,
     direction: query.direction ?? options.defaultDirection ?? 'asc',
-    updatedSince: query.updated_since,
+    updatedSince: query.updated_since === undefined ? undefined : instantOf(query.updated_since),
   };
+}
+
+/**
+ * An RFC 3339 date-time the schema accepted, as the instant it names. RFC 3339 allows a leap second
+ * (`23:59:60Z`), which JavaScript's dates cannot hold: it is the instant one second after `23:59:59`.
+ */
+function instantOf(value: string): string {
+  const parsed = Date.parse(value);
+  if (!Number.isNaN(parsed)) return new Date(parsed).toISOString();
+  const leap = /^(.*T\d{2}:\d{2}:)60(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.exec(value);
+  const second = leap ? Date.parse(`${leap[1]}59${leap[2] ?? ''}${leap[3]}`) : Number.NaN;
+  if (Number.isNaN(second)) throw ValidationError.field('updated_since', 'The updated_since field must be an RFC 3339 date-time.');
+  return new Date(second + 1000).toISOString();
 }
 
 /**

@@ -229,6 +229,19 @@ describe('certificates', () => {
       assert.equal((await get(`/certificates/verify/${certificate.verification_token}`, {}, nextAddress())).statusCode, 200);
     });
 
+    test('the invitation page counts its requests apart: opening invitations costs no verification', async () => {
+      const certificate = await make.certificate();
+      const address = nextAddress();
+      for (let i = 1; i <= 5; i++) {
+        const page = await app.http.inject({ method: 'GET', url: `/invitations/accept?token=${unique('t')}`, remoteAddress: address });
+        assert.equal(page.statusCode, 404);
+        assert.match(String(page.headers.ratelimit), new RegExp(`^"public";r=${30 - i};t=\\d+$`));
+      }
+      const verified = await get(`/certificates/verify/${certificate.verification_token}`, {}, address);
+      assert.equal(verified.statusCode, 200);
+      assert.match(String(verified.headers.ratelimit), /^"public";r=29;t=\d+$/);
+    });
+
     test('the OpenAPI operation needs no security and documents the 404 and 429', async () => {
       const res = await app.http.inject({ method: 'GET', url: '/api/v1/openapi.json' });
       const operation = res.json().paths['/api/v1/certificates/verify/{certificate}'].get;

@@ -178,6 +178,21 @@ describe('lifecycles: course publication and the training-session workflow', () 
     await refused(sessions.update(ctx(), open.id, { course: 'other' }), 422, 'validation_failed', 'course');
     await refused(sessions.update(ctx(), open.id, { ends_on: '2027-02-01' }), 422, 'validation_failed', 'ends_on');
     await refused(sessions.update(ctx(), 999_999, { name: 'x' }), 404, 'not_found');
+    // Cancelling is the transition's alone (CONTRACT): an update naming it is a 422, and nothing moves.
+    const cancellations = (await sessionEvents('course_intake.cancelled')).length;
+    await refused(sessions.update(ctx(), open.id, { workflow_state: 'cancelled' }), 422, 'validation_failed', 'workflow_state');
+    assert.equal((await sessionEvents('course_intake.cancelled')).length, cancellations);
+    const stored = await platform.database.db
+      .selectFrom('training_sessions')
+      .select('workflow_state')
+      .where('id', '=', open.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(stored.workflow_state, 'in_progress');
+    // A move's event describes the session as the same update leaves it.
+    await sessions.update(ctx(), open.id, { name: 'Renamed as it ends', ends_on: '2027-03-06', workflow_state: 'completed' });
+    const ended = (await sessionEvents('course_intake.completed')).find((p) => p.session_id === open.id);
+    assert.equal(ended?.name, 'Renamed as it ends');
+    assert.equal(ended?.ends_on, '2027-03-06');
   });
 
   test("the sessions.advance task moves sessions by their dates in the organization's time zone, once", async () => {

@@ -121,6 +121,70 @@ for (const kind of ['local', 's3'] as const) {
       assert.equal(again.status, 304);
     });
 
+    test('an Idempotency-Key replays the same upload only: other bytes or fields under it are a 422; a refused upload frees it', async () => {
+      const key = `upload-${kind}-${Date.now()}`;
+      const keyed = (parts: Part[], idempotencyKey: string) =>
+        fetch(`${base}/documents`, {
+          method: 'POST',
+          headers: { ...bearer(writer), 'idempotency-key': idempotencyKey },
+          body: form(parts),
+        });
+      const letter = (content: Buffer, title = 'Keyed letter'): Part[] => [
+        { name: 'type', value: 'employment_letter' },
+        { name: 'title', value: title },
+        { name: 'file', file: { content, filename: 'keyed.pdf', type: 'application/pdf' } },
+      ];
+      const rows = await rowCount();
+      const files = await storedFiles(app.platform.storage);
+      const content = pdf(800);
+      const first = await keyed(letter(content), key);
+      assert.equal(first.status, 201, await first.clone().text());
+      const { data } = await first.json();
+      // Another FormData: another multipart boundary, the same content.
+      const again = await keyed(letter(content), key);
+      assert.equal(again.status, 201);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.equal((await again.json()).data.id, data.id);
+      // The same size, one byte changed; then the same file under another title.
+      const changed = Buffer.from(content);
+      changed[changed.length - 10] = 0x42;
+      for (const parts of [letter(changed), letter(content, 'Another title')]) {
+        const res = await keyed(parts, key);
+        assert.equal(res.status, 422);
+        assert.equal((await res.json()).code, 'idempotency_key_reused');
+      }
+      assert.equal(await rowCount(), rows + 1);
+      assert.equal(await storedFiles(app.platform.storage), files + 1);
+      // Refused (no type): nothing kept, and the mended upload under the same key is a new one.
+      const refused = await keyed([{ name: 'file', file: { content, filename: 'keyed.pdf', type: 'application/pdf' } }], `${key}-mended`);
+      assert.equal(refused.status, 422);
+      const mended = await keyed(letter(content), `${key}-mended`);
+      assert.equal(mended.status, 201);
+      assert.equal(mended.headers.get('idempotent-replayed'), null);
+      assert.notEqual((await mended.json()).data.id, data.id);
+    });
+
+    test('two files in one upload are a 422 on file, too many parts a 413, in the contract codes, and nothing is kept', async () => {
+      const rows = await rowCount();
+      const files = await storedFiles(app.platform.storage);
+      const file = { content: pdf(700), filename: 'letter.pdf', type: 'application/pdf' };
+      const two = await upload([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'file', file },
+        { name: 'file', file },
+      ]);
+      assert.equal(two.status, 422, await two.clone().text());
+      const twoBody = await two.json();
+      assert.equal(twoBody.code, 'validation_failed');
+      assert.deepEqual(twoBody.errors, { file: ['Send one file per upload.'] });
+      const fields = Array.from({ length: 12 }, (_, i) => ({ name: `note${i}`, value: 'x' }));
+      const many = await upload([{ name: 'type', value: 'employment_letter' }, ...fields, { name: 'file', file }]);
+      assert.equal(many.status, 413);
+      assert.equal((await many.json()).code, 'payload_too_large');
+      assert.equal(await rowCount(), rows);
+      assert.equal(await storedFiles(app.platform.storage), files);
+    });
+
     test('a PDF renamed .png and declared image/png, for a type that takes only images, is a 415 and nothing is kept', async () => {
       const rows = await rowCount();
       const files = await storedFiles(app.platform.storage);
@@ -240,6 +304,29 @@ for (const kind of ['local', 's3'] as const) {
         { name: 'file', file: { content: pdf(830), filename: 'v3.pdf', type: 'application/pdf' } },
       ]);
       assert.equal(onDeleted.status, 409);
+    });
+
+    test('a new version of a prior archived already changes its superseded_by_id, and updated_since shows the prior', async () => {
+      const prior = await created([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'file', file: { content: pdf(840), filename: 'p1.pdf', type: 'application/pdf' } },
+      ]);
+      assert.equal((await fetch(`${base}/documents/${prior.id}/archive`, { method: 'POST', headers: bearer(writer) })).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const since = new Date().toISOString();
+      const next = await created([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'supersedes_id', value: String(prior.id) },
+        { name: 'file', file: { content: pdf(850), filename: 'p2.pdf', type: 'application/pdf' } },
+      ]);
+      const now = (await (await get(`/documents/${prior.id}`)).json()).data;
+      assert.equal(now.status, 'archived');
+      assert.equal(now.superseded_by_id, next.id);
+      const changed = await (await get(`/documents?updated_since=${encodeURIComponent(since)}&per_page=100`)).json();
+      assert.deepEqual(
+        changed.data.map((d: { id: number }) => d.id).sort((a: number, b: number) => a - b),
+        [prior.id, next.id].sort((a, b) => a - b),
+      );
     });
 
     test('a deleted document stays listed as deleted, its download is a 404, and it moves no further', async () => {

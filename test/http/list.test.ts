@@ -54,6 +54,20 @@ describe('list kit (sort, direction, updated_since)', () => {
     );
   });
 
+  test('an updated_since on a leap second (RFC 3339 allows :60) is the instant a second after :59, not a 500', async () => {
+    for (const since of ['2016-12-31T23:59:60Z', '2016-12-31T23:59:60.5Z', '2017-01-01T00:59:60+01:00']) {
+      const res = await app.http.inject({
+        method: 'GET',
+        url: `/api/v1/tasks?updated_since=${encodeURIComponent(since)}`,
+        headers: bearer(token),
+      });
+      assert.equal(res.statusCode, 200, `${since}: ${res.body}`);
+      // Every task was written after 2017: all of them are listed.
+      const all = await app.http.inject({ method: 'GET', url: '/api/v1/tasks', headers: bearer(token) });
+      assert.equal(res.json().meta.total, all.json().meta.total);
+    }
+  });
+
   test('an unknown sort key, direction or updated_since is a 422 naming the parameter', async () => {
     for (const [query, field] of [
       ['sort=name', 'sort'],

@@ -248,7 +248,7 @@ describe('integration messages', () => {
     }
   });
 
-  test('the list filters by integration key and status, newest first, paginated; an unknown status is a 422', async () => {
+  test('the list filters by integration key and status, in id order unless sorted otherwise, paginated; an unknown status is a 422', async () => {
     const receiver = await startReceiver();
     const service = integrationServiceFor(app.platform);
     await service.create(ops, { key: 'lms-a', name: 'LMS A', url: receiver.url, events: ['course_intake.completed'] });
@@ -273,11 +273,17 @@ describe('integration messages', () => {
       { what: 'three delivered lms-a messages' },
     );
     assert.ok(a.data.every((m: { integration_key: string; status: string }) => m.integration_key === 'lms-a' && m.status === 'delivered'));
+    const intakes = (body: { data: { payload: { payload: { intake: number } } }[] }) => body.data.map((m) => m.payload.payload.intake);
+    // The contract's default order, id ascending, as for every list: pages stay put while messages are added.
+    assert.deepEqual(intakes(a), [1, 2, 3], 'id order by default');
     assert.deepEqual(
-      a.data.map((m: { payload: { payload: { intake: number } } }) => m.payload.payload.intake),
-      [3, 2, 1],
-      'newest first',
+      a.data.map((m: { id: number }) => m.id),
+      [...a.data.map((m: { id: number }) => m.id)].sort((x: number, y: number) => x - y),
     );
+    for (const query of ['direction=desc', 'sort=id&direction=desc', 'sort=created_at&direction=desc']) {
+      const newest = (await get(`/api/v1/integrations?integration_key=lms-a&status=delivered&${query}`)).json();
+      assert.deepEqual(intakes(newest), [3, 2, 1], `newest first with ${query}`);
+    }
 
     const b = (await get('/api/v1/integrations?integration_key=lms-b')).json();
     assert.equal(b.meta.total, 3);

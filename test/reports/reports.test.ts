@@ -107,6 +107,30 @@ describe('reports', () => {
     );
   });
 
+  test('a download whose ETag the client holds is a 304 without the file; another ETag gets the file', async () => {
+    const { data } = (await request({ type: 'enrolments' })).json();
+    await generate(data.id);
+    const first = await get(`/reports/${data.id}/download`);
+    assert.equal(first.statusCode, 200);
+    const etag = String(first.headers.etag);
+    assert.match(etag, /^"[0-9a-f]{32}"$/);
+    const again = (condition: string) =>
+      app.http.inject({
+        method: 'GET',
+        url: `/api/v1/reports/${data.id}/download`,
+        headers: { ...bearer(token), 'if-none-match': condition },
+      });
+    for (const condition of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const res = await again(condition);
+      assert.equal(res.statusCode, 304, condition);
+      assert.equal(res.body, '');
+      assert.equal(res.headers.etag, etag);
+    }
+    const changed = await again('"0123456789abcdef0123456789abcdef"');
+    assert.equal(changed.statusCode, 200);
+    assert.equal(changed.body, first.body);
+  });
+
   test('the XLSX opens in a spreadsheet reader with a header and every row', async () => {
     const { data } = (await request({ type: 'session_capacity', format: 'xlsx' })).json();
     assert.equal((await generate(data.id)).at(-1), 'available');
@@ -161,6 +185,33 @@ describe('reports', () => {
     assert.equal(download.statusCode, 409);
     assert.equal(download.json().code, 'report_not_available');
     assert.equal(await app.platform.storage.exists(row.storage_key as string), false);
+  });
+
+  test('a report whose own job is gone ends failed as stalled; one whose job still waits is left alone', async () => {
+    const lost = (await request({ type: 'completions' })).json().data;
+    const waiting = (await request({ type: 'completions' })).json().data;
+    const { db } = app.platform.database;
+    const jobs = await db
+      .selectFrom('jobs')
+      .select(['id', 'payload'])
+      .where('name', '=', 'reports.generate')
+      .where('failed_at', 'is', null)
+      .execute();
+    const reportOf = (payload: unknown) => (typeof payload === 'string' ? JSON.parse(payload) : payload) as { reportId: number };
+    const job = jobs.find((j) => reportOf(j.payload).reportId === lost.id);
+    assert.ok(job && jobs.some((j) => reportOf(j.payload).reportId === waiting.id));
+    // As a crash on the job's last attempt leaves it: failed for good, its report still `requested`.
+    await db.updateTable('jobs').set({ failed_at: new Date().toISOString() }).where('id', '=', job.id).execute();
+    const later = new Date(Date.now() + 2 * 3_600_000);
+    const result = await reportServiceFor(app.platform).expire({
+      ...systemContext(app.platform),
+      clock: { now: () => later, epochMs: () => later.getTime() },
+    });
+    assert.ok(result.stalled >= 1);
+    const failed = (await get(`/reports/${lost.id}`)).json().data;
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.failure_reason, /not being retried/);
+    assert.equal((await get(`/reports/${waiting.id}`)).json().data.status, 'requested');
   });
 
   test('filters, validation and scopes', async () => {

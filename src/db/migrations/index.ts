@@ -15,6 +15,7 @@ import * as m0014 from './0014_enrolments_by_student.ts';
 import * as m0015 from './0015_job_request_ids.ts';
 import * as m0016 from './0016_enrolment_list_indexes.ts';
 import * as m0017 from './0017_users_search_text.ts';
+import * as m0018 from './0018_idempotency_body_digest.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -34,6 +35,7 @@ const steps: Record<string, Step> = {
   '0015_job_request_ids': m0015,
   '0016_enrolment_list_indexes': m0016,
   '0017_users_search_text': m0017,
+  '0018_idempotency_body_digest': m0018,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { matchesIfNoneMatch } from '../../http/conventions.ts';
+import { type DigestedFile, multipartDigest, rememberBodyDigest } from '../../http/idempotency.ts';
 import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
 import { ifMatch } from '../../http/preconditions.ts';
@@ -24,12 +26,21 @@ function isBrokenUpload(error: unknown, request: FastifyRequest): boolean {
   );
 }
 
+/** What an upload was sent with, noted as its parts are read: its Idempotency-Key's digest (multipartDigest). */
+interface Sent {
+  fields: Record<string, string>;
+  file: Omit<DigestedFile, 'sha256'> | null;
+}
+
 /** The parts of a multipart request as the service reads them: fields, and the file as a stream. */
-async function* partsOf(request: FastifyRequest) {
+async function* partsOf(request: FastifyRequest, sent: Sent) {
   for await (const part of request.parts()) {
     if (part.type === 'field') {
-      yield { kind: 'field' as const, name: part.fieldname, value: typeof part.value === 'string' ? part.value : String(part.value) };
+      const value = typeof part.value === 'string' ? part.value : String(part.value);
+      sent.fields[part.fieldname] = value;
+      yield { kind: 'field' as const, name: part.fieldname, value };
     } else {
+      sent.file ??= { name: part.fieldname, filename: part.filename, mediaType: part.mimetype };
       const file: UploadFile = { stream: part.file, filename: part.filename, mediaType: part.mimetype };
       yield { kind: 'file' as const, name: part.fieldname, file };
     }
@@ -103,7 +114,10 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         'in the same transaction; a deleted prior is a 409 `invalid_transition`, another type a 422.\n\n' +
         'A file larger than its type allows is a 413 `payload_too_large`, content of a media type it does not accept a 415 ' +
         '`unsupported_media_type`, a missing or unknown field a 422; after any refusal, or an upload cut short, nothing is ' +
-        'kept. Defaults per type (a deployment may change them, ACADEMY_DOCUMENT_TYPES_FILE):\n\n' +
+        'kept. With an `Idempotency-Key`, a repeat is replayed only when it sends the same fields and the same file (by its ' +
+        'bytes, name and declared type; its multipart boundary and the order of its parts do not matter), which is read to tell; ' +
+        'another upload under the key is a 422 `idempotency_key_reused`, and an upload that was refused leaves its key free. ' +
+        'Defaults per type (a deployment may change them, ACADEMY_DOCUMENT_TYPES_FILE):\n\n' +
         '| type | largest file | media types |\n|---|---|---|\n' +
         DOCUMENT_TYPE_TABLE,
       consumes: ['multipart/form-data'],
@@ -126,14 +140,20 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         throw new AppError(415, 'unsupported_media_type', 'Send the document as multipart/form-data with the fields type and file.');
       }
       let data: Document;
+      const sent: Sent = { fields: {}, file: null };
       try {
-        data = await documents.upload(request.ctx, partsOf(request));
+        data = await documents.upload(request.ctx, partsOf(request, sent));
       } catch (failure) {
-        if (!(failure instanceof AppError) && isBrokenUpload(failure, request)) {
+        // The multipart parser's own refusals (its limits) are answered as such (src/http/errors.ts).
+        const parserCode = (failure as { code?: unknown })?.code;
+        const parserRefusal = typeof parserCode === 'string' && parserCode.startsWith('FST_');
+        if (!(failure instanceof AppError) && !parserRefusal && isBrokenUpload(failure, request)) {
           throw new MalformedRequestError('The multipart body was cut short or could not be parsed; nothing was kept.');
         }
         throw failure;
       }
+      // The stored file's SHA-256 is that of the bytes sent: a repeat under the same key must send the same.
+      if (sent.file) rememberBodyDigest(request, multipartDigest(sent.fields, { ...sent.file, sha256: data.sha256 }));
       return reply.code(201).header('location', `/api/v1/documents/${data.id}`).send({ data });
     },
   });
@@ -226,8 +246,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
       reply.header('x-content-type-options', 'nosniff');
       reply.header('content-disposition', contentDisposition(current.filename, { type: 'attachment' }));
       reply.header('cache-control', 'private, no-cache');
-      const match = request.headers['if-none-match'];
-      if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
         return reply.code(304).send(null);
       }
       const ifRange = request.headers['if-range'];

@@ -277,7 +277,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
             updated_at: now,
           });
           if (checked.supersedesId) {
-            await documentLifecycle.tryApply(trx, checked.supersedesId, 'archive', {
+            const archived = await documentLifecycle.tryApply(trx, checked.supersedesId, 'archive', {
               set: { archived_at: now, updated_at: now },
               event: {
                 sink: outbox,
@@ -285,6 +285,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
                 payload: { document_id: checked.supersedesId, superseded_by_id: inserted },
               },
             });
+            // A prior archived already (by hand, or superseded before) stays archived, but its
+            // superseded_by_id now names this version: a change that `updated_since` must show.
+            if (!archived) await documents.update(trx, checked.supersedesId, { updated_at: now });
           }
           await outbox.emit(trx, 'document.stored', { document_id: inserted, type, size: file.size, sha256: file.sha256 });
           await deps.queue.enqueue(trx, 'documents.process', { documentId: inserted });

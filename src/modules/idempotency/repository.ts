@@ -25,10 +25,11 @@ export function createIdempotencyRepository(db: Kysely<DB>) {
           .executeTakeFirst()
       )?.id,
 
-    complete: async (id: number, response: StoredResponse): Promise<void> => {
+    complete: async (id: number, response: StoredResponse, bodyDigest?: string): Promise<void> => {
       await db
         .updateTable('idempotency_keys')
         .set({
+          ...(bodyDigest === undefined ? {} : { body_digest: bodyDigest }),
           state: 'completed',
           response_status: response.status,
           response_headers: JSON.stringify(response.headers),

@@ -32,7 +32,8 @@ function inUse(): ConflictError {
   );
 }
 
-export type Begin = { kind: 'proceed'; id: number } | { kind: 'replay'; response: StoredResponse };
+/** A replay carries the first request's upload digest, when it was an upload, for the caller to compare. */
+export type Begin = { kind: 'proceed'; id: number } | { kind: 'replay'; response: StoredResponse; bodyDigest?: string };
 
 export function createIdempotencyService(deps: { keys: IdempotencyRepository; clock: Clock; leaseMs?: number }) {
   const { keys, clock } = deps;
@@ -41,6 +42,7 @@ export function createIdempotencyService(deps: { keys: IdempotencyRepository; cl
   function replay(row: IdempotencyKeyRow): Begin {
     return {
       kind: 'replay',
+      ...(row.body_digest ? { bodyDigest: row.body_digest } : {}),
       response: {
         status: row.response_status ?? 200,
         headers: row.response_headers ? (JSON.parse(row.response_headers) as Record<string, string>) : {},
@@ -94,9 +96,9 @@ export function createIdempotencyService(deps: { keys: IdempotencyRepository; cl
       throw inUse();
     },
 
-    /** Stores the outcome so that repeats replay it. */
-    async complete(id: number, response: StoredResponse): Promise<void> {
-      await keys.complete(id, response);
+    /** Stores the outcome so that repeats replay it (an upload's with the digest of its content). */
+    async complete(id: number, response: StoredResponse, bodyDigest?: string): Promise<void> {
+      await keys.complete(id, response, bodyDigest);
     },
 
     /** Frees the key after a failure the client should be able to retry (a 5xx). */

@@ -23,12 +23,12 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
       tags: ['Integrations'],
       summary: 'List integration messages',
       description:
-        'Messages sent to outbound integrations, one per subscribed event and integration, newest first unless `sort`/`direction` say otherwise. An unknown `status` is a 422.',
+        'Messages sent to outbound integrations, one per subscribed event and integration, in id order (the order they were made in) unless `sort`/`direction` say otherwise: `?direction=desc` lists the newest first. An unknown `status` is a 422.',
       querystring: MessageListQuery,
       response: { 200: ListOf(message), 422: error },
     },
     handler: async (request, reply) => {
-      const list = listRequest(request.query, { maxPageSize, defaultSort: 'created_at', defaultDirection: 'desc' });
+      const list = listRequest(request.query, { maxPageSize, defaultSort: 'id' });
       const filter = { integrationKey: request.query.integration_key, status: request.query.status };
       return sendList(request, reply, list, await integrations.listMessages(request.ctx, filter, list));
     },

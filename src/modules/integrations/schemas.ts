@@ -43,12 +43,11 @@ export const IntegrationMessage = Type.Object(
 
 export type IntegrationMessage = Static<typeof IntegrationMessage>;
 
-export const MESSAGE_SORTS = ['created_at', 'id'] as const;
+export const MESSAGE_SORTS = ['id', 'created_at'] as const;
 export type MessageSort = (typeof MESSAGE_SORTS)[number];
 
 export const MessageListQuery = ListQuery({
   sort: MESSAGE_SORTS,
-  defaultDirection: 'desc',
   filters: {
     integration_key: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only messages of this integration.' })),
     status: Type.Optional(StringEnum(MESSAGE_STATUSES, { description: 'Only messages in this status.' })),

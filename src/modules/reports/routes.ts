@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { create as contentDisposition } from 'content-disposition';
 import { Type } from 'typebox';
+import { matchesIfNoneMatch } from '../../http/conventions.ts';
 import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
 import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
 import { REPORT_TYPE_TABLE, Report, ReportListQuery, ReportRequest } from './schemas.ts';
 import type { ReportService } from './service.ts';
 import { MEDIA_TYPES } from './writers.ts';
+
+/** A report file's strong ETag: the first 32 hex digits of its SHA-256. */
+const fileTag = (sha256: string) => `"${sha256.slice(0, 32)}"`;
 
 export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; maxPageSize: number }> = async (
   app,
@@ -80,22 +84,34 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; m
       tags: ['Reports'],
       summary: 'Download a report’s file',
       description:
-        'The CSV or XLSX file, streamed, with `Content-Disposition: attachment`, an `ETag` and `X-Content-Type-Options: nosniff`. ' +
+        'The CSV or XLSX file, streamed, with `Content-Disposition: attachment`, an `ETag` and `X-Content-Type-Options: nosniff`; ' +
+        'a matching `If-None-Match` gets 304 without the file. ' +
         'In every state but `available` a 409 `report_not_available` (an expired report’s file is gone).',
       params: Type.Object({ report: IdParam }),
       response: {
         200: Type.String({ contentEncoding: 'binary', description: 'The report file.' }),
+        304: Type.Null({ description: 'Not modified: the `If-None-Match` ETag matches.' }),
         404: error,
         409: error,
       },
     },
     handler: async (request, reply) => {
+      // A client whose copy is current gets a 304 before the file is opened (the ETag is the file's hash).
+      const current = await reports.get(request.ctx, request.params.report);
+      if (current.status === 'available' && current.sha256) {
+        const etag = fileTag(current.sha256);
+        if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+          reply.header('etag', etag);
+          reply.header('cache-control', 'private, no-cache');
+          return reply.code(304).send(null);
+        }
+      }
       const { report: data, stream, size } = await reports.open(request.ctx, request.params.report);
       const day = (data.generated_at ?? data.created_at).slice(0, 10);
       reply.type(MEDIA_TYPES[data.format]);
       reply.header('content-length', String(size));
       reply.header('content-disposition', contentDisposition(`${data.type}-${day}-${data.id}.${data.format}`, { type: 'attachment' }));
-      reply.header('etag', `"${(data.sha256 ?? '').slice(0, 32)}"`);
+      reply.header('etag', fileTag(data.sha256 ?? ''));
       reply.header('x-content-type-options', 'nosniff');
       reply.header('cache-control', 'private, no-cache');
       return reply.send(stream as never);

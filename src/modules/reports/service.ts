@@ -352,20 +352,28 @@ export function createReportService(deps: ReportServiceDeps) {
         expired += 1;
         if (report.storage_key && (await storage.delete(report.storage_key))) removedBytes += Number(report.size ?? 0);
       }
+      // A report is stalled when it has not moved for an hour and no job of its own is waiting or
+      // running to generate it (another report's job does not keep it alive).
       const stalledBefore = new Date(now.getTime() - 60 * 60_000).toISOString();
-      const stalled = await db
-        .selectFrom('reports')
-        .select('id')
-        .where('status', 'in', ['requested', 'generating'])
-        .where('updated_at', '<', stalledBefore)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb.selectFrom('jobs').select('jobs.id').where('jobs.name', '=', 'reports.generate').where('jobs.failed_at', 'is', null),
-            ),
-          ),
-        )
+      const pending = await db
+        .selectFrom('jobs')
+        .select('payload')
+        .where('name', '=', 'reports.generate')
+        .where('failed_at', 'is', null)
         .execute();
+      const queued = new Set(
+        pending
+          .map(({ payload }) => (typeof payload === 'string' ? JSON.parse(payload) : payload) as { reportId: number })
+          .map((p) => p.reportId),
+      );
+      const stalled = (
+        await db
+          .selectFrom('reports')
+          .select('id')
+          .where('status', 'in', ['requested', 'generating'])
+          .where('updated_at', '<', stalledBefore)
+          .execute()
+      ).filter((report) => !queued.has(report.id));
       for (const report of stalled) await fail(ctx, report.id, 'Generation stopped making progress and is not being retried.');
       return { expired, removedBytes, stalled: stalled.length };
     },

@@ -214,6 +214,10 @@ export function createSessionService(deps: SessionServiceDeps) {
       const endsOn = fields.date('ends_on', { required: fields.has('ends_on') });
       const instructor = fields.text('instructor_name', { max: 200 });
       const state = fields.oneOf('workflow_state', SESSION_STATES, { required: fields.has('workflow_state') });
+      if (state === 'cancelled') {
+        // Cancelling is its own act (CONTRACT: `cancelled` only through the transition), not a field edit.
+        fields.add('workflow_state', 'A session is cancelled only through its transition (sessions transition ID, to_state "cancelled").');
+      }
       fields.check();
 
       const now = ctx.clock.now().toISOString();
@@ -242,7 +246,8 @@ export function createSessionService(deps: SessionServiceDeps) {
           updated_at: now,
         };
         await sessions.update(trx, id, changes);
-        if (state && state !== row.workflow_state) await moveTo(trx, row, state, now);
+        // The move's event describes the session as this update leaves it (its new name or dates).
+        if (state && state !== row.workflow_state) await moveTo(trx, { ...row, ...changes }, state, now);
         if (typeof max === 'number' && max > row.max_participants) {
           const counts = {
             confirmed_count: row.confirmed_count,

@@ -49,7 +49,7 @@ export function invitationPages(deps: { users: UserService; organizationName: ()
     const schema = { hide: true };
 
     app.get<{ Querystring: { token?: string } }>('/invitations/accept', {
-      config: { access: { public: 'public' } },
+      config: { access: { public: 'public', counter: 'invitations' } },
       schema,
       handler: async (request, reply) => {
         const token = typeof request.query.token === 'string' ? request.query.token : '';
@@ -74,7 +74,7 @@ export function invitationPages(deps: { users: UserService; organizationName: ()
     });
 
     app.post<{ Body: { token?: string } }>('/invitations/accept', {
-      config: { access: { public: 'public' } },
+      config: { access: { public: 'public', counter: 'invitations' } },
       schema,
       handler: async (request, reply) => {
         const token = typeof request.body?.token === 'string' ? request.body.token : '';
