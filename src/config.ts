@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import ipaddr from 'ipaddr.js';
 import type { DatabaseTimeouts } from './db/database.ts';
 
 /** Validated runtime configuration. Every field comes from one environment variable (see README). */
@@ -206,15 +207,43 @@ function redisPrefix(env: Env): string {
   return raw;
 }
 
+const HOST_NAME = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+/** The address to listen on: an IPv4 or IPv6 address, or a host name (`localhost`). */
+function listenHost(env: Env): string {
+  const raw = env.HOST?.trim() || '127.0.0.1';
+  if (!ipaddr.isValid(raw) && !HOST_NAME.test(raw)) {
+    throw new ConfigError('HOST', `must be an IP address (0.0.0.0 for every interface) or a host name, got "${raw}"`);
+  }
+  return raw;
+}
+
+/** An IPv4 or IPv6 address, or a CIDR range of either (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrRange(entry: string): boolean {
+  if (!entry.includes('/')) return ipaddr.isValid(entry);
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function trustProxy(env: Env): boolean | string {
   const raw = env.ACADEMY_TRUST_PROXY?.trim();
   if (!raw) return false;
   const lower = raw.toLowerCase();
   if (['true', '1', 'yes'].includes(lower)) return true;
   if (['false', '0', 'no'].includes(lower)) return false;
-  // Otherwise a comma-separated list of trusted addresses or CIDR ranges, as Fastify accepts it.
-  if (!/^[0-9a-fA-F:.,/ ]+$/.test(raw)) {
-    throw new ConfigError('ACADEMY_TRUST_PROXY', 'must be true, false or a list of addresses/CIDR ranges');
+  // Otherwise a comma-separated list of trusted addresses or CIDR ranges, as Fastify accepts it: each
+  // one checked here, as Fastify would refuse it only once the server is being built.
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    if (!isAddressOrRange(entry)) {
+      throw new ConfigError(
+        'ACADEMY_TRUST_PROXY',
+        `must be true, false or a comma-separated list of addresses/CIDR ranges; "${entry}" is neither`,
+      );
+    }
   }
   return raw;
 }
@@ -286,7 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(env.ACADEMY_DATA_DIR?.trim() || './data');
   const logLevel = env.LOG_LEVEL?.trim() || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
-  const host = env.HOST?.trim() || '127.0.0.1';
+  const host = listenHost(env);
   const metricsPortRaw = env.ACADEMY_METRICS_PORT?.trim();
   const port = int(env, 'PORT', 3000, 0, 65535);
   const http = httpSettings(env);

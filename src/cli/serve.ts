@@ -9,6 +9,7 @@ import { createMetricsServer } from '../http/metrics.ts';
 import { closeWithin } from '../http/server.ts';
 import { MAX_SCALE, PER_SCALE, seedScale } from '../modules/demo/scale.ts';
 import { seedDemo } from '../modules/demo/seed.ts';
+import { checkModuleConfig } from '../modules/index.ts';
 import { schedulerFor } from '../modules/tasks/scheduler.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Output } from './output.ts';
@@ -42,6 +43,7 @@ export function serveCommands(program: Command, run: Runner): void {
         async ({ platform, out }) => {
           // Listen for the stop signal before anything starts, so an early SIGTERM is a clean stop too.
           const stop = untilSignal();
+          checkModuleConfig(platform);
           const { config, logger } = platform;
           const applied = await migrate(platform.database);
           if (applied.applied.length) logger.info({ migrations: applied.applied }, 'database migrated');

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../platform/errors.ts';
 import type { TokenView } from '../platform/tokens/service.ts';
+import { notFound } from './ids.ts';
 import { table } from './output.ts';
 import type { Runner } from './runner.ts';
 
 const COLUMNS = ['id', 'name', 'prefix', 'scopes', 'user_id', 'expires_at', 'last_used_at', 'revoked_at'];
 
 function id(value: string): number {
-  if (!/^\d+$/.test(value)) throw new Error(`Invalid token id: ${value}`);
+  if (!/^\d+$/.test(value)) throw notFound(`Invalid token id: ${value}`);
   return Number(value);
 }
 

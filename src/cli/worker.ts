@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { createWorkerProbeServer } from '../http/metrics.ts';
 import { closeWithin } from '../http/server.ts';
+import { checkModuleConfig } from '../modules/index.ts';
 import { schedulerFor } from '../modules/tasks/scheduler.ts';
 import type { Runner } from './runner.ts';
 
@@ -36,6 +37,7 @@ export function workerCommands(program: Command, run: Runner): void {
         async ({ platform, out }) => {
           // Listen for the stop signal before anything starts, so an early SIGTERM is a clean stop too.
           const stop = untilSignal();
+          checkModuleConfig(platform);
           const worker = platform.createWorker(options.concurrency ? { concurrency: options.concurrency } : {});
           const concurrency = options.concurrency ?? platform.config.workerConcurrency;
           await worker.start();
@@ -45,8 +47,8 @@ export function workerCommands(program: Command, run: Runner): void {
           const { metricsPort, host } = platform.config;
           const probes = metricsPort === null ? null : await createWorkerProbeServer(platform, worker);
           const probesAt = probes ? await probes.listen({ port: metricsPort as number, host }) : null;
-          out.result(
-            { worker: worker.id, concurrency, database: platform.database.dialect, probes: probesAt },
+          // On stderr, as `serve` says where it listens: stdout carries the process's JSON log lines only.
+          out.banner(
             `Academy worker ${worker.id} started (concurrency ${concurrency}, database: ${platform.database.dialect})` +
               (probesAt ? `; /livez, /readyz and /metrics on ${probesAt}` : ''),
           );
@@ -55,7 +57,7 @@ export function workerCommands(program: Command, run: Runner): void {
           const force = () => process.exit(130);
           process.once('SIGINT', force);
           process.once('SIGTERM', force);
-          out.info(`${signal}: stopping; waiting for ${worker.running} running job(s) to finish`);
+          out.banner(`${signal}: stopping; waiting for ${worker.running} running job(s) to finish`);
           const graceMs = options.graceSeconds ? options.graceSeconds * 1000 : platform.config.shutdownGraceMs;
           if (probes) await closeWithin(probes, graceMs);
           await scheduler.stop();

@@ -62,6 +62,11 @@ type Unhandled = Exclude<JobName, Handled>;
 const everyJobHandled: [Unhandled] extends [never] ? true : { unhandled: Unhandled } = true;
 void everyJobHandled;
 
+/** Every module's own configuration checked (AcademyModule.checkConfig): `serve` and `worker` call it as they start. */
+export function checkModuleConfig(platform: Platform): void {
+  for (const module of modules as readonly AcademyModule[]) module.checkConfig?.(platform);
+}
+
 /** A platform with every module's job handlers registered: what `serve`, `worker`, the CLI and tests run. */
 export function assemble(config: Config, options: PlatformOptions = {}): Platform {
   const platform = createPlatform(config, options);

@@ -95,6 +95,12 @@ export interface AcademyModule {
   pages?(ctx: ModuleContext): FastifyPluginAsync;
   /** Handlers of the jobs the module declares (see src/platform/jobs/names.ts). */
   jobs?(ctx: ModuleContext): JobDefinitions;
+  /**
+   * Checks the configuration of its own that the module reads (a file it loads), when `serve` or
+   * `worker` starts: a bad value stops the start (a ConfigError, exit 78) rather than the first
+   * request or job that needs it.
+   */
+  checkConfig?(platform: Platform): void;
   /** Scheduled task types by `task_type`; a migration inserts each task's row (name, cron). */
   tasks?: Record<string, TaskFunction>;
   /** `academy admin <resource> …` subcommands. */

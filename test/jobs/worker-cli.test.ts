@@ -69,6 +69,23 @@ describe('academy worker and the worker inside academy serve (real processes)', 
     assert.match(result.stderr, /--concurrency must be a whole number from 1 to 64/);
   });
 
+  test('academy worker and serve stop at start on an unreadable ACADEMY_DOCUMENT_TYPES_FILE (exit 78), naming it', async () => {
+    const platform = await createTestPlatform();
+    const env = {
+      DATABASE_URL: platform.database.url,
+      ACADEMY_DATA_DIR: platform.config.dataDir,
+      ACADEMY_DOCUMENT_TYPES_FILE: path.join(platform.config.dataDir, 'no-such-types.json'),
+      PORT: '0',
+    };
+    for (const command of [['worker'], ['serve', '--no-worker']]) {
+      const result = await runAcademy(['--json', ...command], env);
+      assert.equal(result.code, 78, `${command.join(' ')}: ${result.stderr}`);
+      const error = JSON.parse(result.stderr.trim().split('\n').pop() as string);
+      assert.equal(error.code, 'invalid_configuration');
+      assert.match(error.message, /ACADEMY_DOCUMENT_TYPES_FILE/);
+    }
+  });
+
   test('academy serve runs jobs in-process and stops its worker on shutdown; --no-worker leaves them queued', async () => {
     const platform = await createTestPlatform();
     const env = { DATABASE_URL: platform.database.url, ACADEMY_DATA_DIR: platform.config.dataDir };

@@ -45,6 +45,10 @@ describe('academy webhooks', () => {
       ],
     );
     assert.ok(!listed.stdout.includes('whsec_'), 'secrets are never listed');
+    // Every admin resource lists: `admin webhooks list` is the same list.
+    const adminListed = await academy(['--json', 'admin', 'webhooks', 'list']);
+    assert.equal(adminListed.code, 0, adminListed.stderr);
+    assert.deepEqual(JSON.parse(adminListed.stdout), list);
 
     const deliveries = await academy(['--json', 'webhooks', 'deliveries', '1']);
     assert.equal(deliveries.code, 0, deliveries.stderr);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { notFound } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { certificateServiceFor } from './service.ts';
@@ -51,6 +52,6 @@ export function adminCertificateCommands(admin: Command, run: Runner): void {
 /** An id argument; anything else is an error that names it. */
 export function parseId(value: string): number {
   const id = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id < 1) throw new Error(`"${value}" is not an id (a positive integer).`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id < 1) throw notFound(`"${value}" is not an id (a positive integer).`);
   return id;
 }

@@ -12,6 +12,8 @@ export const documentsModule = {
     async (app) => {
       await app.register(documentRoutes, { documents: documentServiceFor(platform), maxPageSize: platform.config.maxPageSize });
     },
+  // ACADEMY_DOCUMENT_TYPES_FILE: read and checked once per process (documentServiceFor keeps it).
+  checkConfig: (platform) => void documentServiceFor(platform),
   jobs: ({ platform }) => ({
     'documents.process': {
       async handler(payload) {

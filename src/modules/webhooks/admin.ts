@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { idArgument } from '../../cli/ids.ts';
 import { table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { listEndpoints } from './cli.ts';
 import type { DeliveryView } from './service.ts';
 import { webhookServiceFor } from './service.ts';
 
@@ -17,7 +18,11 @@ function described(delivery: DeliveryView, what: string): string {
 
 /** `academy admin webhooks …`: operator actions on endpoints and deliveries that send something now. */
 export function adminWebhookCommands(admin: Command, run: Runner): void {
-  const webhooks = admin.command('webhooks').description('Webhooks: send a test ping to an endpoint, redeliver a delivery');
+  const webhooks = admin
+    .command('webhooks')
+    .description('Webhooks: list the endpoints, send a test ping to an endpoint, redeliver a delivery');
+
+  webhooks.command('list').description('List endpoints (never their secrets), as `academy webhooks list` does').action(listEndpoints(run));
 
   webhooks
     .command('test <endpoint>')

@@ -1,11 +1,22 @@
 import type { Command } from 'commander';
+import { notFound } from '../../cli/ids.ts';
 import { table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { webhookServiceFor } from './service.ts';
 
 function id(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error(`Invalid webhook endpoint id: ${value}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw notFound(`Invalid webhook endpoint id: ${value}`);
   return Number(value);
+}
+
+/** `webhooks list`, also `admin webhooks list` (every admin resource lists): the endpoints, never their secrets. */
+export function listEndpoints(run: Runner): () => Promise<void> {
+  return () =>
+    run(async ({ platform, out, ctx }) => {
+      const list = await webhookServiceFor(platform).list(ctx);
+      const rows = list.map((e) => ({ ...e, events: e.events ?? 'all' }));
+      out.result(list, table(rows, ['id', 'url', 'events', 'enabled', 'disabled_reason', 'created_at']));
+    });
 }
 
 export function webhookCommands(program: Command, run: Runner): void {
@@ -30,16 +41,7 @@ export function webhookCommands(program: Command, run: Runner): void {
       }),
     );
 
-  webhooks
-    .command('list')
-    .description('List endpoints (never their secrets)')
-    .action(() =>
-      run(async ({ platform, out, ctx }) => {
-        const list = await webhookServiceFor(platform).list(ctx);
-        const rows = list.map((e) => ({ ...e, events: e.events ?? 'all' }));
-        out.result(list, table(rows, ['id', 'url', 'events', 'enabled', 'disabled_reason', 'created_at']));
-      }),
-    );
+  webhooks.command('list').description('List endpoints (never their secrets)').action(listEndpoints(run));
 
   webhooks
     .command('delete <id>')
