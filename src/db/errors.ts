@@ -19,10 +19,12 @@ const NETWORK_CODES = new Set([
 
 /**
  * PostgreSQL SQLSTATEs: a statement cancelled by `statement_timeout` (57014), a lock not granted within
- * `lock_timeout` (55P03), a session ended for idling in a transaction (25P03), a server shutting down or
- * starting (57P01-57P03), and the classes of connection failures (08) and exhausted resources (53).
+ * `lock_timeout` (55P03), a transaction chosen as a deadlock's victim (40P01) or refused as not
+ * serializable (40001), whose retry can succeed, a session ended for idling in a transaction (25P03),
+ * a server shutting down or starting (57P01-57P03), and the classes of connection failures (08) and
+ * exhausted resources (53).
  */
-const POSTGRES_STATES = new Set(['57014', '55P03', '25P03', '57P01', '57P02', '57P03']);
+const POSTGRES_STATES = new Set(['57014', '55P03', '40P01', '40001', '25P03', '57P01', '57P02', '57P03']);
 const POSTGRES_CLASSES = ['08', '53'];
 
 /**

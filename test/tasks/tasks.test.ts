@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { createOrganizationRepository } from '../../src/modules/organization/repository.ts';
+import { DISABLED_BEFORE_RUN } from '../../src/modules/tasks/jobs.ts';
 import { createTaskRepository } from '../../src/modules/tasks/repository.ts';
+import { queueRun } from '../../src/modules/tasks/schedule.ts';
 import { createTaskService, taskServiceFor } from '../../src/modules/tasks/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { eventually } from '../support/eventually.ts';
@@ -392,6 +394,50 @@ describe('scheduled tasks API', () => {
       assert.ok(enabled.next_run_at && Date.parse(enabled.next_run_at) > Date.now(), 'enabling schedules the next run from now');
     }
     assert.equal((await run(404_404)).statusCode, 404);
+  });
+
+  test('a run queued before its task was disabled does not run: it ends failed saying why, and the task keeps its last outcome', async () => {
+    const service = taskServiceFor(app.platform);
+    const ops = operatorContext(app.platform);
+    const db = app.platform.database.db;
+    const task = await service.setEnabled(ops, 'jobs.prune_failed', false);
+    try {
+      const last = await db
+        .selectFrom('scheduled_tasks')
+        .select(['last_run_at', 'last_outcome'])
+        .where('id', '=', task.id)
+        .executeTakeFirstOrThrow();
+      // Queued as a run is queued (its row and its job in one transaction), for a task that is now disabled.
+      const run = await db.transaction().execute((trx) =>
+        queueRun({ tasks: createTaskRepository(db), queue: app.platform.queue }, trx, {
+          taskId: task.id,
+          trigger: 'manual',
+          scheduledFor: null,
+          now: new Date().toISOString(),
+        }),
+      );
+      assert.ok(run);
+      const ended = await eventually(
+        async () => {
+          const row = await db
+            .selectFrom('scheduled_task_runs')
+            .select(['status', 'error', 'started_at'])
+            .where('id', '=', run.id)
+            .executeTakeFirstOrThrow();
+          return row.status === 'queued' || row.status === 'running' ? null : row;
+        },
+        { what: 'the run to end' },
+      );
+      assert.deepEqual(ended, { status: 'failed', error: DISABLED_BEFORE_RUN, started_at: null });
+      const after = await db
+        .selectFrom('scheduled_tasks')
+        .select(['last_run_at', 'last_outcome'])
+        .where('id', '=', task.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(after, last);
+    } finally {
+      await service.setEnabled(ops, String(task.id), true);
+    }
   });
 
   test('scopes: tasks:read lists, tasks:write runs; no token is 401', async () => {

@@ -43,6 +43,8 @@ describe('database bounds', () => {
       new Error('Query read timeout'),
       coded('57014', 'canceling statement due to statement timeout'),
       coded('55P03', 'canceling statement due to lock timeout'),
+      coded('40P01', 'deadlock detected'),
+      coded('40001', 'could not serialize access due to concurrent update'),
       coded('57P01', 'terminating connection due to administrator command'),
       coded('08006'),
       coded('53300', 'sorry, too many clients already'),

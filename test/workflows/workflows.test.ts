@@ -207,6 +207,25 @@ describe('workflows', () => {
     }
   });
 
+  test('two decisions sent at once are taken one after the other: each is recorded from the state the one before left', async () => {
+    const decider = await tokenFor(['courses.approve']);
+    for (let round = 0; round < 8; round++) {
+      const row = await make.workflow();
+      const answers = await Promise.all(
+        ['in_review', 'approved'].map((to_state) => request('POST', `/workflows/${row.id}/transition`, decider.secret, { to_state })),
+      );
+      for (const answer of answers) assert.ok([200, 409].includes(answer.statusCode), answer.body);
+      const done = await get(row.id);
+      let state = 'pending';
+      for (const decision of done.decisions) {
+        assert.equal(decision.from_state, state, `round ${round}: ${JSON.stringify(done.decisions)}`);
+        state = decision.to_state;
+      }
+      assert.equal(done.state, state);
+      assert.equal(done.decisions.length, answers.filter((answer) => answer.statusCode === 200).length);
+    }
+  });
+
   test('a move the state does not allow is a 409; a state the definition does not know a 422', async () => {
     const row = await make.workflow();
     const conflict = await request('POST', `/workflows/${row.id}/transition`, approver.secret, { to_state: 'changes_requested' });

@@ -7,6 +7,9 @@ import { createTaskRepository } from './repository.ts';
 /** Runs kept per task (the latest); older ones are deleted as new runs finish. */
 export const KEPT_RUNS = 500;
 
+/** Why a run queued before its task was disabled did not run. */
+export const DISABLED_BEFORE_RUN = 'The task was disabled before this run started; it did not run.';
+
 function message(error: unknown): string {
   return (error instanceof Error ? error.message || error.name : String(error)).slice(0, 2000);
 }
@@ -27,6 +30,14 @@ export function taskJobs(platform: Platform, taskTypes: Record<string, TaskFunct
         if (run.status === 'succeeded' || run.status === 'failed') return;
         const task = await tasks.findById(run.task_id);
         if (!task) throw new PermanentJobError(`task ${run.task_id} of run ${runId} does not exist`);
+        // Disabled after this run was queued (a manual run, or a scheduled one queued just before): a
+        // disabled task does not run. The run ends failed, saying why; the task's last outcome stays.
+        if (!task.enabled) {
+          await platform.database.db
+            .transaction()
+            .execute((trx) => tasks.abandonRun(trx, runId, DISABLED_BEFORE_RUN, platform.clock.now().toISOString()));
+          return;
+        }
 
         const started = platform.clock.now();
         const startedAt = started.toISOString();

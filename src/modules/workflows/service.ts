@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
+import { forUpdate } from '../../db/locks.ts';
 import type { DB } from '../../db/schema.ts';
 import { readSnapshot } from '../../db/snapshot.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -120,6 +121,18 @@ export function createWorkflowService(deps: { db: Kysely<DB>; dialect: Dialect; 
     return row;
   }
 
+  /**
+   * Reads an instance at the start of a transaction that decides on it, holding it until the
+   * transaction ends (a row lock on PostgreSQL; SQLite's writers run one at a time): two decisions
+   * sent at once are taken one after the other, the second from the state the first left. Without
+   * it, a move allowed from several states (approved, from pending or in_review) was checked against
+   * the state read before the first decision committed, and recorded from it.
+   */
+  async function lockRow(trx: Kysely<DB>, id: number): Promise<InstanceRow> {
+    await forUpdate(trx.selectFrom('workflow_instances').select('id').where('id', '=', id), dialect).executeTakeFirst();
+    return findRow(trx, id);
+  }
+
   return {
     // An instance's state and its decisions are committed together (a transition): read in one
     // snapshot, an answer never shows a decision beside the state before it.
@@ -181,7 +194,7 @@ export function createWorkflowService(deps: { db: Kysely<DB>; dialect: Dialect; 
      */
     async transition(ctx: ServiceContext, id: number, body: { to_state: string; comment?: string | null }): Promise<WorkflowInstance> {
       return db.transaction().execute(async (trx) => {
-        const row = await findRow(trx, id);
+        const row = await lockRow(trx, id);
         const definition = definitionOf(row.workflow);
         const user = await decider(trx, ctx, definition);
         const to = body.to_state;
@@ -213,7 +226,7 @@ export function createWorkflowService(deps: { db: Kysely<DB>; dialect: Dialect; 
     /** Assigns an active staff user to decide; the acting user needs the same permission as for a transition. */
     async assign(ctx: ServiceContext, id: number, body: { user_id: number }): Promise<WorkflowInstance> {
       return db.transaction().execute(async (trx) => {
-        const row = await findRow(trx, id);
+        const row = await lockRow(trx, id);
         await decider(trx, ctx, definitionOf(row.workflow));
         const problem = unassignable(await workflows.findPerson(trx, body.user_id));
         if (problem) throw ValidationError.field('user_id', problem);
