@@ -246,7 +246,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         if (file.size === 0) throw ValidationError.field('file', 'The file is empty.');
 
         const now = ctx.clock.now().toISOString();
-        const id = await db.transaction().execute(async (trx) => {
+        const stored = await db.transaction().execute(async (trx) => {
           await checkStudent(trx, checked.studentId);
           if (checked.supersedesId) {
             const prior = await documents.find(trx, checked.supersedesId);
@@ -291,10 +291,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
           }
           await outbox.emit(trx, 'document.stored', { document_id: inserted, type, size: file.size, sha256: file.sha256 });
           await deps.queue.enqueue(trx, 'documents.process', { documentId: inserted });
-          return inserted;
+          // Read in the transaction: once it has committed, nothing is left to fail, so a 5xx (which
+          // frees an Idempotency-Key for a retry) means that nothing was stored.
+          return find(trx, inserted);
         });
-        ctx.logger.info({ documentId: id, size: file.size, type }, 'document stored');
-        return presentDocument(await find(db, id));
+        ctx.logger.info({ documentId: stored.id, size: file.size, type }, 'document stored');
+        return presentDocument(stored);
       } catch (error) {
         // Whatever refused the upload, or cut it short, the file it left is removed; unless the row
         // was committed after all (the connection was lost at the commit, or afterwards while reading

@@ -84,8 +84,8 @@ export function createReportService(deps: ReportServiceDeps) {
   const { db, storage, outbox } = deps;
   const batch = deps.batch ?? BATCH;
 
-  async function find(id: number): Promise<ReportRow> {
-    const row = (await db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst()) as ReportRow | undefined;
+  async function find(id: number, executor: Kysely<DB> = db): Promise<ReportRow> {
+    const row = (await executor.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst()) as ReportRow | undefined;
     if (!row) throw new NotFoundError();
     return row;
   }
@@ -123,7 +123,9 @@ export function createReportService(deps: ReportServiceDeps) {
         throw ValidationError.field('parameters.to', 'The to day must not be before the from day.');
       }
       const now = ctx.clock.now().toISOString();
-      const id = await db.transaction().execute(async (trx) => {
+      // The answer is read in the request's transaction: once it has committed, nothing is left to fail,
+      // so a 5xx (which frees an Idempotency-Key for a retry) means that no report was requested.
+      const requested = await db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto('reports')
           .values({
@@ -140,9 +142,9 @@ export function createReportService(deps: ReportServiceDeps) {
           .executeTakeFirstOrThrow();
         await outbox.emit(trx, 'report.requested', { report_id: row.id, type: body.type, format: body.format ?? 'csv' });
         await deps.queue.enqueue(trx, 'reports.generate', { reportId: row.id });
-        return row.id;
+        return find(row.id, trx);
       });
-      return present(await find(id));
+      return present(requested);
     },
 
     async list(
