@@ -22,7 +22,7 @@ import { ErrorBody } from './http/schemas.ts';
 import { serverOptions } from './http/server.ts';
 import { systemRoutes } from './http/system-routes.ts';
 import { createIdempotencyRepository } from './modules/idempotency/repository.ts';
-import { createIdempotencyService } from './modules/idempotency/service.ts';
+import { createIdempotencyService, IN_PROGRESS_LEASE_MS } from './modules/idempotency/service.ts';
 import { modules } from './modules/index.ts';
 import { NotFoundError } from './platform/errors.ts';
 import type { AcademyModule } from './platform/module.ts';
@@ -133,7 +133,16 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       done();
     });
   }
-  registerIdempotency(http, createIdempotencyService({ keys: createIdempotencyRepository(platform.database.db), clock: platform.clock }));
+  registerIdempotency(
+    http,
+    createIdempotencyService({
+      keys: createIdempotencyRepository(platform.database.db),
+      clock: platform.clock,
+      // A request still receiving its body (an upload, up to ACADEMY_REQUEST_TIMEOUT_MS) still holds its
+      // key: only a reservation older than any live request can be taken over by a retry.
+      leaseMs: Math.max(IN_PROGRESS_LEASE_MS, platform.config.requestTimeoutMs + 60_000),
+    }),
+  );
 
   // A GET or HEAD has no body to inflate (Fastify reads none for them): no decompression hook on
   // every read. Routes whose answers are kept representations compress them once themselves
