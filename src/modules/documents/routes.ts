@@ -14,11 +14,16 @@ import { DOCUMENT_TYPE_TABLE, Document, DocumentListQuery, DocumentPatch } from 
 import type { DocumentService, UploadFile } from './service.ts';
 import { DOCUMENT_TYPES } from './types.ts';
 
-/** What a broken or cut-off multipart body looks like from the parser (busboy) or the stream below it. */
+/**
+ * What a broken or cut-off multipart body looks like from the parser (busboy) or the stream below it.
+ * The multipart plugin's own refusals (`FST_…`: its limits) are not: they are answered as such
+ * (src/http/errors.ts), even after the request's stream was destroyed by the refusal.
+ */
 function isBrokenUpload(error: unknown, request: FastifyRequest): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === 'string' && code.startsWith('FST_')) return false;
   if (request.raw.destroyed || request.raw.aborted) return true;
   const message = error instanceof Error ? error.message : '';
-  const code = (error as { code?: unknown })?.code;
   return (
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     code === 'ECONNRESET' ||
@@ -144,10 +149,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
       try {
         data = await documents.upload(request.ctx, partsOf(request, sent));
       } catch (failure) {
-        // The multipart parser's own refusals (its limits) are answered as such (src/http/errors.ts).
-        const parserCode = (failure as { code?: unknown })?.code;
-        const parserRefusal = typeof parserCode === 'string' && parserCode.startsWith('FST_');
-        if (!(failure instanceof AppError) && !parserRefusal && isBrokenUpload(failure, request)) {
+        if (!(failure instanceof AppError) && isBrokenUpload(failure, request)) {
           throw new MalformedRequestError('The multipart body was cut short or could not be parsed; nothing was kept.');
         }
         throw failure;
