@@ -393,6 +393,8 @@ export interface ScheduledTaskTable {
   enabled: Bool;
   last_run_at: Timestamp | null;
   next_run_at: Timestamp | null;
+  /** The organization's time zone when next_run_at was computed (migration 0019); null before it was known. */
+  schedule_timezone: string | null;
   last_outcome: string | null;
   last_error: string | null;
   last_duration_ms: number | null;

@@ -155,6 +155,39 @@ describe('scheduler', () => {
     assert.equal((await task()).next_run_at, '2026-03-14T22:00:00.000Z');
   });
 
+  test('when the organization moves to another time zone, the next run is computed in the new one and the old time is not run', async () => {
+    const clock = fixedClock('2026-03-10T12:00:00.000Z');
+    const platform = await createTestPlatform({ clock });
+    const db = platform.database.db;
+    await db.updateTable('organization').set({ timezone: 'Europe/London' }).execute();
+    const taskId = await onlyTask(platform, 'jobs.prune_failed', { next_run_at: null, cron: '0 2 * * *' });
+    const task = () => db.selectFrom('scheduled_tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+    const scheduler = schedulerFor(platform);
+    await scheduler.tick();
+    // 02:00 in London in March (before the clocks change) is 02:00 UTC.
+    assert.equal((await task()).next_run_at, '2026-03-11T02:00:00.000Z');
+
+    clock.set('2026-03-10T18:00:00.000Z');
+    await db.updateTable('organization').set({ timezone: 'America/New_York' }).execute();
+    assert.equal((await scheduler.tick()).queued, 0);
+    // 02:00 in New York (daylight time from 8 March, UTC-4) is 06:00 UTC.
+    const moved = await task();
+    assert.equal(moved.next_run_at, '2026-03-11T06:00:00.000Z');
+    assert.equal(moved.updated_at, '2026-03-10T18:00:00.000Z', 'the move shows in updated_since');
+
+    // London's 02:00 passes without a run; New York's 02:00 runs once.
+    clock.set('2026-03-11T02:30:00.000Z');
+    assert.equal((await scheduler.tick()).queued, 0);
+    clock.set('2026-03-11T06:00:00.000Z');
+    assert.equal((await scheduler.tick()).queued, 1);
+    const runs = await runsOf(platform, taskId);
+    assert.deepEqual(
+      runs.map((run) => run.scheduled_for),
+      ['2026-03-11T06:00:00.000Z'],
+    );
+    assert.equal((await task()).next_run_at, '2026-03-12T06:00:00.000Z');
+  });
+
   test('disabled tasks are never queued by the scheduler', async () => {
     const platform = await createTestPlatform();
     const db = platform.database.db;

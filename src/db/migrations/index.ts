@@ -16,6 +16,7 @@ import * as m0015 from './0015_job_request_ids.ts';
 import * as m0016 from './0016_enrolment_list_indexes.ts';
 import * as m0017 from './0017_users_search_text.ts';
 import * as m0018 from './0018_idempotency_body_digest.ts';
+import * as m0019 from './0019_task_schedule_timezone.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -36,6 +37,7 @@ const steps: Record<string, Step> = {
   '0016_enrolment_list_indexes': m0016,
   '0017_users_search_text': m0017,
   '0018_idempotency_body_digest': m0018,
+  '0019_task_schedule_timezone': m0019,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

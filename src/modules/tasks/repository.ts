@@ -52,24 +52,29 @@ export function createTaskRepository(db: Kysely<DB>) {
       return row && decode(row);
     },
 
-    setEnabled: async (id: number, enabled: boolean, nextRunAt: string | null, now: string): Promise<void> => {
-      await db.updateTable('scheduled_tasks').set({ enabled, next_run_at: nextRunAt, updated_at: now }).where('id', '=', id).execute();
+    /** `zone`: the time zone `nextRunAt` was computed in. */
+    setEnabled: async (id: number, enabled: boolean, nextRunAt: string | null, zone: string, now: string): Promise<void> => {
+      await db
+        .updateTable('scheduled_tasks')
+        .set({ enabled, next_run_at: nextRunAt, schedule_timezone: nextRunAt === null ? null : zone, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     },
 
     /** What the scheduler looks at on every pass. */
-    enabledSchedules: async (): Promise<Pick<TaskRow, 'id' | 'task_type' | 'cron' | 'next_run_at'>[]> =>
+    enabledSchedules: async (): Promise<Pick<TaskRow, 'id' | 'task_type' | 'cron' | 'next_run_at' | 'schedule_timezone'>[]> =>
       db
         .selectFrom('scheduled_tasks')
-        .select(['id', 'task_type', 'cron', 'next_run_at'])
+        .select(['id', 'task_type', 'cron', 'next_run_at', 'schedule_timezone'])
         .where('enabled', '=', true)
         .orderBy('id')
         .execute(),
 
     /** Sets the first next_run_at of a task that has none; a no-op when another scheduler did it first. */
-    initNextRun: async (id: number, nextRunAt: string, now: string): Promise<void> => {
+    initNextRun: async (id: number, nextRunAt: string, zone: string, now: string): Promise<void> => {
       await db
         .updateTable('scheduled_tasks')
-        .set({ next_run_at: nextRunAt, updated_at: now })
+        .set({ next_run_at: nextRunAt, schedule_timezone: zone, updated_at: now })
         .where('id', '=', id)
         .where('next_run_at', 'is', null)
         .where('enabled', '=', true)
@@ -81,10 +86,25 @@ export function createTaskRepository(db: Kysely<DB>) {
      * The conditional UPDATE is what lets any number of schedulers share a database: exactly one of
      * them changes the row, and only that one queues the run.
      */
-    advance: async (trx: Kysely<DB>, id: number, expected: string, nextRunAt: string, now: string): Promise<boolean> => {
+    advance: async (trx: Kysely<DB>, id: number, expected: string, nextRunAt: string, zone: string, now: string): Promise<boolean> => {
       const result = await trx
         .updateTable('scheduled_tasks')
-        .set({ next_run_at: nextRunAt, updated_at: now })
+        .set({ next_run_at: nextRunAt, schedule_timezone: zone, updated_at: now })
+        .where('id', '=', id)
+        .where('next_run_at', '=', expected)
+        .where('enabled', '=', true)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * Moves a task's next time to one computed in another time zone, without a run, only if no other
+     * scheduler moved it since `expected` was read (as advance does).
+     */
+    reschedule: async (id: number, expected: string, nextRunAt: string, zone: string, now: string): Promise<boolean> => {
+      const result = await db
+        .updateTable('scheduled_tasks')
+        .set({ next_run_at: nextRunAt, schedule_timezone: zone, updated_at: now })
         .where('id', '=', id)
         .where('next_run_at', '=', expected)
         .where('enabled', '=', true)

@@ -10,6 +10,9 @@ import { createRuntimeStateRepository } from '../runtime/repository.ts';
 import { createTaskRepository, type TaskRepository } from './repository.ts';
 import { nextRunAt, queueRun } from './schedule.ts';
 
+/** The next_run_at of a task whose cron never fires again: far out of reach. */
+const PARKED = '9999-12-31T00:00:00.000Z';
+
 export interface SchedulerDeps {
   database: Database;
   tasks: TaskRepository;
@@ -49,19 +52,28 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions) 
       try {
         if (task.next_run_at === null) {
           const next = nextRunAt(task.cron, timezone, now);
-          if (next) await deps.tasks.initNextRun(task.id, next, at);
+          if (next) await deps.tasks.initNextRun(task.id, next, timezone, at);
           if (next && (nextDueAt === null || next < nextDueAt)) nextDueAt = next;
           continue;
         }
         const due = task.next_run_at;
+        if (task.schedule_timezone !== null && task.schedule_timezone !== timezone) {
+          // The organization moved to another time zone since this time was computed: the cron is read
+          // in the new one from now on, and the old zone's time (past or not) is not run.
+          const next = nextRunAt(task.cron, timezone, now);
+          if (await deps.tasks.reschedule(task.id, due, next ?? PARKED, timezone, at)) {
+            logger.info({ task: task.task_type, from: task.schedule_timezone, to: timezone, next_run_at: next }, 'task rescheduled');
+          }
+          if (next && (nextDueAt === null || next < nextDueAt)) nextDueAt = next;
+          continue;
+        }
         if (Date.parse(due) > now.getTime()) {
           if (nextDueAt === null || due < nextDueAt) nextDueAt = due;
           continue;
         }
         const next = nextRunAt(task.cron, timezone, now);
         const won = await deps.database.db.transaction().execute(async (trx) => {
-          // A cron that never fires again parks the task: its next_run_at moves far out of reach.
-          if (!(await deps.tasks.advance(trx, task.id, due, next ?? '9999-12-31T00:00:00.000Z', at))) return false;
+          if (!(await deps.tasks.advance(trx, task.id, due, next ?? PARKED, timezone, at))) return false;
           // Null when a run for this due time is still waiting: nothing new was queued.
           return (await queueRun(deps, trx, { taskId: task.id, trigger: 'schedule', scheduledFor: due, now: at })) !== null;
         });

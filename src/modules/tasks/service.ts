@@ -119,7 +119,7 @@ export function createTaskService(deps: TaskServiceDeps) {
       const now = ctx.clock.now();
       const zone = await timezone();
       if (task.enabled !== enabled) {
-        await deps.tasks.setEnabled(task.id, enabled, enabled ? nextRunAt(task.cron, zone, now) : null, now.toISOString());
+        await deps.tasks.setEnabled(task.id, enabled, enabled ? nextRunAt(task.cron, zone, now) : null, zone, now.toISOString());
       }
       return presentTask(await find(task.id), zone);
     },
