@@ -214,6 +214,62 @@ describe('reports', () => {
     assert.equal((await get(`/reports/${waiting.id}`)).json().data.status, 'requested');
   });
 
+  test('a report left generated (a crash before its file was stored) is generated again by its retried job', async () => {
+    const { data } = (await request({ type: 'enrolments' })).json();
+    const { db } = app.platform.database;
+    // As a crash between the `generated` commit and the one that stores the file leaves it.
+    await db.updateTable('reports').set({ status: 'generated', progress: 100 }).where('id', '=', data.id).execute();
+    const service = reportServiceFor(app.platform);
+    assert.equal(await service.generate(systemContext(app.platform), data.id), 'available');
+    const download = await get(`/reports/${data.id}/download`);
+    assert.equal(download.statusCode, 200);
+    const enrolments = await db
+      .selectFrom('enrolments')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    assert.equal(parse(download.body, { columns: true }).length, Number(enrolments.n));
+  });
+
+  test('a report left generated whose job is gone ends failed as stalled', async () => {
+    const { data } = (await request({ type: 'completions' })).json();
+    const { db } = app.platform.database;
+    await db.updateTable('reports').set({ status: 'generated' }).where('id', '=', data.id).execute();
+    await db.updateTable('jobs').set({ failed_at: new Date().toISOString() }).where('name', '=', 'reports.generate').execute();
+    const later = new Date(Date.now() + 2 * 3_600_000);
+    await reportServiceFor(app.platform).expire({
+      ...systemContext(app.platform),
+      clock: { now: () => later, epochMs: () => later.getTime() },
+    });
+    const failed = (await get(`/reports/${data.id}`)).json().data;
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.failure_reason, /not being retried/);
+  });
+
+  test('a report whose job gives up (a worker died during its last attempt) ends failed with report.failed', async () => {
+    const { data } = (await request({ type: 'completions' })).json();
+    const { db } = app.platform.database;
+    const jobs = await db.selectFrom('jobs').select(['id', 'payload', 'max_attempts']).where('name', '=', 'reports.generate').execute();
+    const job = jobs.find((j) => (typeof j.payload === 'string' ? JSON.parse(j.payload) : j.payload).reportId === data.id);
+    assert.ok(job);
+    // As a worker killed during the last attempt leaves it: locked long ago, attempts used up.
+    await db
+      .updateTable('jobs')
+      .set({ locked_by: 'gone', locked_at: '2020-01-01T00:00:00.000Z', attempts: job.max_attempts })
+      .where('id', '=', job.id)
+      .execute();
+    await db.updateTable('reports').set({ status: 'generating' }).where('id', '=', data.id).execute();
+    const worker = app.platform.createWorker({ pollMs: 10 });
+    await worker.start();
+    try {
+      await eventually(async () => (await get(`/reports/${data.id}`)).json().data.status === 'failed', { what: 'the report to fail' });
+    } finally {
+      await worker.stop();
+    }
+    assert.match((await get(`/reports/${data.id}`)).json().data.failure_reason, /^Generation did not finish: /);
+    const events = await db.selectFrom('events').select('payload').where('type', '=', 'report.failed').execute();
+    assert.ok(events.some((e) => (typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload).report_id === data.id));
+  });
+
   test('filters, validation and scopes', async () => {
     assert.equal((await request({ type: 'nonsense' })).statusCode, 422);
     const extra = await request({ type: 'session_capacity', parameters: { from: '2026-01-01' } });

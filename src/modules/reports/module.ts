@@ -27,13 +27,7 @@ export const reportsModule = {
         },
         // Attempts exhausted (the process died during each): the report ends failed, never stuck in generating.
         async onExhausted(trx, payload, error) {
-          const now = platform.clock.now().toISOString();
-          await trx
-            .updateTable('reports')
-            .set({ status: 'failed', failure_reason: `Generation did not finish: ${error}`.slice(0, 500), failed_at: now, updated_at: now })
-            .where('id', '=', payload.reportId)
-            .where('status', 'in', ['requested', 'generating', 'generated', 'stored'])
-            .execute();
+          await reportServiceFor(platform).failIn(trx, systemContext(platform), payload.reportId, `Generation did not finish: ${error}`);
         },
       },
     };

@@ -30,15 +30,15 @@ export const reportLifecycle = defineLifecycle<ReportStatus, 'generate' | 'gener
   table: 'reports',
   moves: {
     // A report still `generating` is taken again after a crash: the job is retried when its lease ends.
-    generate: { from: ['requested', 'generating'], to: 'generating' },
+    // So is one left `generated` (a crash, or a lost connection, after its rows were written and before
+    // its file was stored): that file may be incomplete, so it is written again.
+    generate: { from: ['requested', 'generating', 'generated'], to: 'generating' },
     generated: { from: ['generating'], to: 'generated' },
     stored: { from: ['generated'], to: 'stored' },
     available: { from: ['stored'], to: 'available' },
     expire: { from: ['available'], to: 'expired' },
     fail: { from: ['requested', 'generating', 'generated', 'stored'], to: 'failed' },
   },
-  refuse: (_move, current) =>
-    new ConflictError('report_not_available', `The report is ${current}; it can be downloaded only while it is available.`),
 });
 
 type ReportRow = Omit<ReportTable, 'id' | 'progress' | 'attempts'> & { id: number; progress: number; attempts: number };
@@ -94,17 +94,23 @@ export function createReportService(deps: ReportServiceDeps) {
     await db.updateTable('reports').set(values).where('id', '=', id).execute();
   }
 
-  async function fail(ctx: ServiceContext, id: number, reason: string): Promise<void> {
+  /** Ends a report `failed` with its reason and `report.failed`, unless it already finished. */
+  function failIn(trx: Kysely<DB>, ctx: ServiceContext, id: number, reason: string): Promise<boolean> {
     const now = ctx.clock.now().toISOString();
-    await db.transaction().execute((trx) =>
-      reportLifecycle.tryApply(trx, id, 'fail', {
-        set: { failure_reason: reason.slice(0, 500), failed_at: now, updated_at: now },
-        event: { sink: outbox, type: 'report.failed', payload: { report_id: id, reason: reason.slice(0, 500) } },
-      }),
-    );
+    return reportLifecycle.tryApply(trx, id, 'fail', {
+      set: { failure_reason: reason.slice(0, 500), failed_at: now, updated_at: now },
+      event: { sink: outbox, type: 'report.failed', payload: { report_id: id, reason: reason.slice(0, 500) } },
+    });
+  }
+
+  async function fail(ctx: ServiceContext, id: number, reason: string): Promise<void> {
+    await db.transaction().execute((trx) => failIn(trx, ctx, id, reason));
   }
 
   return {
+    /** In the transaction that gives up the report's job for good (its attempts exhausted). */
+    failIn,
+
     async request(ctx: ServiceContext, body: ReportRequest): Promise<Report> {
       const definition = REPORTS[body.type];
       const parameters: ReportParameters = body.parameters ?? {};
@@ -183,7 +189,8 @@ export function createReportService(deps: ReportServiceDeps) {
     /**
      * The job: writes the rows to a file as they are read (a keyset page at a time), records progress,
      * and moves the report through generated → stored → available. A failure ends it `failed` with the
-     * reason; a crash leaves it `generating` until the job is retried, which starts again into a new file.
+     * reason; a crash leaves it `generating` (or `generated`, before its file is stored) until the job is
+     * retried, which starts again into a new file.
      */
     async generate(ctx: ServiceContext, id: number): Promise<ReportStatus | 'skipped'> {
       const started = ctx.clock.now().toISOString();
@@ -372,7 +379,7 @@ export function createReportService(deps: ReportServiceDeps) {
         await db
           .selectFrom('reports')
           .select('id')
-          .where('status', 'in', ['requested', 'generating'])
+          .where('status', 'in', ['requested', 'generating', 'generated'])
           .where('updated_at', '<', stalledBefore)
           .execute()
       ).filter((report) => !queued.has(report.id));
