@@ -328,13 +328,16 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
     async archive(ctx: ServiceContext, id: number): Promise<Document> {
       const now = ctx.clock.now().toISOString();
-      await db.transaction().execute((trx) =>
-        documentLifecycle.apply(trx, id, 'archive', {
+      // Read in the transaction, as an upload's answer is: a 5xx after the commit would free the
+      // Idempotency-Key, and the retry would be refused (409) although the archive was made.
+      const row = await db.transaction().execute(async (trx) => {
+        await documentLifecycle.apply(trx, id, 'archive', {
           set: { archived_at: now, updated_at: now },
           event: { sink: outbox, type: 'document.archived', payload: { document_id: id } },
-        }),
-      );
-      return presentDocument(await find(db, id));
+        });
+        return find(trx, id);
+      });
+      return presentDocument(row);
     },
 
     /** Soft and final: the row stays (listed as deleted), the file stays in storage, downloads are 404s. */

@@ -104,7 +104,9 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
 
       const now = ctx.clock.now().toISOString();
       try {
-        const id = await deps.db.transaction().execute(async (trx) => {
+        // The answer is read in the transaction: a connection lost after the commit must not turn into a
+        // 5xx, which frees the Idempotency-Key for a retry that would then be refused as a second enrolment.
+        const row = await deps.db.transaction().execute(async (trx) => {
           const session = await sessions.lock(trx, sessionId as number);
           if (!session) throw ValidationError.field('session_id', 'No training session has this id.');
           if (CLOSED_STATES.includes(session.workflow_state)) {
@@ -139,9 +141,9 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
             'enrollment.created',
             enrolmentPayload(row, { status: row.status, waitlist_position: row.waitlist_position }),
           );
-          return created;
+          return row;
         });
-        return presentEnrolment(await find(id));
+        return presentEnrolment(row);
       } catch (error) {
         // The partial unique index is the last line behind the check above.
         if (isUniqueViolation(error)) throw new ConflictError('conflict', 'The student is already enrolled in this session.');

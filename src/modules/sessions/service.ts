@@ -173,7 +173,9 @@ export function createSessionService(deps: SessionServiceDeps) {
       fields.check();
 
       const now = ctx.clock.now().toISOString();
-      const id = await deps.db.transaction().execute(async (trx) => {
+      // Read back in the transaction: a 5xx after the commit would free the Idempotency-Key, and the
+      // retry would create a second session.
+      const row = await deps.db.transaction().execute(async (trx) => {
         const created = await sessions.insert(trx, {
           course_id: course?.id as number,
           name: name as string,
@@ -189,13 +191,13 @@ export function createSessionService(deps: SessionServiceDeps) {
           updated_at: now,
         });
         // Created open: registration opens now, which is the event's meaning.
+        const row = await find(created, trx);
         if (state === 'open_for_registration') {
-          const row = (await sessions.findById(created, trx)) as SessionRow;
           await deps.outbox.emit(trx, 'course_intake.registration_opened', sessionPayload(row, state, now));
         }
-        return created;
+        return row;
       });
-      return presentSession(await find(id), ctx.clock.now());
+      return presentSession(row, ctx.clock.now());
     },
 
     /**
