@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import { migrate } from '../db/migrate.ts';
 import { assemble, modules } from '../modules/index.ts';
 import { operatorContext } from '../platform/context.ts';
-import { AppError, DatabaseUnavailableError, NotFoundError } from '../platform/errors.ts';
+import { AppError, DatabaseUnavailableError, NOT_FOUND_MESSAGE, NotFoundError } from '../platform/errors.ts';
 import type { AcademyModule } from '../platform/module.ts';
 import { createLogger, type Platform } from '../platform/platform.ts';
 import { adminCommands } from './admin.ts';
@@ -34,7 +34,8 @@ function describe(error: unknown): string {
     return ['The input is invalid:', ...lines].join('\n');
   }
   // The API's deliberately uniform 404 text says too little at a terminal.
-  if (error instanceof NotFoundError) return 'Nothing has that id (see the list command for existing ones).';
+  if (error instanceof NotFoundError && error.message === NOT_FOUND_MESSAGE)
+    return 'Nothing has that id (see the list command for existing ones).';
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -1,16 +1,11 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../platform/errors.ts';
 import type { TokenView } from '../platform/tokens/service.ts';
-import { notFound } from './ids.ts';
+import { idArgument } from './ids.ts';
 import { table } from './output.ts';
 import type { Runner } from './runner.ts';
 
 const COLUMNS = ['id', 'name', 'prefix', 'scopes', 'user_id', 'expires_at', 'last_used_at', 'revoked_at'];
-
-function id(value: string): number {
-  if (!/^\d+$/.test(value)) throw notFound(`Invalid token id: ${value}`);
-  return Number(value);
-}
 
 /** Names the command's options (`--expires-in-days`) in the service's field errors (`expires_in_days`). */
 function asOptions(error: unknown): never {
@@ -77,7 +72,7 @@ export function tokenCommands(program: Command, run: Runner): void {
     .description('Revoke a token; it stops working at once')
     .action((value: string) =>
       run(async ({ platform, out }) => {
-        const token: TokenView = await platform.tokens.revoke(id(value));
+        const token: TokenView = await platform.tokens.revoke(idArgument(value));
         out.result(token, `Token ${token.id} revoked.`);
       }),
     );
@@ -87,7 +82,7 @@ export function tokenCommands(program: Command, run: Runner): void {
     .description('Replace a token with a new secret; the old one stops working at once')
     .action((value: string) =>
       run(async ({ platform, out }) => {
-        const issued = await platform.tokens.rotate(id(value));
+        const issued = await platform.tokens.rotate(idArgument(value));
         out.result(
           { token: issued.token, ...issued.record },
           `${issued.token}\n\nToken ${value} rotated; the replacement is token ${issued.record.id}. Store it now: it is not shown again.`,
@@ -101,7 +96,7 @@ export function tokenCommands(program: Command, run: Runner): void {
     .requiredOption('--set <list>', 'comma-separated scopes, or *')
     .action((value: string, options) =>
       run(async ({ platform, out }) => {
-        const token = await platform.tokens.setScopes(id(value), scopes(options.set));
+        const token = await platform.tokens.setScopes(idArgument(value), scopes(options.set));
         out.result(token, `Token ${token.id} now has scopes: ${token.scopes.join(', ')}`);
       }),
     );

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { IdempotencyKeyReusedError, type IdempotencyService } from '../modules/idempotency/service.ts';
+import type { IdempotencyService } from '../modules/idempotency/service.ts';
+import { IdempotencyKeyReusedError } from '../platform/errors.ts';
 import { hookList } from './route-hooks.ts';
 
 /** Response headers that belong to the outcome and are replayed with it. */

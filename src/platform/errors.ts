@@ -1,6 +1,7 @@
 /**
- * One error type per meaning. The HTTP layer maps each to the contract's status and code in one place
- * (src/http/errors.ts); services, jobs and the CLI throw these without knowing about HTTP.
+ * One error type per meaning, each with the contract's status and code, defined here and nowhere
+ * else. Services, jobs and the CLI throw them; the HTTP layer writes any of them in the contract's
+ * error format (src/http/errors.ts), and the CLI prints its code and message.
  */
 export class AppError extends Error {
   readonly code: string;
@@ -53,10 +54,13 @@ export class PermissionDeniedError extends AppError {
   }
 }
 
+/** The API's one 404 message for every case, so that a 404 never tells which case it was. */
+export const NOT_FOUND_MESSAGE = 'The requested resource was not found.';
+
 export class NotFoundError extends AppError {
-  constructor() {
-    // Deliberately one message for every case, so that a 404 never tells which case it was.
-    super(404, 'not_found', 'The requested resource was not found.');
+  /** The CLI says what was given (an unknown key, a malformed id). */
+  constructor(message = NOT_FOUND_MESSAGE) {
+    super(404, 'not_found', message);
   }
 }
 
@@ -88,6 +92,26 @@ export class PayloadTooLargeError extends AppError {
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message: string) {
     super(415, 'unsupported_media_type', message);
+  }
+}
+
+/** A `Range` outside the file: the answer carries `Content-Range` with the file's size. */
+export class RangeNotSatisfiableError extends AppError {
+  constructor(size: number) {
+    super(416, 'range_not_satisfiable', `The requested range is outside the file's ${size} bytes.`, {
+      headers: { 'content-range': `bytes */${size}` },
+    });
+  }
+}
+
+/** An `Idempotency-Key` sent again with another request (method, path or body). */
+export class IdempotencyKeyReusedError extends AppError {
+  constructor() {
+    super(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used for a different request (method, path or body). Use a new key for a new request.',
+    );
   }
 }
 

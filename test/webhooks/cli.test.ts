@@ -86,6 +86,6 @@ describe('academy webhooks', () => {
 
     const badId = await academy(['webhooks', 'delete', 'x1']);
     assert.equal(badId.code, 1);
-    assert.match(badId.stderr, /Invalid webhook endpoint id: x1/);
+    assert.match(badId.stderr, /"x1" is not an id/);
   });
 });

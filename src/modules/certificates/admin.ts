@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { notFound } from '../../cli/ids.ts';
+import { idArgument } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { certificateServiceFor } from './service.ts';
@@ -31,7 +31,7 @@ export function adminCertificateCommands(admin: Command, run: Runner): void {
     .option('--data <json>', '{"reason":"Issued in error"}')
     .action((id: string, options) =>
       run(async ({ platform, out, ctx }) => {
-        const certificate = await certificateServiceFor(platform).revoke(ctx, parseId(id), parseData(options.data));
+        const certificate = await certificateServiceFor(platform).revoke(ctx, idArgument(id), parseData(options.data));
         out.result(certificate, `Certificate ${certificate.certificate_number} revoked.`);
       }),
     );
@@ -47,11 +47,4 @@ export function adminCertificateCommands(admin: Command, run: Runner): void {
         out.result(items, table(items as unknown as Record<string, unknown>[], COLUMNS) + more);
       }),
     );
-}
-
-/** An id argument; anything else is an error that names it. */
-export function parseId(value: string): number {
-  const id = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id < 1) throw notFound(`"${value}" is not an id (a positive integer).`);
-  return id;
 }

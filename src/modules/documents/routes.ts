@@ -9,7 +9,13 @@ import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
 import { ifMatch } from '../../http/preconditions.ts';
 import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
-import { AppError, MalformedRequestError, NotFoundError } from '../../platform/errors.ts';
+import {
+  AppError,
+  MalformedRequestError,
+  NotFoundError,
+  RangeNotSatisfiableError,
+  UnsupportedMediaTypeError,
+} from '../../platform/errors.ts';
 import { DOCUMENT_TYPE_TABLE, Document, DocumentListQuery, DocumentPatch } from './schemas.ts';
 import type { DocumentService, UploadFile } from './service.ts';
 import { DOCUMENT_TYPES } from './types.ts';
@@ -142,7 +148,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
     },
     handler: async (request, reply) => {
       if (!request.isMultipart()) {
-        throw new AppError(415, 'unsupported_media_type', 'Send the document as multipart/form-data with the fields type and file.');
+        throw new UnsupportedMediaTypeError('Send the document as multipart/form-data with the fields type and file.');
       }
       let data: Document;
       const sent: Sent = { fields: {}, file: null };
@@ -254,8 +260,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
       const ifRange = request.headers['if-range'];
       const range = ifRange && ifRange !== etag ? null : parseRange(request.headers.range, current.size);
       if (range === 'unsatisfiable') {
-        reply.header('content-range', `bytes */${current.size}`);
-        throw new AppError(416, 'range_not_satisfiable', `The requested range is outside the file's ${current.size} bytes.`);
+        throw new RangeNotSatisfiableError(current.size);
       }
       const { stream } = await documents.open(request.ctx, current.id, range ?? undefined);
       reply.type(current.media_type);

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
-import { AppError, ConflictError, ValidationError } from '../../platform/errors.ts';
+import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../../platform/errors.ts';
 import type { IdempotencyKeyRow, IdempotencyRepository, StoredResponse } from './repository.ts';
 
 export type { StoredResponse } from './repository.ts';
@@ -14,16 +14,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IN_PROGRESS_LEASE_MS = 5 * 60 * 1000;
 
 export const MAX_KEY_LENGTH = 255;
-
-export class IdempotencyKeyReusedError extends AppError {
-  constructor() {
-    super(
-      422,
-      'idempotency_key_reused',
-      'This Idempotency-Key was already used for a different request (method, path or body). Use a new key for a new request.',
-    );
-  }
-}
 
 function inUse(): ConflictError {
   return new ConflictError(

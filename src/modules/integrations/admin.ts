@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { notFound } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { NotFoundError } from '../../platform/errors.ts';
@@ -52,7 +51,7 @@ export function adminIntegrationCommands(admin: Command, run: Runner): void {
           const integration = await integrationServiceFor(platform)
             .setEnabled(ctx, key, enabled)
             .catch((error) => {
-              throw error instanceof NotFoundError ? notFound(`No integration has the key "${key}".`) : error;
+              throw error instanceof NotFoundError ? new NotFoundError(`No integration has the key "${key}".`) : error;
             });
           out.result(integration, `Integration ${integration.key} ${enabled ? 'enabled' : 'disabled'}.`);
         }),

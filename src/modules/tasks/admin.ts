@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { notFound } from '../../cli/ids.ts';
 import { table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { NotFoundError } from '../../platform/errors.ts';
@@ -39,7 +38,7 @@ export function adminTaskCommands(admin: Command, run: Runner): void {
           const task = await taskServiceFor(platform)
             .setEnabled(ctx, reference, enabled)
             .catch((error) => {
-              throw error instanceof NotFoundError ? notFound(`No task has the id or task type "${reference}".`) : error;
+              throw error instanceof NotFoundError ? new NotFoundError(`No task has the id or task type "${reference}".`) : error;
             });
           out.result(
             task,

@@ -1,13 +1,8 @@
 import type { Command } from 'commander';
-import { notFound } from '../../cli/ids.ts';
+import { idArgument } from '../../cli/ids.ts';
 import { table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { webhookServiceFor } from './service.ts';
-
-function id(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw notFound(`Invalid webhook endpoint id: ${value}`);
-  return Number(value);
-}
 
 /** `webhooks list`, also `admin webhooks list` (every admin resource lists): the endpoints, never their secrets. */
 export function listEndpoints(run: Runner): () => Promise<void> {
@@ -48,7 +43,7 @@ export function webhookCommands(program: Command, run: Runner): void {
     .description('Delete an endpoint and its delivery history; pending deliveries are dropped')
     .action((value: string) =>
       run(async ({ platform, out, ctx }) => {
-        const endpoint = await webhookServiceFor(platform).delete(ctx, id(value));
+        const endpoint = await webhookServiceFor(platform).delete(ctx, idArgument(value));
         out.result(endpoint, `Webhook endpoint ${endpoint.id} (${endpoint.url}) deleted.`);
       }),
     );
@@ -61,7 +56,7 @@ export function webhookCommands(program: Command, run: Runner): void {
       run(async ({ platform, out, ctx }) => {
         const limit = Number(options.limit);
         if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new Error('--limit must be a whole number from 1 to 500');
-        const list = await webhookServiceFor(platform).deliveries(ctx, id(value), limit);
+        const list = await webhookServiceFor(platform).deliveries(ctx, idArgument(value), limit);
         out.result(
           list,
           table(list as unknown as Record<string, unknown>[], [
