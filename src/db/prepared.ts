@@ -1,5 +1,5 @@
-import { type Compilable, type CompiledQuery, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { type Dialect, runsPrepared } from './database.ts';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { runsPrepared } from './database.ts';
 import type { DB } from './schema.ts';
 
 /**
@@ -27,14 +27,4 @@ export function prepare<R>(db: Kysely<DB>, query: Compilable<R>): (...parameters
     }
     return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
   };
-}
-
-/**
- * `column` is one of `ids`, with the ids as one parameter (an integer array on PostgreSQL, JSON on
- * SQLite): the statement's text does not depend on how many there are, so one prepared statement
- * and one plan serve every list (`in ($1, $2, …)` is a new text, parsed and planned, per length).
- */
-export function idIn(dialect: Dialect, column: string, ids: readonly number[]): RawBuilder<SqlBool> {
-  if (dialect === 'postgres') return sql<SqlBool>`${sql.ref(column)} = any(${[...ids]}::integer[])`;
-  return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(ids)}))`;
 }

@@ -2,7 +2,6 @@ import { type Static, Type } from 'typebox';
 import { StringEnum } from '../../http/schemas.ts';
 
 export const APPLICATION_SOURCES = ['admin', 'import'] as const;
-export type ApplicationSource = (typeof APPLICATION_SOURCES)[number];
 
 /**
  * A course application: what makes a user a student. The API shows applications only through the

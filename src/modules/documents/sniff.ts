@@ -3,8 +3,6 @@ import { fileTypeFromBuffer } from 'file-type';
 /** How much of a file's beginning is read to tell its type (office formats need their first zip entries). */
 export const SNIFF_BYTES = 64 * 1024;
 
-const TEXT_TYPES = new Set(['text/plain', 'text/csv']);
-
 /** Whether `head` reads as UTF-8 text: it decodes strictly and has no NUL or other C0 control but tab, CR, LF, FF. */
 function isText(head: Uint8Array, complete: boolean): boolean {
   // A multi-byte character cut at the end of the sample is not an error.
@@ -47,8 +45,4 @@ export async function sniffMediaType(
     return csv ? 'text/csv' : 'text/plain';
   }
   return 'application/octet-stream';
-}
-
-export function isTextType(mediaType: string): boolean {
-  return TEXT_TYPES.has(mediaType);
 }

@@ -78,10 +78,6 @@ export function createInvitationRepository(db: Kysely<DB>) {
         .where('used_at', 'is', null)
         .execute();
     },
-
-    /** A user's invitations, newest first (tests and the administration). */
-    listFor: async (userId: number): Promise<InvitationRow[]> =>
-      db.selectFrom('user_invitations').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute(),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { bool, json } from '../../db/codec.ts';
+import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
+import { forUpdate } from '../../db/locks.ts';
 import type { DB, WorkflowInstanceTable } from '../../db/schema.ts';
 import type { WorkflowSort } from './schemas.ts';
 
@@ -78,6 +80,11 @@ export function createWorkflowRepository(db: Kysely<DB>) {
 
     find: async (id: number, executor: Kysely<DB> = db): Promise<InstanceRow | undefined> =>
       withAssignee(executor).where('workflow_instances.id', '=', id).executeTakeFirst(),
+
+    /** Locks an instance for the rest of `trx` (a row lock on PostgreSQL; SQLite's writers run one at a time). */
+    lock: async (trx: Kysely<DB>, dialect: Dialect, id: number): Promise<void> => {
+      await forUpdate(trx.selectFrom('workflow_instances').select('id').where('id', '=', id), dialect).executeTakeFirst();
+    },
 
     /** The unfinished instance of a workflow about a subject, if there is one. */
     findOpen: async (

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
-import { forUpdate } from '../../db/locks.ts';
 import type { DB } from '../../db/schema.ts';
 import { readSnapshot } from '../../db/snapshot.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -129,7 +128,7 @@ export function createWorkflowService(deps: { db: Kysely<DB>; dialect: Dialect; 
    * the state read before the first decision committed, and recorded from it.
    */
   async function lockRow(trx: Kysely<DB>, id: number): Promise<InstanceRow> {
-    await forUpdate(trx.selectFrom('workflow_instances').select('id').where('id', '=', id), dialect).executeTakeFirst();
+    await workflows.lock(trx, dialect, id);
     return findRow(trx, id);
   }
 

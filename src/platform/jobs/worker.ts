@@ -266,7 +266,7 @@ export function createWorker(deps: WorkerDeps, options: WorkerOptions) {
       })();
       return stopped;
     },
-    /** Wakes the loop (used by the scheduler after it enqueued work). */
+    /** Wakes the loop now (jobs enqueued in this process wake it themselves, through the queue's onEnqueued). */
     wake,
   };
 }
