@@ -195,7 +195,10 @@ describe('health checks', () => {
     const mail = res.json().data.checks.find((c: { name: string }) => c.name === 'mail');
     assert.equal(mail.status, 'fail');
     assert.equal(mail.output, 'timed out after 500 ms');
-    assert.ok(ms >= 490 && ms < 1000, `answered in ${Math.round(ms)} ms`);
+    // At the row's 500 ms, not the mail check's default 5000 ms: the margin above 500 is for the other
+    // checks of the same request on a loaded machine (a fresh-clone run with both suites beside it
+    // answered in 1014 ms).
+    assert.ok(ms >= 490 && ms < 2500, `answered in ${Math.round(ms)} ms`);
   });
 
   test('health.run_checks sends alert.sent exactly when the overall status gets worse', async () => {
