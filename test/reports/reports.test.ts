@@ -338,6 +338,7 @@ describe('reports', () => {
         storage: platform.storage,
         outbox: platform.outbox,
         queue: platform.queue,
+        jobs: platform.jobs,
         batch: 2,
       });
       const { data } = (await request({ type: 'enrolments' })).json();

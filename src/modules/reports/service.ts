@@ -1,16 +1,18 @@
 import { PassThrough } from 'node:stream';
-import { type Compilable, type Kysely, sql, type Updateable } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { HeldSnapshot } from '../../db/held-snapshot.ts';
-import { type ListRequest, listPage, type Page } from '../../db/list.ts';
-import type { DB, ReportTable } from '../../db/schema.ts';
+import type { ListRequest, Page } from '../../db/list.ts';
+import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { Outbox } from '../../platform/events/outbox.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
+import type { JobRepository } from '../../platform/jobs/repository.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { Storage } from '../../platform/storage.ts';
+import { createReportRepository, NEXT_ATTEMPT, type ReportFilter, type ReportRow } from './repository.ts';
 import type { Report, ReportRequest, ReportSort, ReportStatus } from './schemas.ts';
 import { REPORTS, type ReportFormat, type ReportParameters, type ReportType } from './types.ts';
 import { type RowWriter, rowWriter } from './writers.ts';
@@ -40,8 +42,6 @@ export const reportLifecycle = defineLifecycle<ReportStatus, 'generate' | 'gener
     fail: { from: ['requested', 'generating', 'generated', 'stored'], to: 'failed' },
   },
 });
-
-type ReportRow = Omit<ReportTable, 'id' | 'progress' | 'attempts'> & { id: number; progress: number; attempts: number };
 
 function present(row: ReportRow): Report {
   return {
@@ -78,20 +78,19 @@ export interface ReportServiceDeps {
   storage: Storage;
   outbox: Outbox;
   queue: JobQueue;
+  /** The platform's jobs, which `expire` asks which reports a job is still generating. */
+  jobs: JobRepository;
 }
 
 export function createReportService(deps: ReportServiceDeps) {
   const { db, storage, outbox } = deps;
   const batch = deps.batch ?? BATCH;
+  const reports = createReportRepository(db);
 
   async function find(id: number, executor: Kysely<DB> = db): Promise<ReportRow> {
-    const row = (await executor.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst()) as ReportRow | undefined;
+    const row = await reports.findById(id, executor);
     if (!row) throw new NotFoundError();
     return row;
-  }
-
-  async function update(id: number, values: Updateable<ReportTable>): Promise<void> {
-    await db.updateTable('reports').set(values).where('id', '=', id).execute();
   }
 
   /** Ends a report `failed` with its reason and `report.failed`, unless it already finished. */
@@ -132,44 +131,26 @@ export function createReportService(deps: ReportServiceDeps) {
       // The answer is read in the request's transaction: once it has committed, nothing is left to fail,
       // so a 5xx (which frees an Idempotency-Key for a retry) means that no report was requested.
       const requested = await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .insertInto('reports')
-          .values({
-            type: body.type,
-            format: body.format ?? 'csv',
-            status: 'requested',
-            parameters: JSON.stringify(parameters),
-            requested_by_token_id: ctx.actor.tokenId,
-            request_id: ctx.requestId,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await outbox.emit(trx, 'report.requested', { report_id: row.id, type: body.type, format: body.format ?? 'csv' });
-        await deps.queue.enqueue(trx, 'reports.generate', { reportId: row.id });
-        return find(row.id, trx);
+        const id = await reports.insert(trx, {
+          type: body.type,
+          format: body.format ?? 'csv',
+          status: 'requested',
+          parameters: JSON.stringify(parameters),
+          requested_by_token_id: ctx.actor.tokenId,
+          request_id: ctx.requestId,
+          created_at: now,
+          updated_at: now,
+        });
+        await outbox.emit(trx, 'report.requested', { report_id: id, type: body.type, format: body.format ?? 'csv' });
+        await deps.queue.enqueue(trx, 'reports.generate', { reportId: id });
+        return find(id, trx);
       });
       return present(requested);
     },
 
-    async list(
-      _ctx: ServiceContext,
-      filter: { type?: ReportType | undefined; status?: ReportStatus | undefined },
-      list: ListRequest<ReportSort>,
-    ): Promise<Page<Report>> {
-      let query = db.selectFrom('reports').selectAll();
-      let count = db.selectFrom('reports');
-      if (filter.type !== undefined) {
-        query = query.where('type', '=', filter.type);
-        count = count.where('type', '=', filter.type);
-      }
-      if (filter.status !== undefined) {
-        query = query.where('status', '=', filter.status);
-        count = count.where('status', '=', filter.status);
-      }
-      const page = await listPage(db, query, list, { sort: { id: 'id', created_at: 'created_at', updated_at: 'updated_at' } }, { count });
-      return { items: page.items.map((row) => present(row as ReportRow)), total: page.total };
+    async list(_ctx: ServiceContext, filter: ReportFilter, list: ListRequest<ReportSort>): Promise<Page<Report>> {
+      const page = await reports.list(filter, list);
+      return { items: page.items.map(present), total: page.total };
     },
 
     async get(_ctx: ServiceContext, id: number): Promise<Report> {
@@ -196,7 +177,7 @@ export function createReportService(deps: ReportServiceDeps) {
       const started = ctx.clock.now().toISOString();
       const claimed = await db.transaction().execute((trx) =>
         reportLifecycle.tryApply(trx, id, 'generate', {
-          set: { attempts: sql`attempts + 1`, progress: 0, row_count: 0, updated_at: started },
+          set: { attempts: NEXT_ATTEMPT, progress: 0, row_count: 0, updated_at: started },
         }),
       );
       if (!claimed) return 'skipped';
@@ -271,7 +252,7 @@ export function createReportService(deps: ReportServiceDeps) {
           if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
             reportedAt = Date.now();
             const progress = total === 0 ? 99 : Math.min(99, Math.floor((100 * written) / total));
-            await update(id, { progress, row_count: written, updated_at: ctx.clock.now().toISOString() });
+            await reports.update(id, { progress, row_count: written, updated_at: ctx.clock.now().toISOString() });
           }
         }
         await snapshot.close();
@@ -341,13 +322,7 @@ export function createReportService(deps: ReportServiceDeps) {
     async expire(ctx: ServiceContext): Promise<{ expired: number; removedBytes: number; stalled: number }> {
       const now = ctx.clock.now();
       const at = now.toISOString();
-      const due = await db
-        .selectFrom('reports')
-        .select(['id', 'storage_key', 'size'])
-        .where('status', '=', 'available')
-        .where('expires_at', '<=', at)
-        .orderBy('id')
-        .execute();
+      const due = await reports.dueToExpire(at);
       let expired = 0;
       let removedBytes = 0;
       for (const report of due) {
@@ -364,26 +339,9 @@ export function createReportService(deps: ReportServiceDeps) {
       // A report is stalled when it has not moved for an hour and no job of its own is waiting or
       // running to generate it (another report's job does not keep it alive).
       const stalledBefore = new Date(now.getTime() - 60 * 60_000).toISOString();
-      const pending = await db
-        .selectFrom('jobs')
-        .select('payload')
-        .where('name', '=', 'reports.generate')
-        .where('failed_at', 'is', null)
-        .execute();
-      const queued = new Set(
-        pending
-          .map(({ payload }) => (typeof payload === 'string' ? JSON.parse(payload) : payload) as { reportId: number })
-          .map((p) => p.reportId),
-      );
-      const stalled = (
-        await db
-          .selectFrom('reports')
-          .select('id')
-          .where('status', 'in', ['requested', 'generating', 'generated'])
-          .where('updated_at', '<', stalledBefore)
-          .execute()
-      ).filter((report) => !queued.has(report.id));
-      for (const report of stalled) await fail(ctx, report.id, 'Generation stopped making progress and is not being retried.');
+      const queued = new Set((await deps.jobs.pendingPayloads('reports.generate')).map((payload) => payload.reportId));
+      const stalled = (await reports.unfinishedIdleSince(stalledBefore)).filter((id) => !queued.has(id));
+      for (const id of stalled) await fail(ctx, id, 'Generation stopped making progress and is not being retried.');
       return { expired, removedBytes, stalled: stalled.length };
     },
   };
@@ -398,5 +356,6 @@ export function reportServiceFor(platform: Platform): ReportService {
     storage: platform.storage,
     outbox: platform.outbox,
     queue: platform.queue,
+    jobs: platform.jobs,
   });
 }

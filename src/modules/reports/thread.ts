@@ -69,7 +69,8 @@ async function generate({ job, reportId, requestId }: ToThread): Promise<void> {
   const database = openDatabase(config.databaseUrl, { timeouts: config.dbTimeouts, pageCacheKib: 2048 });
   try {
     const clock = systemClock;
-    const queue = createJobQueue({ jobs: createJobRepository(database.db, database.dialect), clock });
+    const jobs = createJobRepository(database.db, database.dialect);
+    const queue = createJobQueue({ jobs, clock });
     const outbox = createOutbox({ events: createEventRepository(database.db), queue, clock });
     const reports = createReportService({
       db: database.db,
@@ -77,6 +78,7 @@ async function generate({ job, reportId, requestId }: ToThread): Promise<void> {
       storage: await storageFor(),
       outbox,
       queue,
+      jobs,
     });
     const ctx = { actor: system, clock, logger: loggerFor(job), requestId };
     const outcome = await withRequestId(requestId, () => reports.generate(ctx, reportId));

@@ -1,6 +1,8 @@
 import { type Kysely, type QueryCreator, type Selectable, sql } from 'kysely';
+import { json } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import type { DB, JobTable } from '../../db/schema.ts';
+import type { JobName, JobPayloads } from './names.ts';
 
 export type JobRow = Selectable<JobTable>;
 
@@ -68,6 +70,12 @@ export function createJobRepository(db: Kysely<DB>, dialect: Dialect) {
         .returningAll()
         .execute();
     },
+
+    /** The payloads of the jobs of `name` waiting or running (completed jobs are deleted; failed ones are left out). */
+    pendingPayloads: async <N extends JobName>(name: N): Promise<JobPayloads[N][]> =>
+      (await db.selectFrom('jobs').select('payload').where('name', '=', name).where('failed_at', 'is', null).execute()).map(({ payload }) =>
+        json<JobPayloads[N]>(payload),
+      ),
 
     /** Completed jobs are removed; the lock owner check keeps a swept-and-reclaimed job safe. */
     complete: async (id: number, worker: string): Promise<boolean> => {
