@@ -1,5 +1,9 @@
-import { sql } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
+import { createHealthRepository } from '../modules/health/repository.ts';
+import { createIntegrationRepository } from '../modules/integrations/repository.ts';
+import { createNotificationRepository } from '../modules/notifications/repository.ts';
+import { createWebhookRepository } from '../modules/webhooks/repository.ts';
+import { createJobMetricsRepository } from '../platform/jobs/metrics-repository.ts';
 import type { Platform } from '../platform/platform.ts';
 import { rateLimitRefusals } from './rate-limit.ts';
 
@@ -14,6 +18,11 @@ const HEALTH_STATUSES = ['pass', 'warn', 'fail'] as const;
  */
 export function addPlatformMetrics(registry: Registry, platform: Platform): void {
   const { db } = platform.database;
+  const jobs = createJobMetricsRepository(db);
+  const webhooks = createWebhookRepository(db);
+  const notifications = createNotificationRepository(db);
+  const integrations = createIntegrationRepository(db);
+  const health = createHealthRepository(db);
   const quietly = async (work: () => Promise<void>) => {
     try {
       await work();
@@ -30,18 +39,7 @@ export function addPlatformMetrics(registry: Registry, platform: Platform): void
     async collect() {
       this.reset();
       await quietly(async () => {
-        const rows = await db
-          .selectFrom('jobs')
-          .select([
-            'name',
-            sql<string>`case when failed_at is not null then 'failed' when locked_by is not null then 'running' else 'waiting' end`.as(
-              'state',
-            ),
-            sql<number | string>`count(*)`.as('n'),
-          ])
-          .groupBy(['name', sql`2`])
-          .execute();
-        for (const row of rows) this.set({ name: row.name, state: row.state }, Number(row.n));
+        for (const row of await jobs.countByNameAndState()) this.set({ name: row.name, state: row.state }, row.n);
       });
     },
   });
@@ -55,23 +53,16 @@ export function addPlatformMetrics(registry: Registry, platform: Platform): void
       this.reset();
       await quietly(async () => {
         const now = platform.clock.now();
-        const rows = await db
-          .selectFrom('jobs')
-          .select(['name', sql<string>`min(run_at)`.as('oldest')])
-          .where('failed_at', 'is', null)
-          .where('locked_by', 'is', null)
-          .where('run_at', '<=', now.toISOString())
-          .groupBy('name')
-          .execute();
+        const rows = await jobs.oldestWaiting(now.toISOString());
         for (const row of rows) this.set({ name: row.name }, Math.max(0, (now.getTime() - Date.parse(row.oldest)) / 1000));
       });
     },
   });
 
-  for (const [name, table, help] of [
-    ['academy_webhook_deliveries', 'webhook_deliveries', 'Webhook deliveries by status (pending, succeeded, failed…).'],
-    ['academy_notifications', 'notifications', 'Identity notifications by delivery status (queued, sent, failed).'],
-    ['academy_integration_messages', 'integration_messages', 'Integration messages by status.'],
+  for (const [name, countByStatus, help] of [
+    ['academy_webhook_deliveries', webhooks.countDeliveriesByStatus, 'Webhook deliveries by status (pending, succeeded, failed…).'],
+    ['academy_notifications', notifications.countByStatus, 'Identity notifications by delivery status (queued, sent, failed).'],
+    ['academy_integration_messages', integrations.countMessagesByStatus, 'Integration messages by status.'],
   ] as const) {
     new Gauge({
       name,
@@ -81,12 +72,7 @@ export function addPlatformMetrics(registry: Registry, platform: Platform): void
       async collect() {
         this.reset();
         await quietly(async () => {
-          const rows = await (db as never as import('kysely').Kysely<Record<string, { status: string }>>)
-            .selectFrom(table)
-            .select(['status', sql<number | string>`count(*)`.as('n')])
-            .groupBy('status')
-            .execute();
-          for (const row of rows) this.set({ status: row.status }, Number(row.n));
+          for (const row of await countByStatus()) this.set({ status: row.status }, row.n);
         });
       },
     });
@@ -100,8 +86,7 @@ export function addPlatformMetrics(registry: Registry, platform: Platform): void
     async collect() {
       this.reset();
       await quietly(async () => {
-        const rows = await db.selectFrom('health_checks').select(['name', 'last_status']).execute();
-        for (const row of rows) {
+        for (const row of await health.lastStatuses()) {
           for (const status of HEALTH_STATUSES) this.set({ check: row.name, status }, row.last_status === status ? 1 : 0);
         }
       });

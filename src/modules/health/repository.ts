@@ -15,6 +15,10 @@ export function createHealthRepository(db: Kysely<DB>) {
     findByName: async (name: string): Promise<HealthCheckRow | undefined> =>
       db.selectFrom('health_checks').selectAll().where('name', '=', name).executeTakeFirst(),
 
+    /** The last status of every check, enabled or not (the metrics). */
+    lastStatuses: async (): Promise<Pick<HealthCheckRow, 'name' | 'last_status'>[]> =>
+      db.selectFrom('health_checks').select(['name', 'last_status']).execute(),
+
     recordStatus: async (name: string, status: string, at: string): Promise<void> => {
       await db
         .updateTable('health_checks')

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { bool, json } from '../../db/codec.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, IntegrationMessageTable, IntegrationTable } from '../../db/schema.ts';
@@ -79,6 +79,16 @@ export function createIntegrationRepository(db: Kysely<DB>) {
       const page = await listPage(db, query, list, { sort: { created_at: 'created_at', id: 'id' } });
       return { items: page.items.map(message), total: page.total };
     },
+
+    /** How many messages there are in each status (the metrics). */
+    countMessagesByStatus: async (): Promise<{ status: string; n: number }[]> =>
+      (
+        await db
+          .selectFrom('integration_messages')
+          .select(['status', sql<number | string>`count(*)`.as('n')])
+          .groupBy('status')
+          .execute()
+      ).map((row) => ({ status: row.status, n: Number(row.n) })),
   };
 }
 

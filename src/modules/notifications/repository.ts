@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, NotificationTable } from '../../db/schema.ts';
 import type { NotificationSort, NotificationStatus, NotificationType } from './schemas.ts';
@@ -117,6 +117,16 @@ export function createNotificationRepository(db: Kysely<DB>) {
     /** The name of the user a notification is about, to greet them with. */
     userName: async (id: number): Promise<string | undefined> =>
       (await db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst())?.name,
+
+    /** How many notifications there are in each status (the metrics). */
+    countByStatus: async (): Promise<{ status: string; n: number }[]> =>
+      (
+        await db
+          .selectFrom('notifications')
+          .select(['status', sql<number | string>`count(*)`.as('n')])
+          .groupBy('status')
+          .execute()
+      ).map((row) => ({ status: row.status, n: Number(row.n) })),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { bool, json } from '../../db/codec.ts';
 import type { DB, WebhookDeliveryTable, WebhookEndpointTable } from '../../db/schema.ts';
 
@@ -58,6 +58,16 @@ export function createWebhookRepository(db: Kysely<DB>) {
     /** The most recent deliveries of an endpoint, newest first. */
     recentDeliveries: async (endpointId: number, limit: number): Promise<DeliveryRow[]> =>
       db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).orderBy('id', 'desc').limit(limit).execute(),
+
+    /** How many deliveries there are in each status (the metrics). */
+    countDeliveriesByStatus: async (): Promise<{ status: string; n: number }[]> =>
+      (
+        await db
+          .selectFrom('webhook_deliveries')
+          .select(['status', sql<number | string>`count(*)`.as('n')])
+          .groupBy('status')
+          .execute()
+      ).map((row) => ({ status: row.status, n: Number(row.n) })),
   };
 }
 
