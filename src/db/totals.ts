@@ -69,6 +69,11 @@ export function databaseVersion(dialect: Dialect): RawBuilder<string> {
     : sql<string>`(select data_version from pragma_data_version) || ':' || total_changes()`;
 }
 
+/** The statement that reads the database's version alone (`databaseVersion`), compiled for `db`. */
+export function versionCheck(db: Kysely<DB>, dialect: Dialect): CompiledQuery<{ version: string }> {
+  return sql<{ version: string }>`select ${databaseVersion(dialect)} as version`.compile(db);
+}
+
 const byDatabase = new WeakMap<Kysely<DB>, KeptTotals>();
 
 /** The kept totals of this database (one set per process and database, whoever asks). */
@@ -83,7 +88,7 @@ export function keptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
 
 function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
   const version = databaseVersion(dialect);
-  const check = sql<{ version: string }>`select ${version} as version`.compile(db);
+  const check = versionCheck(db, dialect);
   const kept = new Map<string, { version: string; total: number }>();
   // Query builders are immutable: the one a list asks a hint for and then counts is compiled once.
   const statements = new WeakMap<SelectQueryBuilder<DB, any, any>, CompiledQuery<{ total: number | string; version: string }>>();

@@ -6,9 +6,8 @@ import type { Platform } from '../../platform/platform.ts';
 import { certificateNumber } from '../certificates/service.ts';
 import type { CourseState } from '../courses/schemas.ts';
 import type { SessionState } from '../sessions/schemas.ts';
-import { type BulkRepository, type BulkTable, createBulkRepository } from './bulk.ts';
 import { createRandom, type Random } from './random.ts';
-import { createDemoRepository } from './repository.ts';
+import { type BulkRepository, type BulkTable, createBulkRepository, createDemoRepository } from './repository.ts';
 
 /**
  * `academy seed --scale N`: a large academy for benchmarks, written with multi-row inserts in large

@@ -8,11 +8,11 @@ import {
   sql,
   type Updateable,
 } from 'kysely';
-import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { builtOnce, type ListColumns, type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { DB, EnrolmentTable } from '../../db/schema.ts';
 import { keptTotals } from '../../db/totals.ts';
+import { studentExists } from '../students/repository.ts';
 import type { EnrolmentSort, EnrolmentStatus } from './schemas.ts';
 
 /** An enrolment as stored, with the course of its session. */
@@ -159,17 +159,7 @@ export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
         .execute(),
 
     /** Whether the user is a student: has a course application and is not staff. */
-    isStudent: async (userId: number, executor: Kysely<DB> = db): Promise<boolean> => {
-      const user = await executor.selectFrom('users').select('is_admin').where('id', '=', userId).executeTakeFirst();
-      if (!user || bool(user.is_admin)) return false;
-      const application = await executor
-        .selectFrom('course_applications')
-        .select('id')
-        .where('user_id', '=', userId)
-        .limit(1)
-        .executeTakeFirst();
-      return application !== undefined;
-    },
+    isStudent: async (userId: number, executor: Kysely<DB> = db): Promise<boolean> => studentExists(executor, userId),
   };
 }
 

@@ -7,7 +7,8 @@ import type { Clock } from '../../platform/clock.ts';
 import { type JobContext, type JobDefinitions, PermanentJobError } from '../../platform/jobs/registry.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { createInvitationRepository, type InvitationRepository, invitationLink, newInvitationToken } from '../users/invitations.ts';
+import { invitationLink, newInvitationToken } from '../users/invitations.ts';
+import { createInvitationRepository, type InvitationRepository } from '../users/repository.ts';
 import { createNotificationRepository, type NotificationRepository, type NotificationRow } from './repository.ts';
 import { type MailContext, renderMail } from './templates.ts';
 

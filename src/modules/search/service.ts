@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import { executePrepared } from '../../db/prepared.ts';
 import { SEARCH_COLUMNS, searchText } from '../../db/search.ts';
-import { databaseVersion } from '../../db/totals.ts';
+import { versionCheck } from '../../db/totals.ts';
 import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { AcademyModule, SearchGroup } from '../../platform/module.ts';
@@ -46,7 +45,7 @@ export function createSearchService(
   const { db, dialect } = platform.database;
   const planned = platform.database.planned();
   const statement = createSearchStatement(planned, dialect, groups);
-  const check = sql<{ version: string }>`select ${databaseVersion(dialect)} as version`.compile(planned);
+  const check = versionCheck(planned, dialect);
   const kept = new Map<string, { version: string; results: Results }>();
   /** Searches under way for a kept text, by text and the version read before they started. */
   const running = new Map<string, Promise<Results>>();

@@ -62,6 +62,12 @@ export function isStudent(eb: ExpressionBuilder<DB, 'users'>): Expression<SqlBoo
   ]);
 }
 
+/** Whether user `id` is a student (`isStudent`), read through `executor`. */
+export async function studentExists(executor: Kysely<DB>, id: number): Promise<boolean> {
+  const row = await executor.selectFrom('users').select('users.id').where('users.id', '=', id).where(isStudent).executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * `isStudent` for the rows of a page on PostgreSQL: the application looked up for each user that
  * passes the cheaper conditions (a subquery the planner tests last), where `exists` became a

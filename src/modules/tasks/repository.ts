@@ -184,11 +184,6 @@ export function createTaskRepository(db: Kysely<DB>) {
         .executeTakeFirst();
       if (oldestKept) await trx.deleteFrom('scheduled_task_runs').where('task_id', '=', taskId).where('id', '<', oldestKept.id).execute();
     },
-
-    /**
-     * Deletes jobs that failed for good before `before`. Kept here rather than in the jobs module
-     * because only this maintenance task removes failed jobs.
-     */
   };
 }
 

@@ -1,9 +1,10 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { json } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import { forUpdate } from '../../db/locks.ts';
-import type { DB, UserTable } from '../../db/schema.ts';
+import type { DB, UserInvitationTable, UserTable } from '../../db/schema.ts';
 import type { Permission } from '../../platform/permissions.ts';
 import type { UserSort, UserState } from './schemas.ts';
 
@@ -134,3 +135,62 @@ export function createStaffRepository(db: Kysely<DB>) {
 }
 
 export type StaffRepository = ReturnType<typeof createStaffRepository>;
+
+export type InvitationRow = Selectable<UserInvitationTable>;
+
+/** Staff invitations, each stored with the SHA-256 of its token only (invitations.ts). */
+export function createInvitationRepository(db: Kysely<DB>) {
+  return {
+    /**
+     * Stores the hash of the token that the invitation email `notificationId` is about to carry. A
+     * new attempt to send it replaces the token of the last one, whose email never arrived.
+     */
+    issue: async (values: { userId: number; notificationId: number; hash: string; expiresAt: string; now: string }): Promise<void> => {
+      await db
+        .insertInto('user_invitations')
+        .values({
+          user_id: values.userId,
+          notification_id: values.notificationId,
+          token_hash: values.hash,
+          expires_at: values.expiresAt,
+          used_at: null,
+          created_at: values.now,
+          updated_at: values.now,
+        })
+        .onConflict((oc) =>
+          oc.column('notification_id').doUpdateSet({ token_hash: values.hash, expires_at: values.expiresAt, updated_at: values.now }),
+        )
+        .execute();
+    },
+
+    /** The invitation whose token hashes to `hash`, compared in constant time after the index lookup. */
+    findByHash: async (trx: Kysely<DB>, hash: string): Promise<InvitationRow | undefined> => {
+      const row = await trx.selectFrom('user_invitations').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+      if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return undefined;
+      return row;
+    },
+
+    /** Uses up an invitation; false when it was used meanwhile (a second acceptance of the same link). */
+    use: async (trx: Kysely<DB>, id: number, now: string): Promise<boolean> => {
+      const result = await trx
+        .updateTable('user_invitations')
+        .set({ used_at: now, updated_at: now })
+        .where('id', '=', id)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Closes every open invitation of a user (activated by the administration, or archived). */
+    closeFor: async (trx: Kysely<DB>, userId: number, now: string): Promise<void> => {
+      await trx
+        .updateTable('user_invitations')
+        .set({ used_at: now, updated_at: now })
+        .where('user_id', '=', userId)
+        .where('used_at', 'is', null)
+        .execute();
+    },
+  };
+}
+
+export type InvitationRepository = ReturnType<typeof createInvitationRepository>;

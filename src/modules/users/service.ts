@@ -11,9 +11,16 @@ import { isPermission, PERMISSION_NAMES, type Permission } from '../../platform/
 import type { Platform } from '../../platform/platform.ts';
 import { type NotificationService, notificationServiceFor } from '../notifications/service.ts';
 import { checkEmail, checkName } from '../students/input.ts';
-import { createInvitationRepository, hashInvitationToken, INVITATION_TOKEN, type InvitationRepository } from './invitations.ts';
+import { hashInvitationToken, INVITATION_TOKEN } from './invitations.ts';
 import { MOVE_NOTIFICATIONS, moveTimestamps, type UserMove, userLifecycle } from './lifecycle.ts';
-import { createStaffRepository, type StaffFilter, type StaffRepository, type StaffRow } from './repository.ts';
+import {
+  createInvitationRepository,
+  createStaffRepository,
+  type InvitationRepository,
+  type StaffFilter,
+  type StaffRepository,
+  type StaffRow,
+} from './repository.ts';
 import type { User, UserSort } from './schemas.ts';
 
 export function presentUser(row: StaffRow): User {
