@@ -2184,6 +2184,7 @@ export interface components {
          *       "student_id": 30,
          *       "supersedes_id": null,
          *       "superseded_by_id": null,
+         *       "failure_reason": null,
          *       "download_path": "/api/v1/documents/12/download",
          *       "available_at": "2026-09-04T11:02:17.441Z",
          *       "archived_at": null,
@@ -2220,6 +2221,8 @@ export interface components {
             supersedes_id: number | null;
             /** @description The newer version that replaced this one, if any. */
             superseded_by_id: number | null;
+            /** @description Why a `stored` document is not available: its stored file did not match what was received, or could not be read back to be checked (after every retry). Null once it is available, and for every document without a problem. */
+            failure_reason: string | null;
             /** @description Where the file is read: GET this path (documents:read). */
             download_path: string;
             /**
@@ -2264,6 +2267,7 @@ export interface components {
          *           "student_id": 30,
          *           "supersedes_id": null,
          *           "superseded_by_id": null,
+         *           "failure_reason": null,
          *           "download_path": "/api/v1/documents/12/download",
          *           "available_at": "2026-09-04T11:02:17.441Z",
          *           "archived_at": null,
@@ -5790,6 +5794,7 @@ export interface operations {
                      *           "student_id": 30,
                      *           "supersedes_id": null,
                      *           "superseded_by_id": null,
+                     *           "failure_reason": null,
                      *           "download_path": "/api/v1/documents/12/download",
                      *           "available_at": "2026-09-04T11:02:17.441Z",
                      *           "archived_at": null,
@@ -5891,6 +5896,7 @@ export interface operations {
                      *         "student_id": 30,
                      *         "supersedes_id": null,
                      *         "superseded_by_id": null,
+                     *         "failure_reason": null,
                      *         "download_path": "/api/v1/documents/12/download",
                      *         "available_at": "2026-09-04T11:02:17.441Z",
                      *         "archived_at": null,
@@ -5960,6 +5966,7 @@ export interface operations {
                      *         "student_id": 30,
                      *         "supersedes_id": null,
                      *         "superseded_by_id": null,
+                     *         "failure_reason": null,
                      *         "download_path": "/api/v1/documents/12/download",
                      *         "available_at": "2026-09-04T11:02:17.441Z",
                      *         "archived_at": null,
@@ -6019,6 +6026,7 @@ export interface operations {
                      *         "student_id": 30,
                      *         "supersedes_id": null,
                      *         "superseded_by_id": null,
+                     *         "failure_reason": null,
                      *         "download_path": "/api/v1/documents/12/download",
                      *         "available_at": "2026-09-04T11:02:17.441Z",
                      *         "archived_at": null,
@@ -6095,6 +6103,7 @@ export interface operations {
                      *         "student_id": 30,
                      *         "supersedes_id": null,
                      *         "superseded_by_id": null,
+                     *         "failure_reason": null,
                      *         "download_path": "/api/v1/documents/12/download",
                      *         "available_at": "2026-09-04T11:02:17.441Z",
                      *         "archived_at": null,
@@ -6164,6 +6173,7 @@ export interface operations {
                      *         "student_id": 30,
                      *         "supersedes_id": null,
                      *         "superseded_by_id": null,
+                     *         "failure_reason": null,
                      *         "download_path": "/api/v1/documents/12/download",
                      *         "available_at": "2026-09-04T11:02:17.441Z",
                      *         "archived_at": null,

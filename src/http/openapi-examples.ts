@@ -190,6 +190,7 @@ const document: Static<typeof Document> = {
   student_id: 30,
   supersedes_id: null,
   superseded_by_id: null,
+  failure_reason: null,
   download_path: '/api/v1/documents/12/download',
   available_at: '2026-09-04T11:02:17.441Z',
   archived_at: null,

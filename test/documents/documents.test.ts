@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse as parseDisposition } from 'content-disposition';
+import { documentServiceFor } from '../../src/modules/documents/service.ts';
+import { systemContext } from '../../src/platform/context.ts';
 import type { Storage } from '../../src/platform/storage.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
@@ -119,6 +121,55 @@ for (const kind of ['local', 's3'] as const) {
       assert.deepEqual(Buffer.from(await download.arrayBuffer()), content);
       const again = await get(`/documents/${data.id}/download`, { 'if-none-match': download.headers.get('etag') as string });
       assert.equal(again.status, 304);
+    });
+
+    test('a stored file that does not match what was received stays stored, and the document says why', async () => {
+      const data = await created([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'file', file: { content: pdf(1200), filename: 'altered.pdf', type: 'application/pdf' } },
+      ]);
+      assert.equal(data.failure_reason, null);
+      // As if the file had changed in storage after it was received.
+      const { db } = app.platform.database;
+      await db
+        .updateTable('documents')
+        .set({ sha256: '0'.repeat(64) })
+        .where('id', '=', data.id)
+        .execute();
+      assert.equal(await documentServiceFor(app.platform).process(systemContext(app.platform), data.id), 'mismatch');
+      const now = (await (await get(`/documents/${data.id}`)).json()).data;
+      assert.equal(now.status, 'stored');
+      assert.match(now.failure_reason, /^The stored file does not match what was received \(size 1200 of 1200, SHA-256 /);
+      assert.ok(now.updated_at > data.updated_at, 'the reason shows in updated_since');
+    });
+
+    test('a document whose check gives up (storage failing at every attempt) says why it is not available', async () => {
+      const data = await created([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'file', file: { content: pdf(1100), filename: 'unchecked.pdf', type: 'application/pdf' } },
+      ]);
+      const { db } = app.platform.database;
+      const jobs = await db.selectFrom('jobs').select(['id', 'payload', 'max_attempts']).where('name', '=', 'documents.process').execute();
+      const job = jobs.find((j) => JSON.parse(j.payload).documentId === data.id);
+      assert.ok(job);
+      // As a worker killed during the last attempt leaves it: locked long ago, attempts used up.
+      await db
+        .updateTable('jobs')
+        .set({ locked_by: 'gone', locked_at: '2020-01-01T00:00:00.000Z', attempts: job.max_attempts })
+        .where('id', '=', job.id)
+        .execute();
+      const worker = app.platform.createWorker({ pollMs: 20 });
+      await worker.start();
+      try {
+        await eventually(async () => (await (await get(`/documents/${data.id}`)).json()).data.failure_reason !== null, {
+          what: 'the document to say why it is not available',
+        });
+      } finally {
+        await worker.stop();
+      }
+      const now = (await (await get(`/documents/${data.id}`)).json()).data;
+      assert.equal(now.status, 'stored');
+      assert.match(now.failure_reason, /^The stored file could not be checked: lease expired during the last attempt/);
     });
 
     test('an Idempotency-Key replays the same upload only: other bytes or fields under it are a 422; a refused upload frees it', async () => {

@@ -2,6 +2,7 @@ import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminDocumentCommands } from './admin.ts';
 import { documentRoutes } from './routes.ts';
+import { documentSearch } from './search.ts';
 import { documentServiceFor } from './service.ts';
 
 /** Documents: files uploaded in versions, checked by a job, downloaded in ranges, archived and deleted softly. */
@@ -19,32 +20,14 @@ export const documentsModule = {
       async handler(payload) {
         await documentServiceFor(platform).process(systemContext(platform), payload.documentId);
       },
+      // Attempts exhausted: the document says why it is not available, instead of staying stored without a word.
+      async onExhausted(trx, payload, error) {
+        await documentServiceFor(platform).checkAbandoned(trx, systemContext(platform), payload.documentId, error);
+      },
     },
   }),
   admin: adminDocumentCommands,
-  search: [
-    {
-      name: 'documents',
-      columns: ['title', 'filename', 'type', 'status'],
-      order: 'id',
-      direction: 'desc',
-      matches: ({ db, match }) =>
-        db
-          .selectFrom('documents')
-          .select(['documents.id', 'documents.title', 'documents.filename', 'documents.type', 'documents.status'])
-          .where('documents.status', '<>', 'deleted')
-          .where(match('documents')),
-      hit: (row: { id: number; title: string | null; filename: string; type: string; status: string }) => ({
-        id: row.id,
-        type: 'document',
-        title: row.title ?? row.filename,
-        path: `/api/v1/documents/${row.id}`,
-        filename: row.filename,
-        document_type: row.type,
-        status: row.status,
-      }),
-    },
-  ],
+  search: [documentSearch],
 } satisfies AcademyModule;
 
 declare module '../../platform/jobs/names.ts' {

@@ -18,6 +18,7 @@ const COLUMNS = [
   'documents.storage_key',
   'documents.student_id',
   'documents.supersedes_id',
+  'documents.failure_reason',
   'documents.available_at',
   'documents.archived_at',
   'documents.deleted_at',
@@ -38,6 +39,7 @@ export interface DocumentRow {
   student_id: number | null;
   supersedes_id: number | null;
   superseded_by_id: number | null;
+  failure_reason: string | null;
   available_at: string | null;
   archived_at: string | null;
   deleted_at: string | null;
@@ -122,6 +124,17 @@ export function createDocumentRepository(db: Kysely<DB>) {
 
     update: async (trx: Kysely<DB>, id: number, values: Partial<Insertable<DocumentTable>>): Promise<boolean> => {
       const result = await trx.updateTable('documents').set(values).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Records why a document still `stored` is not available; false when it is no longer stored. */
+    noteFailure: async (trx: Kysely<DB>, id: number, reason: string, now: string): Promise<boolean> => {
+      const result = await trx
+        .updateTable('documents')
+        .set({ failure_reason: reason, updated_at: now })
+        .where('id', '=', id)
+        .where('status', '=', 'stored')
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
 

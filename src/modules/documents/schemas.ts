@@ -28,6 +28,13 @@ export const Document = Type.Object(
     student_id: Nullable(Type.Integer({ description: 'The student it belongs to (GET /students/{student}), if any.' })),
     supersedes_id: Nullable(Type.Integer({ description: 'The prior version this one replaced (archived by the upload).' })),
     superseded_by_id: Nullable(Type.Integer({ description: 'The newer version that replaced this one, if any.' })),
+    failure_reason: Nullable(
+      Type.String({
+        description:
+          'Why a `stored` document is not available: its stored file did not match what was received, or could not be ' +
+          'read back to be checked (after every retry). Null once it is available, and for every document without a problem.',
+      }),
+    ),
     download_path: Type.String({ description: 'Where the file is read: GET this path (documents:read).' }),
     available_at: Nullable(Timestamp('When the stored file was checked and made available.')),
     archived_at: Nullable(Timestamp('When it was archived.')),

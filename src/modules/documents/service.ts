@@ -11,6 +11,7 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { FileTooLargeError, type Storage, type StoredFile } from '../../platform/storage.ts';
+import { studentExists } from '../students/repository.ts';
 import { createDocumentRepository, type DocumentFilter, type DocumentRepository, type DocumentRow } from './repository.ts';
 import type { Document, DocumentPatch, DocumentSort, DocumentStatus } from './schemas.ts';
 import { SNIFF_BYTES, sniffMediaType } from './sniff.ts';
@@ -39,6 +40,7 @@ export function presentDocument(row: DocumentRow): Document {
     student_id: row.student_id,
     supersedes_id: row.supersedes_id,
     superseded_by_id: row.superseded_by_id,
+    failure_reason: row.failure_reason,
     download_path: `/api/v1/documents/${row.id}/download`,
     available_at: row.available_at,
     archived_at: row.archived_at,
@@ -134,18 +136,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
   async function checkStudent(trx: Kysely<DB>, studentId: number | null | undefined): Promise<void> {
     if (studentId === undefined || studentId === null) return;
-    const student = await trx
-      .selectFrom('users')
-      .select('users.id')
-      .where('users.id', '=', studentId)
-      .where('users.is_admin', '=', false)
-      .where((eb) =>
-        eb.exists(
-          eb.selectFrom('course_applications').select('course_applications.id').whereRef('course_applications.user_id', '=', 'users.id'),
-        ),
-      )
-      .executeTakeFirst();
-    if (!student) throw ValidationError.field('student_id', `There is no student with id ${studentId}.`);
+    if (!(await studentExists(trx, studentId))) throw ValidationError.field('student_id', `There is no student with id ${studentId}.`);
   }
 
   function refuseMediaType(type: DocumentType, mediaType: string): UnsupportedMediaTypeError {
@@ -382,7 +373,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const now = ctx.clock.now().toISOString();
       if (sha256 !== row.sha256 || size !== row.size) {
         const reason = `The stored file does not match what was received (size ${size} of ${row.size}, SHA-256 ${sha256.slice(0, 12)}…).`;
-        await db.transaction().execute((trx) => documents.update(trx, id, { failure_reason: reason, updated_at: now }));
+        await db.transaction().execute((trx) => documents.noteFailure(trx, id, reason, now));
         ctx.logger.error({ documentId: id }, reason);
         return 'mismatch';
       }
@@ -393,6 +384,15 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         }),
       );
       return 'available';
+    },
+
+    /**
+     * In the transaction that gives up the check's job for good (storage or the database failing at
+     * every attempt): the document stays `stored`, and its `failure_reason` says why.
+     */
+    async checkAbandoned(trx: Kysely<DB>, ctx: ServiceContext, id: number, error: string): Promise<void> {
+      const reason = `The stored file could not be checked: ${error}`.slice(0, 500);
+      await documents.noteFailure(trx, id, reason, ctx.clock.now().toISOString());
     },
 
     async storageUsage() {
