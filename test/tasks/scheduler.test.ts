@@ -188,6 +188,28 @@ describe('scheduler', () => {
     assert.equal((await task()).next_run_at, '2026-03-12T06:00:00.000Z');
   });
 
+  test('a time overdue after downtime still runs once when the time zone changed meanwhile; the next is in the new zone', async () => {
+    const clock = fixedClock('2026-03-10T12:00:00.000Z');
+    const platform = await createTestPlatform({ clock });
+    const db = platform.database.db;
+    await db.updateTable('organization').set({ timezone: 'Europe/London' }).execute();
+    const taskId = await onlyTask(platform, 'jobs.prune_failed', { next_run_at: null, cron: '0 2 * * *' });
+    const scheduler = schedulerFor(platform);
+    await scheduler.tick();
+    // The workers were down from before London's 02:00 until the next day; the zone changed meanwhile.
+    await db.updateTable('organization').set({ timezone: 'America/New_York' }).execute();
+    clock.set('2026-03-12T12:00:00.000Z');
+    assert.equal((await scheduler.tick()).queued, 1);
+    const runs = await runsOf(platform, taskId);
+    assert.deepEqual(
+      runs.map((run) => run.scheduled_for),
+      ['2026-03-11T02:00:00.000Z'],
+    );
+    const task = await db.selectFrom('scheduled_tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+    assert.equal(task.next_run_at, '2026-03-13T06:00:00.000Z');
+    assert.equal(task.schedule_timezone, 'America/New_York');
+  });
+
   test('disabled tasks are never queued by the scheduler', async () => {
     const platform = await createTestPlatform();
     const db = platform.database.db;

@@ -57,17 +57,18 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions) 
           continue;
         }
         const due = task.next_run_at;
-        if (task.schedule_timezone !== null && task.schedule_timezone !== timezone) {
-          // The organization moved to another time zone since this time was computed: the cron is read
-          // in the new one from now on, and the old zone's time (past or not) is not run.
-          const next = nextRunAt(task.cron, timezone, now);
-          if (await deps.tasks.reschedule(task.id, due, next ?? PARKED, timezone, at)) {
-            logger.info({ task: task.task_type, from: task.schedule_timezone, to: timezone, next_run_at: next }, 'task rescheduled');
-          }
-          if (next && (nextDueAt === null || next < nextDueAt)) nextDueAt = next;
-          continue;
-        }
         if (Date.parse(due) > now.getTime()) {
+          if (task.schedule_timezone !== null && task.schedule_timezone !== timezone) {
+            // The organization moved to another time zone since this time was computed: the cron is
+            // read in the new one, and the old zone's time is not run. (A time already overdue, after
+            // downtime, still runs once below, and the next one is computed in the new zone.)
+            const next = nextRunAt(task.cron, timezone, now);
+            if (await deps.tasks.reschedule(task.id, due, next ?? PARKED, timezone, at)) {
+              logger.info({ task: task.task_type, from: task.schedule_timezone, to: timezone, next_run_at: next }, 'task rescheduled');
+            }
+            if (next && (nextDueAt === null || next < nextDueAt)) nextDueAt = next;
+            continue;
+          }
           if (nextDueAt === null || due < nextDueAt) nextDueAt = due;
           continue;
         }
