@@ -82,27 +82,13 @@ export function createTaskRepository(db: Kysely<DB>) {
     },
 
     /**
-     * Moves a due task to its next time, only if no other scheduler did so since `expected` was read.
-     * The conditional UPDATE is what lets any number of schedulers share a database: exactly one of
-     * them changes the row, and only that one queues the run.
+     * Moves a task to its next time (computed in `zone`), only if no other scheduler did so since
+     * `expected` was read. The conditional UPDATE is what lets any number of schedulers share a
+     * database: exactly one of them changes the row, and only that one queues the run (or, after a
+     * change of time zone, moves the time without a run).
      */
     advance: async (trx: Kysely<DB>, id: number, expected: string, nextRunAt: string, zone: string, now: string): Promise<boolean> => {
       const result = await trx
-        .updateTable('scheduled_tasks')
-        .set({ next_run_at: nextRunAt, schedule_timezone: zone, updated_at: now })
-        .where('id', '=', id)
-        .where('next_run_at', '=', expected)
-        .where('enabled', '=', true)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
-    /**
-     * Moves a task's next time to one computed in another time zone, without a run, only if no other
-     * scheduler moved it since `expected` was read (as advance does).
-     */
-    reschedule: async (id: number, expected: string, nextRunAt: string, zone: string, now: string): Promise<boolean> => {
-      const result = await db
         .updateTable('scheduled_tasks')
         .set({ next_run_at: nextRunAt, schedule_timezone: zone, updated_at: now })
         .where('id', '=', id)

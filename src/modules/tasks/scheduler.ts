@@ -63,7 +63,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions) 
             // read in the new one, and the old zone's time is not run. (A time already overdue, after
             // downtime, still runs once below, and the next one is computed in the new zone.)
             const next = nextRunAt(task.cron, timezone, now);
-            if (await deps.tasks.reschedule(task.id, due, next ?? PARKED, timezone, at)) {
+            if (await deps.tasks.advance(deps.database.db, task.id, due, next ?? PARKED, timezone, at)) {
               logger.info({ task: task.task_type, from: task.schedule_timezone, to: timezone, next_run_at: next }, 'task rescheduled');
             }
             if (next && (nextDueAt === null || next < nextDueAt)) nextDueAt = next;
