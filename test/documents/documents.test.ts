@@ -10,6 +10,7 @@ import { systemContext } from '../../src/platform/context.ts';
 import type { Storage } from '../../src/platform/storage.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
+import { abandonOnLastAttempt } from '../support/jobs.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 import { startS3, type TestS3 } from '../support/s3.ts';
 
@@ -148,16 +149,7 @@ for (const kind of ['local', 's3'] as const) {
         { name: 'type', value: 'employment_letter' },
         { name: 'file', file: { content: pdf(1100), filename: 'unchecked.pdf', type: 'application/pdf' } },
       ]);
-      const { db } = app.platform.database;
-      const jobs = await db.selectFrom('jobs').select(['id', 'payload', 'max_attempts']).where('name', '=', 'documents.process').execute();
-      const job = jobs.find((j) => JSON.parse(j.payload).documentId === data.id);
-      assert.ok(job);
-      // As a worker killed during the last attempt leaves it: locked long ago, attempts used up.
-      await db
-        .updateTable('jobs')
-        .set({ locked_by: 'gone', locked_at: '2020-01-01T00:00:00.000Z', attempts: job.max_attempts })
-        .where('id', '=', job.id)
-        .execute();
+      await abandonOnLastAttempt(app.platform.database.db, 'documents.process', (job) => job.documentId === data.id);
       const worker = app.platform.createWorker({ pollMs: 20 });
       await worker.start();
       try {

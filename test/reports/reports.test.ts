@@ -9,6 +9,7 @@ import { createReportService, reportServiceFor } from '../../src/modules/reports
 import { systemContext } from '../../src/platform/context.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
+import { abandonOnLastAttempt } from '../support/jobs.ts';
 import { commitOnce } from '../support/once.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -248,15 +249,7 @@ describe('reports', () => {
   test('a report whose job gives up (a worker died during its last attempt) ends failed with report.failed', async () => {
     const { data } = (await request({ type: 'completions' })).json();
     const { db } = app.platform.database;
-    const jobs = await db.selectFrom('jobs').select(['id', 'payload', 'max_attempts']).where('name', '=', 'reports.generate').execute();
-    const job = jobs.find((j) => (typeof j.payload === 'string' ? JSON.parse(j.payload) : j.payload).reportId === data.id);
-    assert.ok(job);
-    // As a worker killed during the last attempt leaves it: locked long ago, attempts used up.
-    await db
-      .updateTable('jobs')
-      .set({ locked_by: 'gone', locked_at: '2020-01-01T00:00:00.000Z', attempts: job.max_attempts })
-      .where('id', '=', job.id)
-      .execute();
+    await abandonOnLastAttempt(db, 'reports.generate', (job) => job.reportId === data.id);
     await db.updateTable('reports').set({ status: 'generating' }).where('id', '=', data.id).execute();
     const worker = app.platform.createWorker({ pollMs: 10 });
     await worker.start();
