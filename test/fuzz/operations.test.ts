@@ -12,7 +12,7 @@ import { seedDemo } from '../../src/modules/demo/seed.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/platform.ts';
 import { loadDocument, type Operation, operationsOf, responseValidators } from './document.ts';
-import { type FuzzRequest, requestArbitrary, type World } from './requests.ts';
+import { type FuzzRequest, requestArbitrary, unknownIdRequests, type World } from './requests.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_601);
@@ -265,7 +265,13 @@ describe(`every operation of the OpenAPI document, fuzzed (seed ${SEED}, ${RUNS}
       await fc
         .assert(
           fc.asyncProperty(requestArbitrary(op, document, world), (request) => exercise(op, request)),
-          { seed, numRuns: RUNS, endOnFailure: false, ...(PATH ? { path: PATH } : {}) },
+          {
+            seed,
+            numRuns: RUNS,
+            endOnFailure: false,
+            examples: unknownIdRequests(op, world).map((request): [FuzzRequest] => [request]),
+            ...(PATH ? { path: PATH } : {}),
+          },
         )
         .catch((error: Error) => {
           const path = /path: "([^"]+)"/.exec(error.message)?.[1];

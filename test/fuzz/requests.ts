@@ -52,13 +52,17 @@ export function encodePathSegment(value: string): string {
   return encoded;
 }
 
+/** The operation's path with its parameters filled in, encoded but for those in `raw`. */
+function fillPath(op: Operation, params: Record<string, string>, raw = new Set<string>()): string {
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => (raw.has(name) ? (params[name] ?? '') : encodePathSegment(params[name] ?? '')));
+}
+
 function pathArbitrary(op: Operation, world: World): fc.Arbitrary<string> {
   const names = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
   if (names.length === 0) return fc.constant(op.path);
   const combos = world.paths.get(op.path) ?? [];
   const valid = combos.length ? fc.constantFrom(...combos) : fc.constant(Object.fromEntries(names.map((n) => [n, '1'])));
-  const fill = (params: Record<string, string>, raw: Set<string>) =>
-    op.path.replace(/\{(\w+)\}/g, (_, name: string) => (raw.has(name) ? (params[name] ?? '') : encodePathSegment(params[name] ?? '')));
+  const fill = (params: Record<string, string>, raw: Set<string>) => fillPath(op, params, raw);
   return fc.oneof(
     { weight: 6, arbitrary: valid.map((params) => fill(params, new Set())) },
     {
@@ -253,6 +257,25 @@ function bodyArbitrary(op: Operation, document: OpenApiDocument, world: World): 
     { weight: 1, arbitrary: jsonBodyArbitrary(document, undefined) },
     { weight: 1, arbitrary: fc.constant({ payload: '', contentType: 'application/json' }) },
   );
+}
+
+/** The largest id a path takes (IdParam): well-formed, and no row has it. */
+const UNKNOWN_ID = '2147483647';
+
+/**
+ * Requests run before the generated ones, whatever the seed: the operation with each integer path id
+ * in turn well-formed and unknown, with a token holding its scope. A handler that forgets its 404
+ * answers a 5xx to one of these at once, where the generated paths reach that case only now and then
+ * (a short seed can miss it). Operations with a body are left to the generated requests: the body
+ * would have to be valid for the request to reach the handler.
+ */
+export function unknownIdRequests(op: Operation, world: World): FuzzRequest[] {
+  const valid = world.paths.get(op.path)?.[0];
+  if (op.body || !valid) return [];
+  const ids = op.parameters.filter((p) => p.in === 'path' && (p.schema as { type?: unknown }).type === 'integer').map((p) => p.name);
+  const token = world.tokens.get(op.scope ?? '*') ?? world.tokens.get('*');
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  return ids.map((name) => ({ method: op.method, url: fillPath(op, { ...valid, [name]: UNKNOWN_ID }), headers, revalidate: false }));
 }
 
 export function requestArbitrary(op: Operation, document: OpenApiDocument, world: World): fc.Arbitrary<FuzzRequest> {
