@@ -334,13 +334,15 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     /** Soft and final: the row stays (listed as deleted), the file stays in storage, downloads are 404s. */
     async delete(ctx: ServiceContext, id: number): Promise<Document> {
       const now = ctx.clock.now().toISOString();
-      await db.transaction().execute((trx) =>
-        documentLifecycle.apply(trx, id, 'delete', {
+      // Read in the transaction, as the archive's answer is.
+      const row = await db.transaction().execute(async (trx) => {
+        await documentLifecycle.apply(trx, id, 'delete', {
           set: { deleted_at: now, updated_at: now },
           event: { sink: outbox, type: 'document.deleted', payload: { document_id: id } },
-        }),
-      );
-      return presentDocument(await find(db, id));
+        });
+        return find(trx, id);
+      });
+      return presentDocument(row);
     },
 
     /** The document and its file (a byte range of it when asked), for download; a deleted one is a 404. */

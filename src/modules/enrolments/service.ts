@@ -158,7 +158,9 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
      */
     async cancel(ctx: ServiceContext, id: number, reason?: string | null): Promise<Enrolment> {
       const now = ctx.clock.now().toISOString();
-      await withSession(id, async (trx, row, session) => {
+      // The answer is read in the transaction: once it commits, the answer is sent whatever the
+      // database does next (a retry after a lost answer would be a 409).
+      const cancelled = await withSession(id, async (trx, row, session) => {
         if (row.completion_recorded_at !== null) {
           throw new ConflictError('invalid_transition', 'A completed enrolment cannot be cancelled.');
         }
@@ -174,8 +176,9 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
         if (row.status === 'confirmed') counts.confirmed_count -= 1;
         else counts.waitlisted_count -= 1;
         await deps.waitlist.fillSeats(trx, session, counts, now);
+        return find(id, trx);
       });
-      return presentEnrolment(await find(id));
+      return presentEnrolment(cancelled);
     },
 
     /**
@@ -188,7 +191,7 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
       const notes = fields.text('completion_notes', { max: 10_000 });
       fields.check();
       const now = ctx.clock.now().toISOString();
-      await withSession(id, async (trx, row, session) => {
+      const completed = await withSession(id, async (trx, row, session) => {
         if (row.status !== 'confirmed') {
           throw new ConflictError('invalid_transition', `Only a confirmed enrolment can be completed; this one is ${row.status}.`);
         }
@@ -203,8 +206,9 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
         });
         await sessions.update(trx, session.id, { completed_count: session.completed_count + 1, updated_at: now });
         await deps.outbox.emit(trx, 'enrollment.completed', enrolmentPayload(row, { completion_outcome: outcome, at: now }));
+        return find(id, trx);
       });
-      return presentEnrolment(await find(id));
+      return presentEnrolment(completed);
     },
   };
 }

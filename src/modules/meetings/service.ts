@@ -130,7 +130,7 @@ export function createMeetingService(deps: MeetingServiceDeps) {
     async cancel(ctx: ServiceContext, id: number): Promise<Meeting> {
       const zone = await timezone();
       const now = ctx.clock.now();
-      await deps.db.transaction().execute(async (trx) => {
+      const cancelled = await deps.db.transaction().execute(async (trx) => {
         const row = await deps.meetings.find(id, undefined, trx);
         if (!row) throw new NotFoundError();
         if (effectiveStatus(row, now, zone) === 'completed') {
@@ -138,8 +138,10 @@ export function createMeetingService(deps: MeetingServiceDeps) {
         }
         const at = now.toISOString();
         await meetingLifecycle.apply(trx, id, 'cancel', { set: { cancelled_at: at, updated_at: at } });
+        // Read in the transaction: a committed cancellation always gets its answer.
+        return (await deps.meetings.find(id, undefined, trx)) as MeetingRow;
       });
-      return presentMeeting((await deps.meetings.find(id)) as MeetingRow, now, zone);
+      return presentMeeting(cancelled, now, zone);
     },
   };
 }

@@ -18,8 +18,12 @@ export function createResourceRepository(db: Kysely<DB>) {
     },
 
     /** A resource of a session; only a published one unless `status` is omitted. */
-    find: async (id: number, filter: { sessionId?: number; status?: ResourceStatus } = {}): Promise<ResourceRow | undefined> => {
-      let query = db.selectFrom('learning_resources').selectAll().where('id', '=', id);
+    find: async (
+      id: number,
+      filter: { sessionId?: number; status?: ResourceStatus } = {},
+      executor: Kysely<DB> = db,
+    ): Promise<ResourceRow | undefined> => {
+      let query = executor.selectFrom('learning_resources').selectAll().where('id', '=', id);
       if (filter.sessionId !== undefined) query = query.where('session_id', '=', filter.sessionId);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);
       return query.executeTakeFirst();

@@ -96,10 +96,12 @@ export function createResourceService(deps: { db: Kysely<DB>; resources: Resourc
     /** Publishes a draft resource (`academy admin resources publish`); a published one is a 409 `invalid_transition`. */
     async publish(ctx: ServiceContext, id: number): Promise<LearningResource> {
       const now = ctx.clock.now().toISOString();
-      await deps.db
-        .transaction()
-        .execute((trx) => resourceLifecycle.apply(trx, id, 'publish', { set: { published_at: now, updated_at: now } }));
-      return presentResource((await deps.resources.find(id)) as ResourceRow);
+      const published = await deps.db.transaction().execute(async (trx) => {
+        await resourceLifecycle.apply(trx, id, 'publish', { set: { published_at: now, updated_at: now } });
+        // Read in the transaction: a committed move always gets its answer.
+        return (await deps.resources.find(id, {}, trx)) as ResourceRow;
+      });
+      return presentResource(published);
     },
   };
 }

@@ -271,12 +271,14 @@ export function createSessionService(deps: SessionServiceDeps) {
       const fields = new Fields(data, ['to_state']);
       const to = fields.oneOf('to_state', SESSION_STATES, { required: true });
       fields.check();
-      await deps.db.transaction().execute(async (trx) => {
+      // Read in the transaction: a committed move always gets its answer (a retry would be a 409).
+      const moved = await deps.db.transaction().execute(async (trx) => {
         const row = await sessions.lock(trx, id);
         if (!row) throw new NotFoundError();
         await moveTo(trx, row, to as SessionState, ctx.clock.now().toISOString());
+        return find(id, trx);
       });
-      return presentSession(await find(id), ctx.clock.now());
+      return presentSession(moved, ctx.clock.now());
     },
 
     /**
