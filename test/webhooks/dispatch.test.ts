@@ -8,8 +8,11 @@ import { createWebhookRepository } from '../../src/modules/webhooks/repository.t
 import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
+import { DISPATCH_MAX_ATTEMPTS } from '../../src/platform/events/outbox.ts';
 import type { EventType } from '../../src/platform/events/types.ts';
 import type { JobQueue } from '../../src/platform/jobs/queue.ts';
+import { DEFAULT_MAX_ATTEMPTS } from '../../src/platform/jobs/queue.ts';
+import { defaultBackoff } from '../../src/platform/jobs/registry.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createTestPlatform } from '../support/platform.ts';
 
@@ -37,6 +40,22 @@ async function pendingJobs(platform: Platform, name: string) {
 }
 
 describe('events.dispatch', () => {
+  test('the dispatch of an event is retried for hours, not the default minutes: running out of attempts would lose the event', async () => {
+    const platform = await createTestPlatform();
+    const event = await emit(platform, 'enrollment.created', { enrolment_id: 1 });
+    const [job] = (await pendingJobs(platform, 'events.dispatch')).filter((row) => JSON.parse(row.payload).eventId === event.id);
+    assert.equal(job?.max_attempts, DISPATCH_MAX_ATTEMPTS);
+    // The waits between its attempts (each between 0.75 and 1.25 times the doubling base, by jitter).
+    const span = (attempts: number) => {
+      let ms = 0;
+      for (let attempt = 1; attempt < attempts; attempt++) ms += defaultBackoff(attempt);
+      return ms;
+    };
+    assert.ok(span(DISPATCH_MAX_ATTEMPTS) > 9 * 3_600_000, `${span(DISPATCH_MAX_ATTEMPTS)} ms`);
+    assert.ok(span(DEFAULT_MAX_ATTEMPTS) < 15 * 60_000, 'the default attempts span minutes');
+    await platform.close();
+  });
+
   test('fans an event out once per subscribed, enabled target, each with its own job; a re-run adds nothing', async () => {
     const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
     const webhooks = webhookServiceFor(platform);

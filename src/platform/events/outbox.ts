@@ -25,6 +25,14 @@ export function newEventId(): string {
 }
 
 /**
+ * Attempts of an event's dispatch (its fan-out into deliveries and messages). With the default
+ * backoff (doubling from 1 s, at most an hour) they span about 13 hours, where the default ten
+ * span under 10 minutes: a dispatch that has run out of attempts is an event no receiver ever gets,
+ * so hours of failing writes (a database that comes and goes, lock timeouts) lose none.
+ */
+export const DISPATCH_MAX_ATTEMPTS = 25;
+
+/**
  * Writes domain events to the outbox inside the caller's transaction and enqueues their dispatch in
  * the same transaction: an event exists exactly when the change it describes was committed.
  */
@@ -33,7 +41,7 @@ export function createOutbox(deps: { events: EventRepository; queue: JobQueue; c
     async emit(trx: Kysely<DB>, type: EventType, payload: Record<string, unknown>): Promise<DomainEvent> {
       const event: DomainEvent = { id: newEventId(), type, version: EVENT_VERSION, occurred_at: deps.clock.now().toISOString(), payload };
       await deps.events.insert(trx, { ...event, payload: JSON.stringify(payload) });
-      await deps.queue.enqueue(trx, 'events.dispatch', { eventId: event.id });
+      await deps.queue.enqueue(trx, 'events.dispatch', { eventId: event.id }, { maxAttempts: DISPATCH_MAX_ATTEMPTS });
       return event;
     },
   };
