@@ -3,8 +3,10 @@ import { before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { openDatabase } from '../../src/db/database.ts';
 import { courseServiceFor } from '../../src/modules/courses/service.ts';
+import { userServiceFor } from '../../src/modules/users/service.ts';
 import { createWorkflowRepository } from '../../src/modules/workflows/repository.ts';
 import { createWorkflowService } from '../../src/modules/workflows/service.ts';
+import { fixedClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { commitOnce } from '../support/once.ts';
@@ -268,6 +270,42 @@ describe('workflows', () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json().data.assignee, { id: reviewer.id, name: reviewer.name });
     assert.deepEqual((await get(row.id)).assignee, { id: reviewer.id, name: reviewer.name });
+  });
+
+  test('a renamed assignee or decider moves the updated_at of the instances that show the name (updated_since finds them)', async () => {
+    const assigned = await make.workflow();
+    const decided = await make.workflow();
+    const untouched = await make.workflow();
+    const reviewer = await make.staff();
+    const decider = await tokenFor(['courses.approve']);
+    assert.equal((await request('POST', `/workflows/${assigned.id}/assign`, approver.secret, { user_id: reviewer.id })).statusCode, 200);
+    assert.equal((await request('POST', `/workflows/${decided.id}/transition`, decider.secret, { to_state: 'in_review' })).statusCode, 200);
+
+    const at = '2031-05-01T10:00:00.000Z';
+    const ctx = operatorContext({ clock: fixedClock(new Date(at)), logger: app.platform.logger });
+    const users = userServiceFor(app.platform);
+    await users.update(ctx, reviewer.id, { name: 'Renamed Reviewer' });
+    await users.update(ctx, decider.user.id, { name: 'Renamed Decider' });
+    // The same name again changes nothing that is shown: no instance moves for it.
+    await users.update(
+      operatorContext({ clock: fixedClock(new Date('2032-01-01T00:00:00.000Z')), logger: app.platform.logger }),
+      reviewer.id,
+      {
+        name: 'Renamed Reviewer',
+      },
+    );
+
+    const since = await request('GET', `/workflows?updated_since=${at}&per_page=100`, reader);
+    assert.equal(since.statusCode, 200, since.body);
+    const listed: Instance[] = since.json().data;
+    assert.deepEqual(
+      listed.map((instance) => instance.id).sort((a, b) => a - b),
+      [assigned.id, decided.id],
+    );
+    for (const instance of listed) assert.equal(instance.updated_at, at);
+    assert.deepEqual((await get(assigned.id)).assignee, { id: reviewer.id, name: 'Renamed Reviewer' });
+    assert.equal((await get(decided.id)).decisions[0]?.decided_by.name, 'Renamed Decider');
+    assert.equal((await get(untouched.id)).updated_at, untouched.updated_at);
   });
 
   test('scopes: reading needs workflows:read, deciding workflows:write', async () => {

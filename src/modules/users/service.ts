@@ -11,6 +11,7 @@ import { isPermission, PERMISSION_NAMES, type Permission } from '../../platform/
 import type { Platform } from '../../platform/platform.ts';
 import { type NotificationService, notificationServiceFor } from '../notifications/service.ts';
 import { checkEmail, checkName } from '../students/input.ts';
+import { createWorkflowRepository } from '../workflows/repository.ts';
 import { hashInvitationToken, INVITATION_TOKEN } from './invitations.ts';
 import { MOVE_NOTIFICATIONS, moveTimestamps, type UserMove, userLifecycle } from './lifecycle.ts';
 import {
@@ -55,6 +56,8 @@ export interface UserServiceDeps {
   notifications: NotificationService;
   /** Tells every process's token cache that a user's status changed. */
   changes: ChangeFeed;
+  /** Resources whose representations show a staff user's name, touched when it changes (`updated_since`). */
+  namedIn: { touchForPerson(executor: Kysely<DB>, userId: number, now: string): Promise<void> };
 }
 
 export function createUserService(deps: UserServiceDeps) {
@@ -187,7 +190,9 @@ export function createUserService(deps: UserServiceDeps) {
               ...(jobTitle !== undefined ? { job_title: jobTitle } : {}),
               updated_at: now,
             };
+            const before = name === undefined ? undefined : await find(id, trx);
             if (!(await staff.update(trx, id, changes))) throw new NotFoundError();
+            if (before && before.name !== name) await deps.namedIn.touchForPerson(trx, id, now);
             return find(id, trx);
           }),
         );
@@ -276,5 +281,6 @@ export function userServiceFor(platform: Platform): UserService {
     invitations: createInvitationRepository(db),
     notifications: notificationServiceFor(platform),
     changes: platform.changes,
+    namedIn: createWorkflowRepository(db),
   });
 }

@@ -137,6 +137,24 @@ export function createWorkflowRepository(db: Kysely<DB>) {
     insert: async (executor: Kysely<DB>, values: Insertable<WorkflowInstanceTable>): Promise<number> =>
       (await executor.insertInto('workflow_instances').values(values).returning('id').executeTakeFirstOrThrow()).id,
 
+    /**
+     * Moves the `updated_at` of every instance that shows a person's name (as its assignee or as the
+     * maker of one of its decisions): their representations change with the name, and a client that
+     * syncs with `updated_since` must see them again.
+     */
+    touchForPerson: async (executor: Kysely<DB>, userId: number, now: string): Promise<void> => {
+      await executor
+        .updateTable('workflow_instances')
+        .set({ updated_at: now })
+        .where((eb) =>
+          eb.or([
+            eb('assignee_id', '=', userId),
+            eb('id', 'in', eb.selectFrom('workflow_decisions').select('instance_id').where('decided_by', '=', userId)),
+          ]),
+        )
+        .execute();
+    },
+
     assign: async (executor: Kysely<DB>, id: number, assigneeId: number, now: string): Promise<void> => {
       await executor.updateTable('workflow_instances').set({ assignee_id: assigneeId, updated_at: now }).where('id', '=', id).execute();
     },
