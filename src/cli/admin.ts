@@ -11,5 +11,5 @@ export function adminCommands(program: Command, run: Runner): void {
   const admin = program
     .command('admin')
     .description("The platform's administration: academy admin <resource> <action> [ID] --data '<json>'");
-  for (const module of modules as readonly AcademyModule[]) module.admin?.(admin, run);
+  for (const module of modules as readonly AcademyModule[]) module.admin?.(admin, run, modules);
 }

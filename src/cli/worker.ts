@@ -1,8 +1,9 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { createWorkerProbeServer } from '../http/metrics.ts';
 import { closeWithin } from '../http/server.ts';
 import { checkModuleConfig } from '../modules/index.ts';
 import { schedulerFor } from '../modules/tasks/scheduler.ts';
+import { positiveInt } from './ids.ts';
 import type { Runner } from './runner.ts';
 
 /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
@@ -11,15 +12,6 @@ export function untilSignal(): Promise<string> {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
-}
-
-function positiveInt(name: string, max: number): (value: string) => number {
-  return (value) => {
-    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-      throw new InvalidArgumentError(`${name} must be a whole number from 1 to ${max}.`);
-    }
-    return Number(value);
-  };
 }
 
 export function workerCommands(program: Command, run: Runner): void {

@@ -8,6 +8,7 @@ import type { DB } from '../db/schema.ts';
 import type { SearchTable } from '../db/search.ts';
 import type { JobDefinitions } from './jobs/registry.ts';
 import type { Platform } from './platform.ts';
+import type { FileOwner } from './stray-files.ts';
 
 /** What a module's contributions are built with: the platform, and every module (to collect theirs). */
 export interface ModuleContext {
@@ -103,10 +104,12 @@ export interface AcademyModule {
   checkConfig?(platform: Platform): void;
   /** Scheduled task types by `task_type`; a migration inserts each task's row (name, cron). */
   tasks?: Record<string, TaskFunction>;
-  /** `academy admin <resource> …` subcommands. */
-  admin?(admin: Command, run: Runner): void;
+  /** `academy admin <resource> …` subcommands; `modules` to collect what every module contributes. */
+  admin?(admin: Command, run: Runner, modules: readonly AcademyModule[]): void;
   /** Top-level `academy …` commands. */
   commands?(program: Command, run: Runner): void;
   /** Its groups of `GET /search`. */
   search?: readonly SearchGroup[];
+  /** The storage area its files are kept in, and which of them its rows name (`academy admin storage sweep`). */
+  files?: FileOwner;
 }

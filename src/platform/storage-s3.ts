@@ -103,6 +103,20 @@ export function createS3Storage(settings: S3Settings, client?: S3Client): Storag
       }
     },
 
+    async *list(area) {
+      checkKey(area);
+      const base = settings.prefix ? `${settings.prefix}/` : '';
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await s3.send(new ListObjectsV2Command({ Bucket, Prefix: `${base}${area}/`, ContinuationToken }));
+        for (const object of page.Contents ?? []) {
+          if (!object.Key) continue;
+          yield { key: object.Key.slice(base.length), size: object.Size ?? 0, modifiedMs: object.LastModified?.getTime() ?? 0 };
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+
     async delete(key) {
       if (!(await storage.exists(key))) return false;
       await s3.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }));

@@ -21,6 +21,14 @@ export interface PutOptions {
   prefix?: string;
 }
 
+/** A file kept in storage, as a listing shows it. */
+export interface ListedFile {
+  key: string;
+  size: number;
+  /** When it was last written (epoch milliseconds). */
+  modifiedMs: number;
+}
+
 /** The file storage port: streaming in and out, never whole files in memory. */
 export interface Storage {
   root: string;
@@ -33,6 +41,8 @@ export interface Storage {
   /** Bytes stored under each first path segment (`documents`, `reports`; `.partial`: unfinished writes), and files counted. */
   usage(): Promise<Record<string, { files: number; bytes: number }>>;
   exists(key: string): Promise<boolean>;
+  /** The files whose keys start with `area/` (an area is a key's first segment, as `put`'s prefix), in no set order. */
+  list(area: string): AsyncIterable<ListedFile>;
   /** Removes a file; true when it existed. */
   delete(key: string): Promise<boolean>;
   /** Writes, reads back and deletes a small file: proves the storage is usable (health check). */
@@ -155,6 +165,27 @@ export function createLocalStorage(root: string): Storage {
       return totals;
     },
 
+    async *list(area) {
+      checkKey(area);
+      const entries = await readdir(path.join(resolvedRoot, area), { recursive: true, withFileTypes: true }).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return [];
+          throw error;
+        },
+      );
+      for (const entry of entries) {
+        if (!entry.isFile()) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        // Gone since the listing (deleted meanwhile): not listed.
+        const found = await stat(file).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return null;
+          throw error;
+        });
+        if (!found) continue;
+        yield { key: path.relative(resolvedRoot, file).split(path.sep).join('/'), size: found.size, modifiedMs: found.mtimeMs };
+      }
+    },
+
     async exists(key) {
       try {
         return (await stat(fileOf(key))).isFile();
@@ -230,6 +261,9 @@ export function lazyStorage(root: string, load: () => Promise<Storage>): Storage
     get: async (key, range) => (await storage()).get(key, range),
     usage: async () => (await storage()).usage(),
     exists: async (key) => (await storage()).exists(key),
+    list: async function* (area) {
+      yield* (await storage()).list(area);
+    },
     delete: async (key) => (await storage()).delete(key),
     probe: async () => (await storage()).probe(),
     sweepPartials: async (olderThanMs) => (await storage()).sweepPartials(olderThanMs),

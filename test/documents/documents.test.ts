@@ -1,13 +1,18 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { parse as parseDisposition } from 'content-disposition';
 import { documentServiceFor } from '../../src/modules/documents/service.ts';
+import { modules } from '../../src/modules/index.ts';
 import { systemContext } from '../../src/platform/context.ts';
+import type { AcademyModule } from '../../src/platform/module.ts';
 import type { Storage } from '../../src/platform/storage.ts';
+import { STRAY_FILE_MIN_AGE_MS, sweepStrayFiles } from '../../src/platform/stray-files.ts';
+import { runCli } from '../support/cli.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { abandonOnLastAttempt } from '../support/jobs.ts';
@@ -475,5 +480,80 @@ for (const kind of ['local', 's3'] as const) {
         [[doc.id, `/api/v1/documents/${doc.id}`]],
       );
     });
+
+    test('stray files: those no document or report names are found, counted in a dry run and removed; named and young ones stay', async () => {
+      const named = await created([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'file', file: { content: pdf(1100), filename: 'kept.pdf', type: 'application/pdf' } },
+      ]);
+      const namedKey = (
+        await app.platform.database.db.selectFrom('documents').select('storage_key').where('id', '=', named.id).executeTakeFirstOrThrow()
+      ).storage_key;
+      const { storage } = app.platform;
+      // As a process stopped between storing a file and committing its row would leave them.
+      const strayDocument = (await storage.put(Readable.from([Buffer.from('left behind')]), { prefix: 'documents' })).key;
+      const strayReport = (await storage.put(Readable.from([Buffer.from('a report retried elsewhere')]), { prefix: 'reports' })).key;
+      const owners = (modules as readonly AcademyModule[]).flatMap((module) => (module.files ? [module.files] : []));
+      assert.deepEqual(owners.map((owner) => owner.area).sort(), ['documents', 'reports']);
+      const deps = { storage, db: app.platform.database.db };
+      const sweep = (dryRun: boolean, now = Date.now() + 2 * STRAY_FILE_MIN_AGE_MS) =>
+        sweepStrayFiles(deps, owners, { olderThanMs: STRAY_FILE_MIN_AGE_MS, now, dryRun });
+
+      // Young files (an upload whose row may not be committed yet) are not even looked at.
+      const young = await sweep(false, Date.now());
+      assert.deepEqual(
+        young.map((area) => area.checked),
+        [0, 0],
+      );
+      assert.ok(await storage.exists(strayDocument));
+
+      const counted = await sweep(true);
+      const byArea = Object.fromEntries(counted.map((area) => [area.area, area]));
+      assert.ok((byArea.documents?.files ?? 0) >= 1 && (byArea.reports?.files ?? 0) >= 1, JSON.stringify(counted));
+      assert.ok((byArea.documents?.checked ?? 0) > (byArea.documents?.files ?? 0), 'the named files are checked too');
+      assert.ok(await storage.exists(strayDocument), 'a dry run removes nothing');
+      assert.ok(await storage.exists(strayReport));
+
+      const removed = await sweep(false);
+      assert.deepEqual(
+        removed.map((area) => area.files),
+        counted.map((area) => area.files),
+      );
+      assert.equal(await storage.exists(strayDocument), false);
+      assert.equal(await storage.exists(strayReport), false);
+      assert.ok(await storage.exists(namedKey), 'a file its document names stays');
+      assert.equal((await get(`/documents/${named.id}/download`)).status, 200);
+      assert.deepEqual(
+        (await sweep(true)).map((area) => area.files),
+        [0, 0],
+      );
+    });
+
+    if (kind === 'local') {
+      test('academy admin storage sweep: a dry run, then the removal, of files older than the bound', async () => {
+        const stray = (await app.platform.storage.put(Readable.from([Buffer.from('orphan')]), { prefix: 'documents' })).key;
+        const env = { DATABASE_URL: app.platform.database.url, ACADEMY_DATA_DIR: app.platform.config.dataDir };
+        const sweep = async (...args: string[]) => {
+          const result = await runCli(['--json', 'admin', 'storage', 'sweep', ...args], env);
+          assert.equal(result.code, 0, result.stderr);
+          return JSON.parse(result.stdout) as { dryRun: boolean; areas: { area: string; files: number }[] };
+        };
+        // Just written: younger than the hour a file may wait for its row.
+        assert.equal((await sweep('--dry-run')).areas.find((area) => area.area === 'documents')?.files, 0);
+        const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+        utimesSync(path.join(app.platform.storage.root, ...stray.split('/')), twoHoursAgo, twoHoursAgo);
+        const dry = await sweep('--dry-run');
+        assert.equal(dry.dryRun, true);
+        assert.equal(dry.areas.find((area) => area.area === 'documents')?.files, 1);
+        assert.ok(await app.platform.storage.exists(stray));
+        // Older than three hours only: not this one.
+        assert.equal((await sweep('--older-than-hours', '3')).areas.find((area) => area.area === 'documents')?.files, 0);
+        assert.equal((await sweep()).areas.find((area) => area.area === 'documents')?.files, 1);
+        assert.equal(await app.platform.storage.exists(stray), false);
+        const refused = await runCli(['admin', 'storage', 'sweep', '--older-than-hours', '0'], env);
+        assert.notEqual(refused.code, 0);
+        assert.match(refused.stderr, /--older-than-hours must be a whole number from 1/);
+      });
+    }
   });
 }

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import { idArgument } from '../../cli/ids.ts';
+import { idArgument, positiveInt } from '../../cli/ids.ts';
 import { table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import type { AcademyModule } from '../../platform/module.ts';
+import { STRAY_FILE_MIN_AGE_MS, sweepStrayFiles } from '../../platform/stray-files.ts';
 import { DOCUMENT_STATUSES, type DocumentStatus } from './schemas.ts';
 import { documentServiceFor } from './service.ts';
 import { DOCUMENT_TYPES, type DocumentType } from './types.ts';
@@ -12,8 +14,8 @@ function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** `academy admin documents …` and `academy admin storage usage`. */
-export function adminDocumentCommands(admin: Command, run: Runner): void {
+/** `academy admin documents …`, and `academy admin storage usage|sweep`. */
+export function adminDocumentCommands(admin: Command, run: Runner, modules: readonly AcademyModule[]): void {
   const documents = admin.command('documents').description('Documents: list, show, archive, delete (uploads go through the API)');
 
   documents
@@ -60,9 +62,8 @@ export function adminDocumentCommands(admin: Command, run: Runner): void {
       );
   }
 
-  admin
-    .command('storage')
-    .description('File storage')
+  const storage = admin.command('storage').description('File storage');
+  storage
     .command('usage')
     .description('Files and bytes kept: per document type and status, and per storage area')
     .action(() =>
@@ -71,6 +72,35 @@ export function adminDocumentCommands(admin: Command, run: Runner): void {
         const areas = Object.entries(usage.storage).map(([area, total]) => ({ area, files: total.files, size: megabytes(total.bytes) }));
         const rows = usage.documents.map((row) => ({ ...row, size: megabytes(row.bytes) }));
         out.result(usage, `${table(rows, ['type', 'status', 'files', 'size'])}\n\nIn storage:\n${table(areas, ['area', 'files', 'size'])}`);
+      }),
+    );
+
+  storage
+    .command('sweep')
+    .description(
+      'Remove the files that no document or report names (left by a process stopped between storing a file and its row); --dry-run only counts them',
+    )
+    .option('--dry-run', 'count the stray files and their bytes, remove nothing')
+    .option(
+      '--older-than-hours <h>',
+      `only files older than this (default ${STRAY_FILE_MIN_AGE_MS / 3_600_000}: a younger one may be an upload whose row is not committed yet)`,
+      positiveInt('--older-than-hours', 24 * 365),
+    )
+    .action((options: { dryRun?: boolean; olderThanHours?: number }) =>
+      run(async ({ platform, out }) => {
+        const owners = modules.flatMap((module) => (module.files ? [module.files] : []));
+        const swept = await sweepStrayFiles({ storage: platform.storage, db: platform.database.db }, owners, {
+          olderThanMs: options.olderThanHours === undefined ? STRAY_FILE_MIN_AGE_MS : options.olderThanHours * 3_600_000,
+          now: platform.clock.epochMs(),
+          dryRun: options.dryRun === true,
+        });
+        const rows = swept.map((area) => ({ area: area.area, checked: area.checked, stray: area.files, size: megabytes(area.bytes) }));
+        const verb = options.dryRun ? 'would be removed (dry run)' : 'removed';
+        const files = swept.reduce((sum, area) => sum + area.files, 0);
+        out.result(
+          { dryRun: options.dryRun === true, areas: swept },
+          `${table(rows, ['area', 'checked', 'stray', 'size'])}\n\n${files} stray file${files === 1 ? '' : 's'} ${verb}.`,
+        );
       }),
     );
 }

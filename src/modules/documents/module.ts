@@ -1,6 +1,7 @@
 import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminDocumentCommands } from './admin.ts';
+import { createDocumentRepository } from './repository.ts';
 import { documentRoutes } from './routes.ts';
 import { documentSearch } from './search.ts';
 import { documentServiceFor } from './service.ts';
@@ -28,6 +29,7 @@ export const documentsModule = {
   }),
   admin: adminDocumentCommands,
   search: [documentSearch],
+  files: { area: 'documents', referenced: (db, keys) => createDocumentRepository(db).namedKeys(keys) },
 } satisfies AcademyModule;
 
 declare module '../../platform/jobs/names.ts' {

@@ -112,6 +112,20 @@ export function createDocumentRepository(db: Kysely<DB>) {
     holdsFile: async (key: string): Promise<boolean> =>
       (await db.selectFrom('documents').select('id').where('storage_key', '=', key).executeTakeFirst()) !== undefined,
 
+    /** Which of `keys` a document row names (whatever its status: a deleted document keeps its file). */
+    namedKeys: async (keys: readonly string[]): Promise<Set<string>> =>
+      new Set(
+        keys.length === 0
+          ? []
+          : (
+              await db
+                .selectFrom('documents')
+                .select('storage_key')
+                .where('storage_key', 'in', [...keys])
+                .execute()
+            ).map((row) => row.storage_key),
+      ),
+
     find: async (executor: Kysely<DB>, id: number): Promise<DocumentRow | undefined> => {
       const row = await select(executor).where('documents.id', '=', id).executeTakeFirst();
       return row && decode(row as never);

@@ -3,6 +3,7 @@ import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminReportCommands } from './admin.ts';
 import { createReportGenerator } from './generator.ts';
+import { createReportRepository } from './repository.ts';
 import { reportRoutes } from './routes.ts';
 import { reportServiceFor } from './service.ts';
 
@@ -43,6 +44,7 @@ export const reportsModule = {
     },
   },
   admin: adminReportCommands,
+  files: { area: 'reports', referenced: (db, keys) => createReportRepository(db).namedKeys(keys) },
   search: [
     {
       name: 'reports',

@@ -42,6 +42,20 @@ export function createReportRepository(db: Kysely<DB>) {
       return listPage(db, query, list, { sort: { id: 'id', created_at: 'created_at', updated_at: 'updated_at' } }, { count });
     },
 
+    /** Which of `keys` a report row names. */
+    namedKeys: async (keys: readonly string[]): Promise<Set<string>> =>
+      new Set(
+        keys.length === 0
+          ? []
+          : (
+              await db
+                .selectFrom('reports')
+                .select('storage_key')
+                .where('storage_key', 'in', [...keys])
+                .execute()
+            ).map((row) => row.storage_key as string),
+      ),
+
     /** Available reports whose expiry is `at` or earlier, by id. */
     dueToExpire: async (at: string): Promise<Pick<ReportRow, 'id' | 'storage_key' | 'size'>[]> =>
       db
