@@ -493,6 +493,19 @@ for (const kind of ['local', 's3'] as const) {
       // As a process stopped between storing a file and committing its row would leave them.
       const strayDocument = (await storage.put(Readable.from([Buffer.from('left behind')]), { prefix: 'documents' })).key;
       const strayReport = (await storage.put(Readable.from([Buffer.from('a report retried elsewhere')]), { prefix: 'reports' })).key;
+      // An expired report whose file outlived its expiry (a stop between the two): its row still names it.
+      const expiredFile = (await storage.put(Readable.from([Buffer.from('expired rows')]), { prefix: 'reports' })).key;
+      const availableFile = (await storage.put(Readable.from([Buffer.from('available rows')]), { prefix: 'reports' })).key;
+      const at = new Date().toISOString();
+      for (const [status, key] of [
+        ['expired', expiredFile],
+        ['available', availableFile],
+      ] as const) {
+        await app.platform.database.db
+          .insertInto('reports')
+          .values({ type: 'enrolments', format: 'csv', status, parameters: '{}', storage_key: key, created_at: at, updated_at: at })
+          .execute();
+      }
       const owners = (modules as readonly AcademyModule[]).flatMap((module) => (module.files ? [module.files] : []));
       assert.deepEqual(owners.map((owner) => owner.area).sort(), ['documents', 'reports']);
       const deps = { storage, db: app.platform.database.db };
@@ -521,6 +534,8 @@ for (const kind of ['local', 's3'] as const) {
       );
       assert.equal(await storage.exists(strayDocument), false);
       assert.equal(await storage.exists(strayReport), false);
+      assert.equal(await storage.exists(expiredFile), false, "an expired report's file goes");
+      assert.ok(await storage.exists(availableFile), "an available report's file stays");
       assert.ok(await storage.exists(namedKey), 'a file its document names stays');
       assert.equal((await get(`/documents/${named.id}/download`)).status, 200);
       assert.deepEqual(

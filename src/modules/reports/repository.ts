@@ -42,7 +42,11 @@ export function createReportRepository(db: Kysely<DB>) {
       return listPage(db, query, list, { sort: { id: 'id', created_at: 'created_at', updated_at: 'updated_at' } }, { count });
     },
 
-    /** Which of `keys` a report row names. */
+    /**
+     * Which of `keys` a report still needs: an expired report's file is removed when it expires, a
+     * failed one's is never downloaded, and a retried generation writes a new file, so their rows'
+     * keys do not keep a file.
+     */
     namedKeys: async (keys: readonly string[]): Promise<Set<string>> =>
       new Set(
         keys.length === 0
@@ -52,6 +56,7 @@ export function createReportRepository(db: Kysely<DB>) {
                 .selectFrom('reports')
                 .select('storage_key')
                 .where('storage_key', 'in', [...keys])
+                .where('status', 'not in', ['expired', 'failed'])
                 .execute()
             ).map((row) => row.storage_key as string),
       ),
