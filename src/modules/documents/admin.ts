@@ -78,7 +78,7 @@ export function adminDocumentCommands(admin: Command, run: Runner, modules: read
   storage
     .command('sweep')
     .description(
-      'Remove the files that no document or report names (left by a process stopped between storing a file and its row); --dry-run only counts them',
+      "Remove the stored files that no document and no live report names (left by a process stopped between storing a file and its row, or before an expired report's file was removed); --dry-run only counts them",
     )
     .option('--dry-run', 'count the stray files and their bytes, remove nothing')
     .option(
