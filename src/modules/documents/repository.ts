@@ -108,11 +108,10 @@ export function createDocumentRepository(db: Kysely<DB>) {
       await forUpdate(trx.selectFrom('documents').select('id').where('id', '=', id), dialect).execute();
     },
 
-    /** Whether a document row names this stored file (it must then never be removed as a leftover). */
-    holdsFile: async (key: string): Promise<boolean> =>
-      (await db.selectFrom('documents').select('id').where('storage_key', '=', key).executeTakeFirst()) !== undefined,
-
-    /** Which of `keys` a document row names (whatever its status: a deleted document keeps its file). */
+    /**
+     * Which of `keys` a document row names, whatever its status (a deleted document keeps its file):
+     * such a file must never be removed as a leftover.
+     */
     namedKeys: async (keys: readonly string[]): Promise<Set<string>> =>
       new Set(
         keys.length === 0

@@ -292,9 +292,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         // Whatever refused the upload, or cut it short, the file it left is removed; unless the row
         // was committed after all (the connection was lost at the commit, or afterwards while reading
         // the row back): then the file is the document's. When that cannot be told now, the file is
-        // kept: a stray file is better than a document without its file.
+        // kept: a stray file (which `academy admin storage sweep`
+        // removes later) is better than a document without its file.
         const file = received.file;
-        if (file && !(await documents.holdsFile(file.key).catch(() => true))) await storage.delete(file.key).catch(() => {});
+        if (file && !(await documents.namedKeys([file.key]).catch(() => new Set([file.key]))).has(file.key)) {
+          await storage.delete(file.key).catch(() => {});
+        }
         throw error;
       }
     },

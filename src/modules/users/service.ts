@@ -180,19 +180,18 @@ export function createUserService(deps: UserServiceDeps) {
       try {
         return presentUser(
           await deps.db.transaction().execute(async (trx) => {
-            if (expect) {
-              await staff.lock(trx, deps.dialect, id);
-              expect(presentUser(await find(id, trx)));
-            }
+            if (expect) await staff.lock(trx, deps.dialect, id);
+            // Read once: for If-Match, and to tell whether the name shown elsewhere changes.
+            const current = expect || name !== undefined ? await find(id, trx) : undefined;
+            if (expect) expect(presentUser(current as StaffRow));
             const changes = {
               ...(name !== undefined ? { name } : {}),
               ...(email !== undefined ? { email } : {}),
               ...(jobTitle !== undefined ? { job_title: jobTitle } : {}),
               updated_at: now,
             };
-            const before = name === undefined ? undefined : await find(id, trx);
             if (!(await staff.update(trx, id, changes))) throw new NotFoundError();
-            if (before && before.name !== name) await deps.namedIn.touchForPerson(trx, id, now);
+            if (name !== undefined && current?.name !== name) await deps.namedIn.touchForPerson(trx, id, now);
             return find(id, trx);
           }),
         );
