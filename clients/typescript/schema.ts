@@ -4339,8 +4339,8 @@ export interface components {
         };
     };
     responses: {
-        /** @description The resource state does not allow this: `idempotency_key_in_use`. */
-        IdempotencyKeyInUse: {
+        /** @description The resource state does not allow this: `idempotency_key_in_use`, `idempotency_key_answer_lost`. */
+        IdempotencyKeyInUseOrIdempotencyKeyAnswerLost: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -4348,7 +4348,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    code?: "idempotency_key_in_use";
+                    code?: "idempotency_key_in_use" | "idempotency_key_answer_lost";
                 };
             };
         };
@@ -4393,8 +4393,8 @@ export interface components {
                 };
             };
         };
-        /** @description The resource state does not allow this: `invalid_transition`, `idempotency_key_in_use`. */
-        InvalidTransitionOrIdempotencyKeyInUse: {
+        /** @description The resource state does not allow this: `invalid_transition`, `idempotency_key_in_use`, `idempotency_key_answer_lost`. */
+        InvalidTransitionOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -4402,7 +4402,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    code?: "invalid_transition" | "idempotency_key_in_use";
+                    code?: "invalid_transition" | "idempotency_key_in_use" | "idempotency_key_answer_lost";
                 };
             };
         };
@@ -4455,8 +4455,8 @@ export interface components {
             };
             content?: never;
         };
-        /** @description The resource state does not allow this: `not_retryable`, `idempotency_key_in_use`. */
-        NotRetryableOrIdempotencyKeyInUse: {
+        /** @description The resource state does not allow this: `not_retryable`, `idempotency_key_in_use`, `idempotency_key_answer_lost`. */
+        NotRetryableOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -4464,7 +4464,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    code?: "not_retryable" | "idempotency_key_in_use";
+                    code?: "not_retryable" | "idempotency_key_in_use" | "idempotency_key_answer_lost";
                 };
             };
         };
@@ -4539,8 +4539,8 @@ export interface components {
                 };
             };
         };
-        /** @description The resource state does not allow this: `task_disabled`, `idempotency_key_in_use`. */
-        TaskDisabledOrIdempotencyKeyInUse: {
+        /** @description The resource state does not allow this: `task_disabled`, `idempotency_key_in_use`, `idempotency_key_answer_lost`. */
+        TaskDisabledOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
@@ -4548,7 +4548,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    code?: "task_disabled" | "idempotency_key_in_use";
+                    code?: "task_disabled" | "idempotency_key_in_use" | "idempotency_key_answer_lost";
                 };
             };
         };
@@ -4608,7 +4608,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+         * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
          * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
          */
         IdempotencyKey: string;
@@ -5835,7 +5835,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5914,7 +5914,7 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
-            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUse"];
+            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
@@ -6134,7 +6134,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6192,7 +6192,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUse"];
+            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -6805,7 +6805,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6872,7 +6872,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["NotRetryableOrIdempotencyKeyInUse"];
+            409: components["responses"]["NotRetryableOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -7278,7 +7278,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7351,7 +7351,7 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            409: components["responses"]["IdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -7918,7 +7918,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7969,7 +7969,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["TaskDisabledOrIdempotencyKeyInUse"];
+            409: components["responses"]["TaskDisabledOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -8131,7 +8131,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8194,7 +8194,7 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            409: components["responses"]["IdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -8342,7 +8342,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8396,7 +8396,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUse"];
+            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -8407,7 +8407,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8461,7 +8461,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUse"];
+            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -8472,7 +8472,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8526,7 +8526,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUse"];
+            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -8537,7 +8537,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8591,7 +8591,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUse"];
+            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -8794,7 +8794,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8876,7 +8876,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScopeOrPermissionDenied"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            409: components["responses"]["IdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -8887,7 +8887,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.
+                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
                  * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -8978,7 +8978,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScopeOrPermissionDenied"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUse"];
+            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { hookedDialect } from './commit-hooks.ts';
 import { type HeldSnapshot, holdPostgresSnapshot, holdSqliteSnapshot } from './held-snapshot.ts';
 import type { DB } from './schema.ts';
 import { NodeSqliteDatabase } from './sqlite.ts';
@@ -144,7 +145,7 @@ export function openDatabase(
     const database = new NodeSqliteDatabase(sqliteFile(url));
     if (timeouts) database.prepare(`PRAGMA busy_timeout = ${timeouts.lockMs}`).all([]);
     if (options.pageCacheKib) database.prepare(`PRAGMA cache_size = -${Math.floor(options.pageCacheKib)}`).all([]);
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
+    const db = new Kysely<DB>({ dialect: hookedDialect(new SqliteDialect({ database })) });
     return {
       db,
       dialect: 'sqlite',
@@ -172,7 +173,7 @@ export function openDatabase(
     return pool;
   };
   const pool = open(options.poolSize ?? 10);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: hookedDialect(new PostgresDialect({ pool })) });
   let planned: Kysely<DB> | undefined;
   return {
     db,

@@ -294,7 +294,10 @@ export interface IdempotencyKeyTable {
   request_hash: string;
   /** An upload's content digest, recorded once the upload was read (src/http/idempotency.ts). */
   body_digest: string | null;
+  /** `in_progress`, `completed` (its response kept) or `unanswered` (carried out, its response lost). */
   state: string;
+  /** When the request committed its changes, in the same commit (null while it has committed none). */
+  committed_at: Timestamp | null;
   response_status: number | null;
   response_headers: Json | null;
   response_body: string | null;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type CommitHook, withCommitHook } from '../db/commit-hooks.ts';
 import type { IdempotencyService } from '../modules/idempotency/service.ts';
 import { IdempotencyKeyReusedError } from '../platform/errors.ts';
 import { hookList } from './route-hooks.ts';
@@ -112,10 +113,17 @@ async function digestOfUpload(request: FastifyRequest): Promise<string> {
 /**
  * `Idempotency-Key` on POST routes that need a token: the first request reserves the key (after
  * authentication and validation), its response is stored when sent, and repeats replay it with
- * `Idempotent-Replayed: true`. A 5xx releases the key so the client can retry.
+ * `Idempotent-Replayed: true`. A 5xx releases the key so the client can retry, unless the request had
+ * committed changes: then a retry is a 409 `idempotency_key_answer_lost`, as is one after a process
+ * that stopped mid-request had committed them.
  */
 export function registerIdempotency(app: FastifyInstance, idempotency: IdempotencyService): void {
-  const reservations = new WeakMap<FastifyRequest, { id: number; streamed: boolean }>();
+  /**
+   * The requests holding a key: whether the request is still running (`open`; a transaction that
+   * commits later, from work it started, no longer counts) and whether its note is committed (later
+   * transactions of the request need not write it again).
+   */
+  const reservations = new WeakMap<FastifyRequest, { id: number; streamed: boolean; open: boolean; committed: boolean }>();
 
   async function reserve(request: FastifyRequest, reply: FastifyReply) {
     const tokenId = request.actor?.tokenId;
@@ -126,7 +134,7 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
     const hash = requestHash(request, streamed);
     const outcome = await idempotency.begin({ tokenId, key, requestHash: hash });
     if (outcome.kind === 'proceed') {
-      reservations.set(request, { id: outcome.id, streamed });
+      reservations.set(request, { id: outcome.id, streamed, open: true, committed: false });
       return;
     }
     // A repeated upload is the same request only if its content is: read it (nothing is kept) and compare.
@@ -138,16 +146,36 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
     return reply.send(body);
   }
 
+  /**
+   * Runs the handler so that each transaction it commits notes, in the same commit, that the key's
+   * request changed something (src/db/commit-hooks.ts): if the process stops before the response is
+   * recorded, a retry then knows not to run the request again.
+   */
+  function commitsMarked(request: FastifyRequest, _reply: FastifyReply, done: () => void) {
+    const reserved = reservations.get(request);
+    if (reserved === undefined) return done();
+    const hook: CommitHook = {
+      before: (connection) =>
+        reserved.open && !reserved.committed ? idempotency.markCommitted(connection, reserved.id) : Promise.resolve(),
+      after: () => {
+        if (reserved.open) reserved.committed = true;
+      },
+    };
+    withCommitHook(hook, done);
+  }
+
   async function record(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const reserved = reservations.get(request);
     if (reserved === undefined) return payload;
     reservations.delete(request);
+    reserved.open = false;
     const { id } = reserved;
     // An upload's content is known once its handler has read it; one refused before (nothing kept) is
     // not recorded, so that the client may send it again, mended, under the same key.
     const digest = bodyDigests.get(request);
     try {
-      // A streamed response cannot be stored for replay; like a 5xx, it leaves the key free.
+      // A streamed response cannot be stored for replay; like a 5xx, it leaves the key free, unless
+      // the request committed changes: a retry would make them twice, so it is a 409 instead.
       if (
         reply.statusCode >= 500 ||
         (typeof payload !== 'string' && !Buffer.isBuffer(payload)) ||
@@ -173,7 +201,7 @@ export function registerIdempotency(app: FastifyInstance, idempotency: Idempoten
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (route.method !== 'POST' || typeof access !== 'object' || !('scope' in access)) return;
-    route.preHandler = [...hookList(route.preHandler), reserve];
+    route.preHandler = [...hookList(route.preHandler), reserve, commitsMarked];
     route.onSend = [...hookList(route.onSend), record];
   });
 }

@@ -118,7 +118,7 @@ const PARAMETERS: Json = {
     in: 'header',
     required: false,
     description:
-      'Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`.',
+      'Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
     example: '5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f',
   },
@@ -155,6 +155,11 @@ const ERROR_CODES: Record<string, { status: number; message: string; errors?: Re
   idempotency_key_in_use: {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed. Retry after it has finished.',
+  },
+  idempotency_key_answer_lost: {
+    status: 409,
+    message:
+      'The request with this Idempotency-Key was carried out, but its response was lost (the server failed after saving its changes). Look the outcome up instead of sending the request again; a new key would run it again.',
   },
   precondition_failed: { status: 412, message: 'The resource has changed since the version given in If-Match.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
@@ -391,7 +396,7 @@ function completeOperation(doc: Json, path: string, method: string, op: Json): v
     if (isError) {
       let codes = OPERATION_CODES[id]?.[status] ?? DEFAULT_CODES[status] ?? (idempotent && status === '409' ? [] : undefined);
       if (!codes) throw new Error(`OpenAPI: ${id} answers ${status}, but which error codes it carries is not declared`);
-      if (idempotent && status === '409') codes = [...codes, 'idempotency_key_in_use'];
+      if (idempotent && status === '409') codes = [...codes, 'idempotency_key_in_use', 'idempotency_key_answer_lost'];
       if (idempotent && status === '422') codes = [...codes, 'idempotency_key_reused'];
       responses[status] = errorResponse(doc.components, status, codes);
       continue;

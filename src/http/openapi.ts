@@ -15,7 +15,7 @@ The Training Administration REST API v1 of Academy.
 - A NUL character in any string of a body or query is a 422 naming the field. A JSON body holds at most ${MAX_BODY_VALUES} values (object members and array items at any depth); a 422 names at most ${MAX_REPORTED_FIELDS} fields, and \`errors._\` says when more were left out.
 - Every response carries \`X-Request-Id\` (echoed when the client sent a sane one). GET responses carry an \`ETag\`; a matching \`If-None-Match\` gets a 304. Every PATCH accepts \`If-Match\` with that ETag (or \`*\`): when the resource has changed since, it is a 412 \`precondition_failed\` and nothing changes. Authenticated GETs are \`Cache-Control: private, no-cache\` with \`Vary: Authorization\`.
 - JSON responses above 1 KB are compressed (br or gzip) when the client sends \`Accept-Encoding\`. Browser apps are allowed by origin (\`ACADEMY_CORS_ORIGINS\`). A known path asked with another method is a 405 with \`Allow\`; \`OPTIONS\` answers with \`Allow\`.
-- POST endpoints accept \`Idempotency-Key\` (at most 255 characters, kept 24 hours per token): a repeat with the same body replays the first response with \`Idempotent-Replayed: true\`; the same key with another body is a 422 \`idempotency_key_reused\`; while the first request is still running, a 409 \`idempotency_key_in_use\`.
+- POST endpoints accept \`Idempotency-Key\` (at most 255 characters, kept 24 hours per token): a repeat with the same body replays the first response with \`Idempotent-Replayed: true\`; the same key with another body is a 422 \`idempotency_key_reused\`; while the first request is still running, a 409 \`idempotency_key_in_use\`. A first request that was carried out but whose response was lost (a server error after its changes were saved, or a server that stopped) is not run again: a repeat is a 409 \`idempotency_key_answer_lost\`; a request that saved nothing may be retried under its key.
 
 ## Authentication
 Bearer tokens (\`Authorization: Bearer acd_…\`), created outside the API with \`academy tokens create\`. Each operation names the scope it needs; \`*\` grants every scope; \`certificates:issue\` and \`integrations:manage\` grant nothing through this API. A missing, unknown, expired or revoked token is a 401 with \`WWW-Authenticate\`; a token without the scope is a 403 \`insufficient_scope\`.
@@ -38,7 +38,7 @@ Every error body is \`{"message": "…", "code": "snake_case", "errors"?: {"fiel
 | 404 | \`not_found\` | no such resource (one body for every case) |
 | 405 | \`method_not_allowed\` | the path exists, but not with this method; \`Allow\` lists its methods |
 | 408 | \`request_timeout\` | the request's headers or body did not arrive in time; the connection is closed |
-| 409 | \`invalid_transition\`, \`report_not_available\`, \`not_retryable\`, \`task_disabled\`, \`conflict\`, \`idempotency_key_in_use\` | the resource's state does not allow the action |
+| 409 | \`invalid_transition\`, \`report_not_available\`, \`not_retryable\`, \`task_disabled\`, \`conflict\`, \`idempotency_key_in_use\`, \`idempotency_key_answer_lost\` | the resource's state does not allow the action, or an \`Idempotency-Key\`'s first request is running or lost its response |
 | 410 | \`version_sunset\` | the API version is past its sunset date |
 | 412 | \`precondition_failed\` | a PATCH's \`If-Match\` does not match the resource's current ETag; nothing changed |
 | 413 / 415 | \`payload_too_large\` / \`unsupported_media_type\` | body too large or of a refused type; for documents, per type, the media type read from the content |

@@ -72,6 +72,39 @@ function things() {
   return state;
 }
 
+/**
+ * Test-only routes that change the database in a transaction: one that then answers, one whose
+ * transaction fails after its write (nothing is kept), one that fails after its commit (a 5xx after
+ * the change was saved). Each write is a `runtime_state` row named after the request's body.
+ */
+function registerSaving(http: FastifyInstance, platform: Platform) {
+  const body = Type.Object({ name: Type.String({ minLength: 1 }) });
+  const access = { scope: 'organization:write' } as const;
+  const save = (name: string, then: () => void = () => {}) =>
+    platform.database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('runtime_state')
+        .values({ key: `saved:${name}`, value: name, updated_at: new Date().toISOString() })
+        .execute();
+      then();
+    });
+  http.post('/api/v1/saved', { config: { access }, schema: { body } }, async (request, reply) => {
+    await save((request.body as { name: string }).name);
+    reply.code(201);
+    return { data: { name: (request.body as { name: string }).name } };
+  });
+  http.post('/api/v1/saved/rolled-back', { config: { access }, schema: { body } }, async (request) => {
+    await save((request.body as { name: string }).name, () => {
+      throw new ConflictError('conflict', 'Refused inside the transaction.');
+    });
+    return { data: {} };
+  });
+  http.post('/api/v1/saved/then-failed', { config: { access }, schema: { body } }, async (request) => {
+    await save((request.body as { name: string }).name);
+    throw new Error('the answer could not be made after the commit');
+  });
+}
+
 describe('Idempotency-Key on POST', () => {
   const clock = fixedClock('2026-12-01T10:00:00.000Z');
   const state = things();
@@ -92,7 +125,14 @@ describe('Idempotency-Key on POST', () => {
 
   before(async () => {
     platform = await createTestPlatform({ clock });
-    http = (await buildApp(platform, { register: state.register })).http;
+    http = (
+      await buildApp(platform, {
+        register: async (app) => {
+          await state.register(app);
+          registerSaving(app, platform);
+        },
+      })
+    ).http;
     token = (await platform.tokens.create({ name: 'a', scopes: ['organization:write'], expiresInDays: null })).token;
     otherToken = (await platform.tokens.create({ name: 'b', scopes: ['*'], expiresInDays: null })).token;
   });
@@ -312,5 +352,95 @@ describe('Idempotency-Key on POST', () => {
     );
     assert.ok(left.includes('key-prune-new'));
     assert.equal(await service.prune(clock.now()), 0, 'nothing left to prune');
+  });
+  const saved = async (name: string) =>
+    (await platform.database.db.selectFrom('runtime_state').select('key').where('key', '=', `saved:${name}`).execute()).length;
+  const keyRow = async (key: string) => (await keysStored()).find((k) => k.key === key);
+
+  test('a request notes on its key, in the commit of its changes, that it made them; a rolled-back one notes nothing', async () => {
+    const made = await post('key-commit', { name: 'commit-1' }, { url: '/api/v1/saved' });
+    assert.equal(made.statusCode, 201, made.body);
+    const row = await keyRow('key-commit');
+    assert.equal(row?.state, 'completed');
+    assert.ok(row?.committed_at, 'the commit noted itself on the key');
+    assert.equal(await saved('commit-1'), 1);
+
+    const refused = await post('key-rollback', { name: 'rollback-1' }, { url: '/api/v1/saved/rolled-back' });
+    assert.equal(refused.statusCode, 409, refused.body);
+    const refusedRow = await keyRow('key-rollback');
+    assert.equal(refusedRow?.state, 'completed', 'the 409 is kept for replay');
+    assert.equal(refusedRow?.committed_at, null, 'the note rolled back with the transaction');
+    assert.equal(await saved('rollback-1'), 0);
+
+    await post('key-no-db', { name: 'No database' });
+    assert.equal((await keyRow('key-no-db'))?.committed_at, null, 'a request that commits nothing notes nothing');
+  });
+
+  test('a real endpoint notes its commit too (POST /users)', async () => {
+    const email = `idem-${Date.now()}@example.org`;
+    const res = await post('key-user', { name: 'Ada Idem', email }, { url: '/api/v1/users', as: otherToken });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.ok((await keyRow('key-user'))?.committed_at);
+  });
+
+  test('a process that stopped between its commit and its response: the retry is a 409 idempotency_key_answer_lost, not a second run', async () => {
+    const first = await post('key-stopped', { name: 'stopped-1' }, { url: '/api/v1/saved' });
+    assert.equal(first.statusCode, 201, first.body);
+    // The key as a process leaves it when it stops after its commit and before recording its
+    // response: still in progress, with the note its commit wrote.
+    await platform.database.db
+      .updateTable('idempotency_keys')
+      .set({ state: 'in_progress', response_status: null, response_headers: null, response_body: null })
+      .where('key', '=', 'key-stopped')
+      .execute();
+    assert.ok((await keyRow('key-stopped'))?.committed_at);
+
+    const during = await post('key-stopped', { name: 'stopped-1' }, { url: '/api/v1/saved' });
+    assert.equal(during.statusCode, 409);
+    assert.equal(during.json().code, 'idempotency_key_in_use', 'within the lease the first request may still be running');
+
+    clock.advance(IN_PROGRESS_LEASE_MS + 1000);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const retry = await post('key-stopped', { name: 'stopped-1' }, { url: '/api/v1/saved' });
+      assert.equal(retry.statusCode, 409, retry.body);
+      assert.equal(retry.json().code, 'idempotency_key_answer_lost');
+      assert.equal(typeof retry.json().message, 'string');
+    }
+    assert.equal(await saved('stopped-1'), 1, 'the change was made once');
+    assert.equal((await keyRow('key-stopped'))?.state, 'unanswered');
+  });
+
+  test('a server error after the commit keeps the key: the retry is a 409 idempotency_key_answer_lost, not a second run', async () => {
+    const failed = await post('key-failed-after', { name: 'failed-after-1' }, { url: '/api/v1/saved/then-failed' });
+    assert.equal(failed.statusCode, 500);
+    assert.equal(await saved('failed-after-1'), 1);
+    const row = await keyRow('key-failed-after');
+    assert.equal(row?.state, 'unanswered');
+    assert.ok(row?.committed_at);
+
+    const retry = await post('key-failed-after', { name: 'failed-after-1' }, { url: '/api/v1/saved/then-failed' });
+    assert.equal(retry.statusCode, 409, retry.body);
+    assert.equal(retry.json().code, 'idempotency_key_answer_lost');
+    assert.equal(await saved('failed-after-1'), 1, 'the retry did not run');
+
+    const other = await post('key-failed-after', { name: 'something else' }, { url: '/api/v1/saved/then-failed' });
+    assert.equal(other.json().code, 'idempotency_key_reused', 'another body under the key is still a 422');
+  });
+
+  test('a reservation left by a stopped process that committed nothing is taken over after its lease and runs', async () => {
+    await post('key-probe-saved', { name: 'orphan-1' }, { url: '/api/v1/saved' });
+    const probe = await keyRow('key-probe-saved');
+    assert.ok(probe);
+    const crashed = createIdempotencyService({ keys: createIdempotencyRepository(platform.database.db), clock });
+    assert.equal(
+      (await crashed.begin({ tokenId: probe.token_id, key: 'key-orphan-saved', requestHash: probe.request_hash })).kind,
+      'proceed',
+    );
+    // The orphan's hash is the probe's request, so the retry must send the same path and body.
+    clock.advance(IN_PROGRESS_LEASE_MS + 1000);
+    await platform.database.db.deleteFrom('runtime_state').where('key', '=', 'saved:orphan-1').execute();
+    const recovered = await post('key-orphan-saved', { name: 'orphan-1' }, { url: '/api/v1/saved' });
+    assert.equal(recovered.statusCode, 201, recovered.body);
+    assert.equal(await saved('orphan-1'), 1);
   });
 });

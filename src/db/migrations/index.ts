@@ -18,6 +18,7 @@ import * as m0017 from './0017_users_search_text.ts';
 import * as m0018 from './0018_idempotency_body_digest.ts';
 import * as m0019 from './0019_task_schedule_timezone.ts';
 import * as m0020 from './0020_users_staff_by_id.ts';
+import * as m0021 from './0021_idempotency_committed.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -40,6 +41,7 @@ const steps: Record<string, Step> = {
   '0018_idempotency_body_digest': m0018,
   '0019_task_schedule_timezone': m0019,
   '0020_users_staff_by_id': m0020,
+  '0021_idempotency_committed': m0021,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

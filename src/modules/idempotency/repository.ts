@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { DatabaseConnection, Kysely, Selectable } from 'kysely';
 import type { DB, IdempotencyKeyTable } from '../../db/schema.ts';
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
@@ -40,13 +40,62 @@ export function createIdempotencyRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    /** Deletes the row as it was read (same id and state), so a row that moved on meanwhile is kept. */
-    remove: async (row: Pick<IdempotencyKeyRow, 'id' | 'state'>): Promise<void> => {
-      await db.deleteFrom('idempotency_keys').where('id', '=', row.id).where('state', '=', row.state).execute();
+    /**
+     * Notes, on the connection of a transaction about to commit, that the key's request has changed
+     * something: it commits with those changes or not at all.
+     */
+    markCommitted: async (connection: DatabaseConnection, id: number, at: string): Promise<void> => {
+      await connection.executeQuery(
+        db
+          .updateTable('idempotency_keys')
+          .set({ committed_at: at })
+          .where('id', '=', id)
+          .where('state', '=', 'in_progress')
+          .where('committed_at', 'is', null)
+          .compile(),
+      );
     },
 
+    /** A request that committed changes but whose response was lost: its key is not run again. */
+    markUnanswered: async (id: number): Promise<void> => {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ state: 'unanswered' })
+        .where('id', '=', id)
+        .where('state', '=', 'in_progress')
+        .execute();
+    },
+
+    /** Deletes the row as it was read (same id and state), so a row that moved on meanwhile is kept. */
+    remove: async (row: Pick<IdempotencyKeyRow, 'id' | 'state' | 'committed_at'>): Promise<void> => {
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('id', '=', row.id)
+        .where('state', '=', row.state)
+        .where('committed_at', row.committed_at === null ? 'is' : '=', row.committed_at)
+        .execute();
+    },
+
+    /**
+     * After a failure: deletes the key if its request committed nothing, so that a retry runs it; a
+     * key whose request committed changes (its note says so, also when the commit's acknowledgement
+     * was lost) becomes `unanswered` instead.
+     */
     release: async (id: number): Promise<void> => {
-      await db.deleteFrom('idempotency_keys').where('id', '=', id).where('state', '=', 'in_progress').execute();
+      const freed = await db
+        .deleteFrom('idempotency_keys')
+        .where('id', '=', id)
+        .where('state', '=', 'in_progress')
+        .where('committed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(freed.numDeletedRows) === 0) {
+        await db
+          .updateTable('idempotency_keys')
+          .set({ state: 'unanswered' })
+          .where('id', '=', id)
+          .where('state', '=', 'in_progress')
+          .execute();
+      }
     },
 
     deleteExpired: async (now: string): Promise<number> => {

@@ -1,3 +1,4 @@
+import type { DatabaseConnection } from 'kysely';
 import type { Clock } from '../../platform/clock.ts';
 import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../../platform/errors.ts';
 import type { IdempotencyKeyRow, IdempotencyRepository, StoredResponse } from './repository.ts';
@@ -19,6 +20,13 @@ function inUse(): ConflictError {
   return new ConflictError(
     'idempotency_key_in_use',
     'A request with this Idempotency-Key is still being processed. Retry after it has finished.',
+  );
+}
+
+function answerLost(): ConflictError {
+  return new ConflictError(
+    'idempotency_key_answer_lost',
+    'The request with this Idempotency-Key was carried out, but its response was lost (the server failed after saving its changes). Look the outcome up instead of sending the request again; a new key would run it again.',
   );
 }
 
@@ -68,8 +76,15 @@ export function createIdempotencyService(deps: { keys: IdempotencyRepository; cl
           }
           if (row.request_hash !== input.requestHash) throw new IdempotencyKeyReusedError();
           if (row.state === 'completed') return replay(row);
+          if (row.state === 'unanswered') throw answerLost();
           if (Date.parse(row.created_at) + leaseMs > now.getTime()) {
             throw inUse();
+          }
+          // The holder stopped (its lease is over). If it committed changes, running the request
+          // again would make them twice; if not, nothing of it was kept and the retry runs it.
+          if (row.committed_at !== null) {
+            await keys.markUnanswered(row.id);
+            throw answerLost();
           }
           await keys.remove(row);
           continue;
@@ -91,9 +106,17 @@ export function createIdempotencyService(deps: { keys: IdempotencyRepository; cl
       await keys.complete(id, response, bodyDigest);
     },
 
-    /** Frees the key after a failure the client should be able to retry (a 5xx). */
+    /**
+     * After a failure (a 5xx): frees the key for a retry if the request committed nothing; otherwise
+     * repeats are a 409 `idempotency_key_answer_lost`.
+     */
     async release(id: number): Promise<void> {
       await keys.release(id);
+    },
+
+    /** Notes, in a transaction about to commit, that the key's request changed something (src/db/commit-hooks.ts). */
+    async markCommitted(connection: DatabaseConnection, id: number): Promise<void> {
+      await keys.markCommitted(connection, id, clock.now().toISOString());
     },
 
     /** Deletes keys past their 24 hours; returns how many. */
