@@ -159,10 +159,14 @@ describe('OpenAPI document', () => {
     assert.deepEqual(errorCodes(document, op('getCourse'), '401'), ['unauthenticated']);
     assert.deepEqual(errorCodes(document, op('getCourse'), '404'), ['not_found']);
     assert.deepEqual(errorCodes(document, op('listCourses'), '422'), ['validation_failed']);
-    assert.deepEqual(errorCodes(document, op('runTask'), '409'), ['task_disabled', 'idempotency_key_in_use']);
+    assert.deepEqual(errorCodes(document, op('runTask'), '409'), [
+      'task_disabled',
+      'idempotency_key_in_use',
+      'idempotency_key_answer_lost',
+    ]);
     assert.deepEqual(errorCodes(document, op('downloadReport'), '409'), ['report_not_available']);
     assert.deepEqual(errorCodes(document, op('transitionWorkflow'), '403'), ['insufficient_scope', 'permission_denied']);
-    assert.deepEqual(errorCodes(document, op('createUser'), '409'), ['idempotency_key_in_use']);
+    assert.deepEqual(errorCodes(document, op('createUser'), '409'), ['idempotency_key_in_use', 'idempotency_key_answer_lost']);
     assert.deepEqual(errorCodes(document, op('createUser'), '422'), ['validation_failed', 'idempotency_key_reused']);
     for (const { label, path: p, operation } of operations(document)) {
       const parameters = ((operation as { parameters?: { $ref?: string }[] }).parameters ?? []).map((x) => x.$ref);
@@ -170,6 +174,10 @@ describe('OpenAPI document', () => {
       if (method === 'POST' && operation.security?.length) {
         assert.ok(parameters.includes('#/components/parameters/IdempotencyKey'), `${label}: Idempotency-Key`);
         assert.ok(errorCodes(document, operation, '409')?.includes('idempotency_key_in_use'), `${label}: 409 idempotency_key_in_use`);
+        assert.ok(
+          errorCodes(document, operation, '409')?.includes('idempotency_key_answer_lost'),
+          `${label}: 409 idempotency_key_answer_lost`,
+        );
       }
       if (method === 'PATCH') {
         assert.deepEqual(errorCodes(document, operation, '412'), ['precondition_failed'], `${label}: 412`);
