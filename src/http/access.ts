@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { Actor } from '../platform/context.ts';
 import { InsufficientScopeError, RateLimitedError, UnauthenticatedError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import type { Decision, PolicyName } from '../platform/rate-limit.ts';
 import { grants, type Scope } from '../platform/tokens/scopes.ts';
 import type { AuthenticatedToken } from '../platform/tokens/service.ts';
 import { isRead } from './methods.ts';
-import { type Decision, type PolicyName, rateLimitHeaders, rateLimitRefusals, setRateLimitHeaders } from './rate-limit.ts';
+import { rateLimitHeaders, rateLimitRefusals, setRateLimitHeaders } from './rate-limit.ts';
 import { hookList } from './route-hooks.ts';
 
 /**

@@ -2,9 +2,10 @@ import { hash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GoneError, MalformedRequestError, NotFoundError, UnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import type { ApiVersion } from '../platform/versions.ts';
 import { isRead } from './methods.ts';
 import { hookList } from './route-hooks.ts';
-import { type ApiVersion, type VersionState, versionState } from './versions.ts';
+import { type VersionState, versionState } from './versions.ts';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

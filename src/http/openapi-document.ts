@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENTS, webhookEnvelope } from '../modules/webhooks/events.ts';
 import { WEBHOOK_EVENT_TYPES } from '../platform/events/types.ts';
+import { POLICIES } from '../platform/rate-limit.ts';
 import { SCHEMA_EXAMPLES } from './openapi-examples.ts';
-import { POLICIES } from './rate-limit.ts';
 
 /**
  * Completes the document the routes describe (src/http/openapi.ts) with what no single route says:

@@ -1,8 +1,8 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { POLICIES } from '../platform/rate-limit.ts';
 import { MAX_REPORTED_FIELDS } from './errors.ts';
 import { MAX_BODY_VALUES } from './input.ts';
 import { completeDocument } from './openapi-document.ts';
-import { POLICIES } from './rate-limit.ts';
 
 const description = `
 The Training Administration REST API v1 of Academy.

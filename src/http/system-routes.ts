@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import { ping } from '../db/database.ts';
 import { DatabaseUnavailableError, NotFoundError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
+import { ApiVersion } from '../platform/versions.ts';
 import { sendError } from './errors.ts';
 import { isLoopback, type Metrics } from './metrics.ts';
 import { ErrorBody, Ref } from './schemas.ts';
-import { ApiVersion } from './versions.ts';
 
 /** Public operational routes: version registry, probes, metrics and the OpenAPI document. */
 export const systemRoutes: FastifyPluginAsyncTypebox<{ platform: Platform; metrics: Metrics }> = async (app, { platform, metrics }) => {

@@ -4,8 +4,6 @@ import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { type Config, ConfigError, type StorageSettings } from '../config.ts';
 import { type Database, dialectOf, openDatabase, sqliteFile } from '../db/database.ts';
-import { createRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
-import { type ApiVersion, loadVersions } from '../http/versions.ts';
 import { type ChangeFeed, createChangeFeed } from './changes.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { createDependencyStatus, type DependencyStatus } from './dependencies.ts';
@@ -16,9 +14,11 @@ import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
 import { createJobRepository, type JobRepository } from './jobs/repository.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import { createMailer, type Mailer } from './mail.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { createLocalStorage, lazyStorage, type Storage, s3Root } from './storage.ts';
 import { createTokenRepository } from './tokens/repository.ts';
 import { createTokenService, type TokenService } from './tokens/service.ts';
+import { type ApiVersion, loadVersions } from './versions.ts';
 
 /**
  * Everything a process needs, assembled once. `serve`, `worker`, the CLI and the tests build the same

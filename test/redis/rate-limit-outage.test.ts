@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { createRateLimiter } from '../../src/http/rate-limit.ts';
+import { createRateLimiter } from '../../src/platform/rate-limit.ts';
 import { redisSkipReason, redisUrl } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
 

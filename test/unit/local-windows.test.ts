@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LocalWindows } from '../../src/http/rate-limit.ts';
+import { LocalWindows } from '../../src/platform/rate-limit.ts';
 
 test('a window counts from its first request, refuses past its points, and starts again when it ends', () => {
   const windows = new LocalWindows(3, 60);

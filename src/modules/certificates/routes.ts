@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
-import { POLICIES } from '../../http/rate-limit.ts';
 import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
+import { POLICIES } from '../../platform/rate-limit.ts';
 import { Certificate, CertificateListQuery, CertificateVerification } from './schemas.ts';
 import type { CertificateService } from './service.ts';
 
