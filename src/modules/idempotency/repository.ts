@@ -10,6 +10,11 @@ export interface StoredResponse {
 }
 
 export function createIdempotencyRepository(db: Kysely<DB>) {
+  /** A request that committed changes but whose response was lost: its key is not run again. */
+  const markUnanswered = async (id: number): Promise<void> => {
+    await db.updateTable('idempotency_keys').set({ state: 'unanswered' }).where('id', '=', id).where('state', '=', 'in_progress').execute();
+  };
+
   return {
     find: async (tokenId: number, key: string): Promise<IdempotencyKeyRow | undefined> =>
       db.selectFrom('idempotency_keys').selectAll().where('token_id', '=', tokenId).where('key', '=', key).executeTakeFirst(),
@@ -56,15 +61,7 @@ export function createIdempotencyRepository(db: Kysely<DB>) {
       );
     },
 
-    /** A request that committed changes but whose response was lost: its key is not run again. */
-    markUnanswered: async (id: number): Promise<void> => {
-      await db
-        .updateTable('idempotency_keys')
-        .set({ state: 'unanswered' })
-        .where('id', '=', id)
-        .where('state', '=', 'in_progress')
-        .execute();
-    },
+    markUnanswered,
 
     /** Deletes the row as it was read (same id and state), so a row that moved on meanwhile is kept. */
     remove: async (row: Pick<IdempotencyKeyRow, 'id' | 'state' | 'committed_at'>): Promise<void> => {
@@ -88,14 +85,7 @@ export function createIdempotencyRepository(db: Kysely<DB>) {
         .where('state', '=', 'in_progress')
         .where('committed_at', 'is', null)
         .executeTakeFirst();
-      if (Number(freed.numDeletedRows) === 0) {
-        await db
-          .updateTable('idempotency_keys')
-          .set({ state: 'unanswered' })
-          .where('id', '=', id)
-          .where('state', '=', 'in_progress')
-          .execute();
-      }
+      if (Number(freed.numDeletedRows) === 0) await markUnanswered(id);
     },
 
     deleteExpired: async (now: string): Promise<number> => {
