@@ -118,3 +118,63 @@ test('with PostgreSQL refusing connections, the API answers 503 unavailable with
     await platform.close();
   }
 });
+
+test('an upload whose database connection is reset mid-transaction is a 503 unavailable, not a 400 blaming its body', {
+  skip: dialect === 'sqlite' ? 'an SQLite file has no connection to reset' : false,
+}, async () => {
+  const other = await createTestPlatform();
+  const admin = new URL(postgresAdminUrl);
+  const proxy = await createTcpProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
+  const platform = assemble(loadConfig({ DATABASE_URL: proxy.url(other.database.url), ACADEMY_DATA_DIR: other.config.dataDir }), {
+    logger: pino({ level: 'silent' }),
+  });
+  const app = await buildApp(platform);
+  try {
+    const { token } = await other.tokens.create({ name: 'uploader', scopes: ['documents:write', 'documents:read'] });
+    await eventually(
+      async () => {
+        const stamp = platform.changes.stamp();
+        return platform.changes.stamp() === stamp;
+      },
+      { what: 'the change listener to be up', timeoutMs: 5000 },
+    );
+    // With the listener up, the token is cached once checked: the upload's first statement is then
+    // its own transaction's.
+    assert.equal((await app.http.inject({ method: 'GET', url: '/api/v1/documents', headers: bearer(token) })).statusCode, 200);
+    const boundary = 'outage-boundary';
+    const body = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\ncourse_document\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n` +
+        `notes that arrive whole\r\n--${boundary}--\r\n`,
+    );
+    // The pool's connections hold their statements back; once the upload's transaction waits on one,
+    // they are reset (as a failing network does), so the driver fails with ECONNRESET, the code a
+    // client's own reset also has.
+    proxy.stall((sent) => !listener(sent));
+    const answer = app.http.inject({
+      method: 'POST',
+      url: '/api/v1/documents',
+      headers: { ...bearer(token), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: body,
+    });
+    await eventually(async () => /\bbegin\b/i.test(proxy.waiting()), {
+      what: 'the upload to wait on the database',
+      timeoutMs: 5000,
+    });
+    await proxy.cut({ reset: true, refuse: true, filter: (sent) => !listener(sent) });
+    const res = await answer;
+    assert.equal(res.statusCode, 503, res.body);
+    assert.equal(res.json().code, 'unavailable');
+    assert.equal(res.headers['retry-after'], '5');
+    await proxy.resume();
+    const stored = await other.database.db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(stored.n), 0, 'nothing was stored');
+  } finally {
+    await proxy.resume();
+    await app.http.close();
+    await platform.close();
+  }
+});

@@ -11,7 +11,8 @@ export type ConnectionFilter = (sent: string) => boolean;
  * A loopback TCP proxy (to PostgreSQL) that a test can break the ways a network breaks:
  * - `stall()`: bytes stop flowing in both directions while every socket stays open (a hung server, a
  *   stuck middlebox); connections opened meanwhile stall too;
- * - `cut()`: connections are dropped; with `refuse`, new ones are refused until `resume()`.
+ * - `cut()`: connections are dropped (with `reset`, by a TCP reset, as a failing network or host does);
+ *   with `refuse`, new ones are refused until `resume()`.
  * Both take a filter to hit only some connections.
  */
 export interface TcpProxy {
@@ -20,11 +21,13 @@ export interface TcpProxy {
   url(url: string): string;
   /** Stops forwarding on the connections that match `filter` (all by default), now and as they send. */
   stall(filter?: ConnectionFilter): void;
-  cut(options?: { refuse?: boolean; filter?: ConnectionFilter }): Promise<void>;
+  cut(options?: { refuse?: boolean; reset?: boolean; filter?: ConnectionFilter }): Promise<void>;
   /** Forwards again (what was held back first), and accepts connections again after a refusing cut. */
   resume(): Promise<void>;
   /** Connections open now. */
   readonly connections: number;
+  /** What stalled clients have sent since (held back from the server, as latin1 text): the statements waiting. */
+  waiting(): string;
   close(): Promise<void>;
 }
 
@@ -46,9 +49,10 @@ export async function createTcpProxy(target: { host: string; port: number }): Pr
   let server: net.Server | null = null;
   let port = 0;
 
+  // What the client sends meanwhile is read and held (nothing reaches the server), so that a test can
+  // tell a statement is waiting; the server's side is not read at all.
   function stallPair(pair: Pair): void {
     pair.stalled = true;
-    pair.client.pause();
     pair.upstream.pause();
   }
 
@@ -102,10 +106,11 @@ export async function createTcpProxy(target: { host: string; port: number }): Pr
     return new Promise((resolve) => (current ? current.close(() => resolve()) : resolve()));
   }
 
-  function drop(filter: ConnectionFilter = () => true): void {
+  function drop(filter: ConnectionFilter = () => true, reset = false): void {
     for (const pair of pairs) {
       if (!filter(pair.sent)) continue;
-      pair.client.destroy();
+      if (reset) pair.client.resetAndDestroy();
+      else pair.client.destroy();
       pair.upstream.destroy();
       pairs.delete(pair);
     }
@@ -129,7 +134,7 @@ export async function createTcpProxy(target: { host: string; port: number }): Pr
     async cut(options = {}) {
       // Once closed, the listening socket refuses; connections kept by the filter stay open.
       const closing = options.refuse ? stopListening() : Promise.resolve();
-      drop(options.filter);
+      drop(options.filter, options.reset);
       if (!options.filter) await closing;
     },
     async resume() {
@@ -145,6 +150,11 @@ export async function createTcpProxy(target: { host: string; port: number }): Pr
     },
     get connections() {
       return pairs.size;
+    },
+    waiting() {
+      let text = '';
+      for (const pair of pairs) for (const [to, chunk] of pair.held) if (to === pair.upstream) text += chunk.toString('latin1');
+      return text;
     },
     async close() {
       drop();

@@ -21,40 +21,53 @@ import type { DocumentService, UploadFile } from './service.ts';
 import { DOCUMENT_TYPES } from './types.ts';
 
 /**
- * What a broken or cut-off multipart body looks like from the parser (busboy) or the stream below it.
- * The multipart plugin's own refusals (`FST_…`: its limits) are not: they are answered as such
- * (src/http/errors.ts), even after the request's stream was destroyed by the refusal.
+ * Whether an upload failed because of its body: the parser (busboy) or the request's stream reported
+ * the failure (partsOf notes what they raise), its message is one of the parser's, or the client's
+ * connection is gone. A failure of anything else is not the client's, even with the same code: a
+ * database connection reset is an `ECONNRESET` too, and is answered as the database being unavailable.
+ * The multipart plugin's own refusals (`FST_…`: its limits) are answered as such (src/http/errors.ts),
+ * even after the request's stream was destroyed by the refusal.
  */
-function isBrokenUpload(error: unknown, request: FastifyRequest): boolean {
+function isBrokenUpload(error: unknown, request: FastifyRequest, sent: Sent): boolean {
   const code = (error as { code?: unknown })?.code;
   if (typeof code === 'string' && code.startsWith('FST_')) return false;
   if (request.raw.destroyed || request.raw.aborted) return true;
-  const message = error instanceof Error ? error.message : '';
-  return (
-    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
-    code === 'ECONNRESET' ||
-    /Unexpected end of (form|multipart data)|Malformed part header|Boundary not found|Multipart: /i.test(message)
-  );
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (sent.failures.has(current)) return true;
+    if (/Unexpected end of (form|multipart data)|Malformed part header|Boundary not found|Multipart: /i.test(current.message)) return true;
+  }
+  return false;
 }
 
 /** What an upload was sent with, noted as its parts are read: its Idempotency-Key's digest (multipartDigest). */
 interface Sent {
   fields: Record<string, string>;
   file: Omit<DigestedFile, 'sha256'> | null;
+  /** What the request's parser and streams raised (isBrokenUpload). */
+  failures: WeakSet<Error>;
 }
 
 /** The parts of a multipart request as the service reads them: fields, and the file as a stream. */
 async function* partsOf(request: FastifyRequest, sent: Sent) {
-  for await (const part of request.parts()) {
-    if (part.type === 'field') {
-      const value = typeof part.value === 'string' ? part.value : String(part.value);
-      sent.fields[part.fieldname] = value;
-      yield { kind: 'field' as const, name: part.fieldname, value };
-    } else {
-      sent.file ??= { name: part.fieldname, filename: part.filename, mediaType: part.mimetype };
-      const file: UploadFile = { stream: part.file, filename: part.filename, mediaType: part.mimetype };
-      yield { kind: 'file' as const, name: part.fieldname, file };
+  const noted = (error: unknown) => {
+    if (error instanceof Error) sent.failures.add(error);
+  };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        const value = typeof part.value === 'string' ? part.value : String(part.value);
+        sent.fields[part.fieldname] = value;
+        yield { kind: 'field' as const, name: part.fieldname, value };
+      } else {
+        sent.file ??= { name: part.fieldname, filename: part.filename, mediaType: part.mimetype };
+        part.file.on('error', noted);
+        const file: UploadFile = { stream: part.file, filename: part.filename, mediaType: part.mimetype };
+        yield { kind: 'file' as const, name: part.fieldname, file };
+      }
     }
+  } catch (error) {
+    noted(error);
+    throw error;
   }
 }
 
@@ -151,11 +164,11 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         throw new UnsupportedMediaTypeError('Send the document as multipart/form-data with the fields type and file.');
       }
       let data: Document;
-      const sent: Sent = { fields: {}, file: null };
+      const sent: Sent = { fields: {}, file: null, failures: new WeakSet() };
       try {
         data = await documents.upload(request.ctx, partsOf(request, sent));
       } catch (failure) {
-        if (!(failure instanceof AppError) && isBrokenUpload(failure, request)) {
+        if (!(failure instanceof AppError) && isBrokenUpload(failure, request, sent)) {
           throw new MalformedRequestError('The multipart body was cut short or could not be parsed; nothing was kept.');
         }
         throw failure;
