@@ -461,6 +461,16 @@ describe('a cluster of 2 API processes and 2 workers under faults', { skip }, ()
     const errors = ledger.filter((op) => op.status >= 500 && op.status !== 503);
     check('answers 5xx other than 503', 0, errors.length);
     assert.equal(errors.length, 0, JSON.stringify(errors.slice(0, 5)));
+    // The workload sends only valid requests: a 4xx blames the client for a fault of the cluster (a 400
+    // for an upload whose database connection was reset, say). Explained are an Idempotency-Key's
+    // outcomes (still held by a request of the killed process, or carried out without its answer) and
+    // a retried invitation acceptance (a form without a key, whose first attempt may have been done).
+    const keyOutcome = /"code":"idempotency_key_(in_use|answer_lost)"/;
+    const explained = (op: Op) =>
+      (op.status === 409 && keyOutcome.test(op.detail ?? '')) || (op.kind === 'user.activate' && op.attempts > 1);
+    const refused = ledger.filter((op) => op.status >= 400 && op.status < 500 && !explained(op));
+    check('answers 4xx to valid requests (but the explained ones)', 0, refused.length);
+    assert.equal(refused.length, 0, JSON.stringify(refused.slice(0, 5)));
     check('restarts (API, worker)', '1, 1', `${(apis[0]?.generations ?? 1) - 1}, ${(workers[0]?.generations ?? 1) - 1}`);
     assert.ok(acked('enrolment.create').length > 0 && acked('user.create').length > 0 && acked('document.upload').length > 0);
     assert.ok(acked('report.request').length > 0);
