@@ -112,6 +112,13 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   registerAccessControl(http, platform);
   registerServiceContext(http, platform);
   registerMetrics(http, metrics);
+  // The change feed starts listening at the first look at its stamp (src/platform/changes.ts), and
+  // caches keep nothing until it listens: an API process looks once it is ready, so that what the
+  // first burst of requests reads (their token, say) is kept rather than read by each of them.
+  http.addHook('onReady', (done) => {
+    platform.changes.stamp();
+    done();
+  });
   if (options.logRequests) {
     // The access log: one line per request at info; the token's id, never the token.
     http.addHook('onResponse', (request, reply, done) => {

@@ -176,11 +176,17 @@ export const CACHE_MAX_AGE_MS = 30_000;
 /**
  * A small read-through cache that empties itself when the change feed moves. Only found values are
  * kept (a flood of unknown keys cannot grow it), and it is bounded in size and age.
+ *
+ * Misses of one key while the feed stands still share one load: when a change or the age bound
+ * empties the cache under load, every request in flight misses at once, and each would otherwise
+ * send the same query, and take a connection of its own, which the pool opens (a new PostgreSQL
+ * process each) and closes again once idle.
  */
 export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: number; maxAgeMs?: number } = {}) {
   const max = options.max ?? 10_000;
   const maxAgeMs = options.maxAgeMs ?? CACHE_MAX_AGE_MS;
   const entries = new Map<K, { value: V; loadedAt: number }>();
+  const loading = new Map<K, { stamp: number; value: Promise<V | undefined> }>();
   let seen = Number.NaN;
 
   function peek(key: K): V | undefined {
@@ -198,15 +204,26 @@ export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: numb
     return entry?.value;
   }
 
-  async function load(key: K, loader: () => Promise<V | undefined>): Promise<V | undefined> {
+  function load(key: K, loader: () => Promise<V | undefined>): Promise<V | undefined> {
     const stamp = changes.stamp();
+    // A load begun since the last change is as fresh as one begun now would be.
+    const pending = loading.get(key);
+    if (pending?.stamp === stamp) return pending.value;
     const loadedAt = performance.now();
-    const value = await loader();
-    // Keep it only if nothing changed while it was loading.
-    if (value !== undefined && changes.stamp() === stamp) {
-      if (entries.size >= max) entries.clear();
-      entries.set(key, { value, loadedAt });
-    }
+    const value = loader().then((found) => {
+      // Keep it only if nothing changed while it was loading.
+      if (found !== undefined && changes.stamp() === stamp) {
+        if (entries.size >= max) entries.clear();
+        entries.set(key, { value: found, loadedAt });
+      }
+      return found;
+    });
+    const entry = { stamp, value };
+    loading.set(key, entry);
+    const settled = () => {
+      if (loading.get(key) === entry) loading.delete(key);
+    };
+    value.then(settled, settled);
     return value;
   }
 

@@ -91,3 +91,56 @@ test('a write still in progress long after its announcement is looked up at most
   });
   await eventually(listening, { what: 'values to be kept again after the commit', timeoutMs: 3000 });
 });
+
+test('misses of one key while nothing changes share one load; a change or a failure lets the next miss load again', async () => {
+  const platform = await createTestPlatform();
+  await eventually(() => keeping(platform), { what: 'the process to keep what it reads', timeoutMs: 5000 });
+  const cache = createReadCache<string, string>(platform.changes);
+  const loads: string[] = [];
+  const gated = () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const loader = (value: string) => async () => {
+      loads.push(value);
+      await gate;
+      return value;
+    };
+    return { open, loader };
+  };
+
+  // A burst of requests after the cache emptied: one query, one answer for all.
+  const first = gated();
+  const burst = Array.from({ length: 32 }, () => cache.get('token', first.loader('first')));
+  const other = cache.get('other key', first.loader('other'));
+  assert.deepEqual(loads, ['first', 'other'], 'one load per key');
+  first.open();
+  assert.deepEqual(await Promise.all(burst), Array(32).fill('first'));
+  assert.equal(await other, 'other');
+  assert.equal(cache.get('token', first.loader('unused')), 'first', 'kept once loaded');
+
+  // A load begun before a change is not joined by a miss after it.
+  loads.length = 0;
+  const before = gated();
+  const pending = cache.get('after a change', before.loader('before'));
+  await platform.database.db.transaction().execute((trx) => platform.changes.announce(trx));
+  const after = gated();
+  const fresh = cache.get('after a change', after.loader('after'));
+  assert.deepEqual(loads, ['before', 'after']);
+  before.open();
+  after.open();
+  assert.equal(await pending, 'before');
+  assert.equal(await fresh, 'after');
+
+  // A failed load fails every request that joined it, and the next miss loads again.
+  await eventually(() => keeping(platform), { what: 'the process to keep what it reads again', timeoutMs: 5000 });
+  let fail!: (error: Error) => void;
+  const failing = new Promise<string>((_resolve, reject) => {
+    fail = reject;
+  });
+  const joined = [cache.get('flaky', () => failing), cache.get('flaky', () => Promise.resolve('not asked'))];
+  fail(new Error('database unavailable'));
+  for (const answer of joined) await assert.rejects(Promise.resolve(answer), /database unavailable/);
+  assert.equal(await cache.get('flaky', async () => 'loaded again'), 'loaded again');
+});
