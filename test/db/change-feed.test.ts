@@ -2,19 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createReadCache } from '../../src/platform/changes.ts';
-import type { Platform } from '../../src/platform/platform.ts';
 import { dialect } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
+import { keeping } from '../support/proxied.ts';
 
 /** Tests of the listening connection, which SQLite has not. */
 const listenerTest = { skip: dialect === 'sqlite' ? 'SQLite has no listening connection' : false };
-
-/** Whether the process keeps what it reads: two looks at the stamp in a row give the same value. */
-const keeping = (platform: Platform) => {
-  const stamp = platform.changes.stamp();
-  return platform.changes.stamp() === stamp;
-};
 
 test('a write is read back at once by its own process, although a read during its commit loaded the row before it', {
   // One connection per process there: a read waits for the writing transaction to end.

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import pino from 'pino';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { assemble } from '../../src/modules/index.ts';
-import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { dialect } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
-import { bearer, createTestPlatform } from '../support/platform.ts';
-import { createTcpProxy } from '../support/tcp-proxy.ts';
+import { bearer } from '../support/platform.ts';
+import { keeping, proxiedApi } from '../support/proxied.ts';
 
 /** README: "a revoked token is refused within 10 seconds even if the change listener stalls". */
 const REVOCATION_BOUND_MS = 10_000;
@@ -18,21 +14,12 @@ test('with only its change listener stalled, an API process refuses a token revo
   skip: dialect === 'sqlite' ? 'SQLite has no listening connection' : false,
 }, async (t) => {
   // The process that revokes, and an API process whose connections go through a proxy.
-  const other = await createTestPlatform();
-  const admin = new URL(postgresAdminUrl);
-  const proxy = await createTcpProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
-  const platform = assemble(loadConfig({ DATABASE_URL: proxy.url(other.database.url), ACADEMY_DATA_DIR: other.config.dataDir }), {
-    logger: pino({ level: 'silent' }),
-  });
-  const app = await buildApp(platform);
+  const { other, proxy, platform, app } = await proxiedApi();
   const status = async (token: string) =>
     (await app.http.inject({ method: 'GET', url: '/api/v1/organization', headers: bearer(token) })).statusCode;
   const issue = async () => other.tokens.create({ name: 'reader', scopes: ['organization:read'] });
   /** Caches hold values only while the listener is up: then the stamp stays put. */
-  const listening = async () => {
-    const stamp = platform.changes.stamp();
-    return platform.changes.stamp() === stamp;
-  };
+  const listening = async () => keeping(platform);
   try {
     const first = await issue();
     assert.equal(await status(first.token), 200);

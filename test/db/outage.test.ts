@@ -2,13 +2,10 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import pino from 'pino';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { assemble } from '../../src/modules/index.ts';
-import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { dialect } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
-import { bearer, createTestPlatform } from '../support/platform.ts';
-import { createTcpProxy } from '../support/tcp-proxy.ts';
+import { bearer } from '../support/platform.ts';
+import { listenerUp, proxiedApi } from '../support/proxied.ts';
 
 interface LogLine {
   level: number;
@@ -22,9 +19,6 @@ const listener = (sent: string) => sent.includes('LISTEN academy_changes');
 test('with PostgreSQL refusing connections, the API answers 503 unavailable with Retry-After, logs one warning per request, and recovers', {
   skip: dialect === 'sqlite' ? 'an SQLite file does not refuse connections; see timeouts.test.ts for SQLITE_BUSY' : false,
 }, async () => {
-  const other = await createTestPlatform();
-  const admin = new URL(postgresAdminUrl);
-  const proxy = await createTcpProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
   const lines: LogLine[] = [];
   const logger = pino(
     { level: 'info' },
@@ -35,21 +29,12 @@ test('with PostgreSQL refusing connections, the API answers 503 unavailable with
       },
     }),
   );
-  const platform = assemble(loadConfig({ DATABASE_URL: proxy.url(other.database.url), ACADEMY_DATA_DIR: other.config.dataDir }), {
-    logger,
-  });
-  const app = await buildApp(platform);
+  const { other, proxy, platform, app } = await proxiedApi({ logger });
   const get = (url: string, token: string) => app.http.inject({ method: 'GET', url, headers: bearer(token) });
   try {
     const { token } = await other.tokens.create({ name: 'monitor', scopes: ['health:read', 'tasks:read', 'organization:read'] });
     assert.equal((await get('/api/v1/tasks', token)).statusCode, 200);
-    await eventually(
-      async () => {
-        const stamp = platform.changes.stamp();
-        return platform.changes.stamp() === stamp;
-      },
-      { what: 'the change listener to be up', timeoutMs: 5000 },
-    );
+    await listenerUp(platform);
     assert.equal((await get('/api/v1/tasks', token)).statusCode, 200, 'the token is cached now');
 
     // The pool loses the database while the change listener stays up: the token stays known, so the
@@ -122,22 +107,10 @@ test('with PostgreSQL refusing connections, the API answers 503 unavailable with
 test('an upload whose database connection is reset mid-transaction is a 503 unavailable, not a 400 blaming its body', {
   skip: dialect === 'sqlite' ? 'an SQLite file has no connection to reset' : false,
 }, async () => {
-  const other = await createTestPlatform();
-  const admin = new URL(postgresAdminUrl);
-  const proxy = await createTcpProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
-  const platform = assemble(loadConfig({ DATABASE_URL: proxy.url(other.database.url), ACADEMY_DATA_DIR: other.config.dataDir }), {
-    logger: pino({ level: 'silent' }),
-  });
-  const app = await buildApp(platform);
+  const { other, proxy, platform, app } = await proxiedApi();
   try {
     const { token } = await other.tokens.create({ name: 'uploader', scopes: ['documents:write', 'documents:read'] });
-    await eventually(
-      async () => {
-        const stamp = platform.changes.stamp();
-        return platform.changes.stamp() === stamp;
-      },
-      { what: 'the change listener to be up', timeoutMs: 5000 },
-    );
+    await listenerUp(platform);
     // With the listener up, the token is cached once checked: the upload's first statement is then
     // its own transaction's.
     assert.equal((await app.http.inject({ method: 'GET', url: '/api/v1/documents', headers: bearer(token) })).statusCode, 200);
