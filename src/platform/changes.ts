@@ -210,7 +210,14 @@ export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: numb
     const pending = loading.get(key);
     if (pending?.stamp === stamp) return pending.value;
     const loadedAt = performance.now();
-    const value = loader().then((found) => {
+    let started: Promise<V | undefined>;
+    try {
+      started = loader();
+    } catch (error) {
+      // A loader that throws at once fails like one that rejects: a miss answers with a promise.
+      return Promise.reject(error);
+    }
+    const value = started.then((found) => {
       // Keep it only if nothing changed while it was loading.
       if (found !== undefined && changes.stamp() === stamp) {
         if (entries.size >= max) entries.clear();
