@@ -24,8 +24,6 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     actor: Actor | null;
-    /** The quota this request was counted against, so that a 304 can give it back. */
-    counted: { policy: PolicyName; key: string } | null;
   }
 }
 
@@ -68,23 +66,21 @@ function bearer(request: FastifyRequest): string | null {
 
 export function registerAccessControl(app: FastifyInstance, platform: Platform): void {
   app.decorateRequest('actor', null);
-  app.decorateRequest('counted', null);
 
   /** Counts the request against its quota and sets the rate-limit headers, or answers 429. */
-  function admit(request: FastifyRequest, reply: FastifyReply, policy: PolicyName, key: string, decision: Decision): void {
+  function admit(reply: FastifyReply, policy: PolicyName, decision: Decision): void {
     if (!decision.allowed) {
       rateLimitRefusals.set(policy, (rateLimitRefusals.get(policy) ?? 0) + 1);
       throw new RateLimitedError(rateLimitHeaders(policy, decision, platform.clock.now()));
     }
-    request.counted = { policy, key };
     setRateLimitHeaders(reply, policy, decision, platform.clock.epochMs());
   }
 
   /** Undefined when the request may go on at once; a promise when the quota is counted in Redis. */
-  function limit(request: FastifyRequest, reply: FastifyReply, policy: PolicyName, key: string): Promise<void> | undefined {
+  function limit(reply: FastifyReply, policy: PolicyName, key: string): Promise<void> | undefined {
     const decision = platform.rateLimiter.consume(policy, key);
-    if (decision instanceof Promise) return decision.then((shared) => admit(request, reply, policy, key, shared));
-    admit(request, reply, policy, key, decision);
+    if (decision instanceof Promise) return decision.then((shared) => admit(reply, policy, shared));
+    admit(reply, policy, decision);
     return undefined;
   }
 
@@ -99,10 +95,10 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
       const refuse = (): never => {
         throw new UnauthenticatedError(bearer(request) !== null);
       };
-      const counted = limit(request, reply, 'anonymous', `ip:${request.ip}`);
+      const counted = limit(reply, 'anonymous', `ip:${request.ip}`);
       return counted ? counted.then(refuse) : refuse();
     }
-    const counted = limit(request, reply, 'default', useOf(token).limitKey);
+    const counted = limit(reply, 'default', useOf(token).limitKey);
     if (counted) return counted.then(() => admitToken(request, token, access.scope));
     admitToken(request, token, access.scope);
     return undefined;
@@ -116,7 +112,7 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
       let pending: Promise<void> | undefined;
       try {
         if ('public' in access) {
-          pending = limit(request, reply, access.public, `${addressKey}${request.ip}`);
+          pending = limit(reply, access.public, `${addressKey}${request.ip}`);
         } else {
           const presented = bearer(request);
           const resolved = presented ? platform.tokens.authenticate(presented) : null;
@@ -133,7 +129,10 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
     };
   }
 
-  /** Cache headers of an answer that depends on who asks, and a 304's quota given back. */
+  /**
+   * Cache headers of an answer that depends on who asks. Synchronous, as every onSend hook before a
+   * kept answer's bytes are written: a 304 costs its request like any other (CONTRACT, Rate limits).
+   */
   function cacheHeaders(access: Exclude<Access, 'open'>): onSendHookHandler {
     const read = 'scope' in access ? 'private, no-cache' : 'no-cache';
     return (request, reply, payload, done) => {
@@ -145,24 +144,6 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
           const vary = reply.getHeader('vary');
           reply.header('vary', vary ? `${String(vary)}, Authorization` : 'Authorization');
         }
-      }
-      // A 304 (the client's copy is current) costs no quota: the request is given back.
-      const counted = request.counted;
-      if (reply.statusCode === 304 && counted) {
-        const remaining = Number(reply.getHeader('x-ratelimit-remaining'));
-        if (Number.isFinite(remaining)) {
-          reply.header('x-ratelimit-remaining', String(remaining + 1));
-          const limitHeader = String(reply.getHeader('ratelimit') ?? '');
-          reply.header(
-            'ratelimit',
-            limitHeader.replace(/;r=(\d+)/, (_, r) => `;r=${Number(r) + 1}`),
-          );
-        }
-        platform.rateLimiter.refund(counted.policy, counted.key).then(
-          () => done(null, payload),
-          () => done(null, payload),
-        );
-        return;
       }
       done(null, payload);
     };

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GoneError, MalformedRequestError, NotFoundError, UnavailableError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { ApiVersion } from '../platform/versions.ts';
+import { lingerAfterResponse } from './lingering-close.ts';
 import { isRead } from './methods.ts';
 import { hookList } from './route-hooks.ts';
 import { type VersionState, versionState } from './versions.ts';
@@ -95,7 +96,34 @@ function registerRouteConventions(app: FastifyInstance): void {
   });
 }
 
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Whether the answer is on its way: its first onSend hook has run (see guardHandlers). */
+    answering: boolean;
+  }
+}
+
+/**
+ * A handler that answers through `reply.send()` after a read, and resolves with nothing, leaves
+ * Fastify to send a second answer while the first may still be in its onSend hooks: the second then
+ * writes headers already written, an error thrown outside any request, and the process ends. Every
+ * handler's promise that resolves with nothing once its answer is on its way resolves with the reply
+ * instead (Fastify then waits for that answer), so no route written so can end the process.
+ */
+function guardHandlers(app: FastifyInstance): void {
+  app.decorateReply('answering', false);
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function guarded(this: FastifyInstance, request, reply) {
+      const result = handler.call(this, request, reply) as unknown;
+      if (result === null || typeof result !== 'object' || typeof (result as PromiseLike<unknown>).then !== 'function') return result;
+      return (result as Promise<unknown>).then((value) => (value === undefined && reply.answering ? reply : value));
+    } as typeof handler;
+  });
+}
+
 export function registerConventions(app: FastifyInstance, platform: Platform): void {
+  guardHandlers(app);
   registerRouteConventions(app);
   app.decorate('publicUrl', platform.config.publicUrl);
 
@@ -155,8 +183,11 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     done();
   });
 
+  // The application's first onSend hook: it runs within reply.send(), before any hook can wait.
   app.addHook('onSend', (request, reply, payload, done) => {
+    reply.answering = true;
     if (closing || bodyUnread(request)) reply.header('connection', 'close');
+    if (bodyUnread(request)) lingerAfterResponse(request.raw, platform.config);
     // Strong ETags over the exact bytes sent; a matching If-None-Match gets 304 without a body.
     if (!isRead(request.method) || reply.statusCode !== 200) return done(null, payload);
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);

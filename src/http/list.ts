@@ -88,6 +88,5 @@ function instantOf(value: string): string {
  */
 export function sendList<T>(request: FastifyRequest, reply: FastifyReply, list: ListRequest, result: Page<T>) {
   if (!result.kept) return paginate(request, reply, list.page, result);
-  sendCachedPage(request, reply, result, list.page, result.kept);
-  return reply;
+  return sendCachedPage(request, reply, result, list.page, result.kept);
 }

@@ -89,9 +89,9 @@ function compress(body: Buffer, encoding: Encoding): Buffer {
  * else it depends on (a derived field that moves with the clock); headers it sets (Link) are set on
  * every request by the caller.
  */
-export function sendCached(request: FastifyRequest, reply: FastifyReply, source: object, envelope: unknown, variant = ''): void {
+export function sendCached(request: FastifyRequest, reply: FastifyReply, source: object, envelope: unknown, variant = ''): FastifyReply {
   const key = keyOf(request, variant);
-  send(request, reply, find(source, key) ?? keep(reply, source, key, envelope, null, URLS_PER_SOURCE));
+  return send(request, reply, find(source, key) ?? keep(reply, source, key, envelope, null, URLS_PER_SOURCE));
 }
 
 /**
@@ -106,7 +106,7 @@ export function sendCachedPage<T>(
   page: Page<T>,
   asked: PageRequest,
   source: object = page,
-): void {
+): FastifyReply {
   const key = keyOf(request, '');
   let representation = find(source, key);
   if (!representation) {
@@ -114,7 +114,7 @@ export function sendCachedPage<T>(
     representation = keep(reply, source, key, envelope, link, URLS_PER_PAGE);
   }
   if (representation.link) addLinks(reply, representation.link);
-  send(request, reply, representation);
+  return send(request, reply, representation);
 }
 
 /** What a representation is kept under: the request's URL (its query, hence its links) and the variant. */
@@ -147,19 +147,17 @@ function keep(reply: FastifyReply, source: object, key: string, envelope: unknow
   return representation;
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, kept: Representation): void {
+/** Sends a kept representation (a handler that resolves after it: see guardHandlers, src/http/conventions.ts). */
+function send(request: FastifyRequest, reply: FastifyReply, kept: Representation): FastifyReply {
   // The ETag goes with the text (the same for every encoding, as for answers the compression plugin
   // compresses); the conventions' onSend hook keeps an ETag already set and answers If-None-Match.
   reply.header('etag', kept.etag);
   reply.header('content-type', 'application/json; charset=utf-8');
   const encoding = kept.compressible ? chooseEncoding(request) : null;
-  if (!encoding) {
-    reply.send(kept.bytes);
-    return;
-  }
+  if (!encoding) return reply.send(kept.bytes);
   kept.encoded[encoding] ??= compress(kept.bytes, encoding);
   // With Content-Encoding set, the compression plugin leaves the payload as it is.
   reply.header('content-encoding', encoding);
   reply.header('vary', 'Accept-Encoding');
-  reply.send(kept.encoded[encoding]);
+  return reply.send(kept.encoded[encoding]);
 }

@@ -32,8 +32,6 @@ export interface Decision {
 export interface RateLimiter {
   /** The decision at once when counting in memory (no Redis), else its promise. */
   consume(policy: PolicyName, key: string): Decision | Promise<Decision>;
-  /** Gives back one request counted against `key` (a 304 costs no quota). */
-  refund(policy: PolicyName, key: string): Promise<void>;
   /** Stops the instance heartbeat and leaves the instance count (Redis only). */
   close(): Promise<void>;
 }
@@ -73,11 +71,6 @@ export class LocalWindows {
     }
     window.count++;
     return { allowed: window.count <= this.points, remaining: Math.max(0, this.points - window.count), msBeforeNext: window.endsAt - now };
-  }
-
-  reward(key: string, now = Date.now()): void {
-    const window = this.#windows.get(key);
-    if (window && window.endsAt > now && window.count > 0) window.count--;
   }
 
   #sweep(now: number): void {
@@ -205,19 +198,6 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     consume(name, key) {
       const remote = shared.get(name);
       return remote ? consumeOrFallBack(name, remote, key) : consumeLocal(name, key);
-    },
-
-    async refund(name, key) {
-      const remote = shared.get(name);
-      if (!remote || degraded) {
-        (local.get(name) as LocalWindows).reward(key);
-        return;
-      }
-      try {
-        await remote.reward(key, 1);
-      } catch {
-        // A refund that cannot be made costs the client one request, nothing more.
-      }
     },
 
     async close() {

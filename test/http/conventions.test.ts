@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { hookList } from '../../src/http/route-hooks.ts';
 import { IdParam } from '../../src/http/schemas.ts';
 import { assemble } from '../../src/modules/index.ts';
 import { createTestDatabase } from '../support/database.ts';
@@ -18,6 +19,17 @@ async function testRoutes(http: FastifyInstance) {
   http.get('/api/v1/explode', { config: { access: { scope: 'organization:read' } } }, async () => {
     throw new Error('relation "secret_table" does not exist: select password from secret_table where id = 1');
   });
+  // Answers through reply.send() after a read and resolves with nothing, while the last hook of its
+  // answer goes on later (as one that waited on Redis did): what that hook's callback throws is thrown
+  // outside any request.
+  http.addHook('onRoute', (route) => {
+    if (route.url !== '/api/v1/late') return;
+    const later: onSendHookHandler = (_request, _reply, payload, done) => void setTimeout(() => done(null, payload), 10);
+    route.onSend = [...hookList(route.onSend), later] as never;
+  });
+  http.get('/api/v1/late', { config: { access: { scope: 'organization:read' } } }, (_request, reply) =>
+    Promise.resolve().then(() => void reply.send({ data: 'late' })),
+  );
   http.get(
     '/api/v1/things/:id',
     { config: { access: { scope: 'organization:read' } }, schema: { params: Type.Object({ id: IdParam }) } },
@@ -79,6 +91,28 @@ describe('HTTP conventions', () => {
     assert.equal(fresh.statusCode, 200, 'the old ETag no longer matches');
     assert.equal(fresh.json().data.name, 'Changed for ETag');
     assert.notEqual(fresh.headers.etag, etag);
+  });
+
+  test('a handler that resolves with nothing after its answer began gets one answer, and the process goes on', async () => {
+    const errors: unknown[] = [];
+    const seen = (error: unknown) => errors.push(error);
+    process.on('uncaughtException', seen);
+    process.on('unhandledRejection', seen);
+    // A real socket: a second answer's headers are refused by Node's response, not by an injected one.
+    const base = await http.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      for (const conditional of [false, true]) {
+        const headers = { ...bearer(reader), ...(conditional ? { 'if-none-match': '*' } : {}) };
+        const res = await fetch(`${base}/api/v1/late`, { headers });
+        assert.equal(res.status, conditional ? 304 : 200);
+        await res.arrayBuffer();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(errors, [], 'no error escaped the request');
+    } finally {
+      process.off('uncaughtException', seen);
+      process.off('unhandledRejection', seen);
+    }
   });
 
   test('unknown routes and malformed ids are the same JSON 404 not_found', async () => {

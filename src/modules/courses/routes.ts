@@ -32,7 +32,7 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService; m
     handler: (request, reply) => {
       const list = listRequest(request.query, { maxPageSize, defaultSort: 'id' });
       const page = courses.list(request.ctx, { active: booleanFilter(request.query.active) }, list);
-      if (page instanceof Promise) return page.then((found) => sendCachedPage(request, reply, found, list.page));
+      if (page instanceof Promise) return page.then((found) => void sendCachedPage(request, reply, found, list.page));
       sendCachedPage(request, reply, page, list.page);
     },
   });

@@ -58,9 +58,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService
    * A session with its derived fields read now; the text kept with the row is told apart by the
    * registration status, the one field that moves with the clock.
    */
-  function send(request: FastifyRequest, reply: FastifyReply, row: SessionRow | undefined): void {
+  function send(request: FastifyRequest, reply: FastifyReply, row: SessionRow | undefined): FastifyReply {
     if (!row) throw new NotFoundError();
     const data = presentSession(row, request.ctx.clock.now());
-    sendCached(request, reply, row, { data }, data.registration_status);
+    return sendCached(request, reply, row, { data }, data.registration_status);
   }
 };
