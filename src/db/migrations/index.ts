@@ -19,6 +19,7 @@ import * as m0018 from './0018_idempotency_body_digest.ts';
 import * as m0019 from './0019_task_schedule_timezone.ts';
 import * as m0020 from './0020_users_staff_by_id.ts';
 import * as m0021 from './0021_idempotency_committed.ts';
+import * as m0022 from './0022_normalised_emails.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -42,6 +43,7 @@ const steps: Record<string, Step> = {
   '0019_task_schedule_timezone': m0019,
   '0020_users_staff_by_id': m0020,
   '0021_idempotency_committed': m0021,
+  '0022_normalised_emails': m0022,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,14 +1,15 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { CsvError, type Info, parse } from 'csv-parse';
-import { checkEmail, checkName } from '../students/input.ts';
+import { checkEmail } from '../../platform/email.ts';
+import { checkName } from '../students/input.ts';
 import type { RowError } from './schemas.ts';
 
 /** One valid data row of an import file, normalised. */
 export interface ImportRow {
   line: number;
   name: string;
-  /** Lowercased. */
+  /** Normalised (src/platform/email.ts). */
   email: string;
   /** Course slug, lowercased. */
   course: string;

@@ -18,8 +18,8 @@ export const Student = Type.Object(
     // Not `format: email`, for the reason given on User.email.
     email: Type.String({
       description:
-        'Stored lowercased; unique across students and staff. Checked loosely (one `@`, no spaces, a dot in the domain), ' +
-        'so not always of the strict `email` format.',
+        'Stored trimmed, lowercased and NFC-normalised; unique in that form across students and staff. Checked as a staff ' +
+        'user’s email is (`UserCreate.email`), so not always of the strict `email` format.',
     }),
     email_verified: Type.Boolean({ description: 'Whether the student has confirmed the email address (the `status` filter).' }),
     courses: Type.Array(Type.String(), {

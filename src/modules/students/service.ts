@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
+import { checkEmail } from '../../platform/email.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { checkEmail, checkName } from './input.ts';
+import { checkName } from './input.ts';
 import {
   createStudentRepository,
   type StudentFilter,

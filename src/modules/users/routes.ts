@@ -77,7 +77,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; maxPage
       summary: 'Create a staff user',
       description:
         'Creates the user in `draft` and sends nothing; `POST /users/{user}/invite` sends the invitation. An email that any user ' +
-        '(staff or student) has already, in any letter case, is a 422 on `email`. Permissions and the status cannot be set here. ' +
+        '(staff or student) has already, in any letter case or Unicode form, is a 422 on `email`. Permissions and the status ' +
+        'cannot be set here. ' +
         'Answers 201 with the user and its `Location`.',
       body: Ref(UserCreate),
       response: { 201: Single(user), 422: error },

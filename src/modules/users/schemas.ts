@@ -15,12 +15,12 @@ export const User = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String({ description: 'Full name.' }),
-    // Not `format: email`: addresses are checked loosely (see checkEmail), and some that mail servers
-    // deliver to, such as `taro.@example.jp`, do not match that format.
+    // Not `format: email`: addresses are checked loosely (src/platform/email.ts), and some that mail
+    // servers deliver to, such as `taro.@example.jp`, do not match that format.
     email: Type.String({
       description:
-        'Stored lowercased; unique case-insensitively across every user, students included. Checked loosely (one `@`, no ' +
-        'spaces, a dot in the domain), so not always of the strict `email` format.',
+        'Stored trimmed, lowercased and NFC-normalised; unique in that form across every user, students included. Not always ' +
+        'of the strict `email` format (e.g. `taro.@example.jp`): see `UserCreate.email` for the rules.',
     }),
     job_title: Nullable(Type.String()),
     status: StringEnum(USER_STATES, {
@@ -42,15 +42,21 @@ export const User = Type.Object(
 );
 export type User = Static<typeof User>;
 
+/** A user's email as written by POST and PATCH; the rules are those of src/platform/email.ts. */
+const Email = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  description:
+    'Trimmed, lowercased and NFC-normalised, then stored and compared in that form: unique across every user (staff and ' +
+    'students), so another letter case or a decomposed `é` is the same address. One `@`, a dot in the domain. A 422 on ' +
+    '`email`: control or invisible format characters (e.g. U+200B, U+200D, U+00AD), spaces, angle brackets, quotes (the ' +
+    'apostrophe is allowed), fullwidth or other compatibility characters, or a trailing dot.',
+});
+
 export const UserCreate = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, description: 'Full name (one line).' }),
-    email: Type.String({
-      minLength: 3,
-      maxLength: 254,
-      description:
-        'Unique case-insensitively across every user; stored lowercased. One `@`, no spaces, a dot in the domain; otherwise a 422.',
-    }),
+    email: Email,
     job_title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   },
   { additionalProperties: false, $id: 'UserCreate' },
@@ -60,7 +66,7 @@ export type UserCreate = Static<typeof UserCreate>;
 export const UserPatch = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+    email: Type.Optional(Email),
     job_title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   },
   { additionalProperties: false, minProperties: 1, $id: 'UserPatch' },

@@ -3,6 +3,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import type { ChangeFeed } from '../changes.ts';
 import { createReadCache } from '../changes.ts';
 import type { Clock } from '../clock.ts';
+import { normaliseEmail } from '../email.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { NewToken, TokenRepository, TokenRow } from './repository.ts';
 import { isGrantable, SCOPES } from './scopes.ts';
@@ -149,7 +150,7 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
       const scopes = checkScopes(input.scopes);
       let userId: number | null = null;
       if (input.userEmail) {
-        userId = (await tokens.findUserIdByEmail(input.userEmail.trim().toLowerCase())) ?? null;
+        userId = (await tokens.findUserIdByEmail(normaliseEmail(input.userEmail))) ?? null;
         if (userId === null) throw ValidationError.field('user', `No user with email ${input.userEmail}.`);
       }
       return issue({ name, scopes, userId, expiresAt: expiry(input.expiresInDays) });
