@@ -97,13 +97,16 @@ export function createNotificationDelivery(deps: NotificationDeliveryDeps) {
       if (notification.user_id === null) throw new PermanentJobError('the invited user no longer exists');
       const { token, hash } = newInvitationToken();
       const expiresAt = new Date(started.getTime() + deps.config.inviteTtlHours * 3_600_000);
-      await deps.invitations.issue({
+      const issued = await deps.invitations.issue({
         userId: notification.user_id,
         notificationId: notification.id,
+        recipient: notification.recipient,
         hash,
         expiresAt: expiresAt.toISOString(),
         now: started.toISOString(),
       });
+      // The address was corrected while the invitation waited: its link must not go to the old one.
+      if (!issued) throw new PermanentJobError('the user’s email changed before the invitation was sent');
       context.invitation = { link: invitationLink(deps.config.inviteUrl, token), expiresAt };
     }
     const mail = renderMail(notification.type, context);
@@ -123,7 +126,7 @@ export function notificationJobs(platform: Platform) {
   const db = platform.database.db;
   const delivery = createNotificationDelivery({
     notifications: createNotificationRepository(db),
-    invitations: createInvitationRepository(db),
+    invitations: createInvitationRepository(db, platform.database.dialect),
     mail: platform.mail,
     clock: platform.clock,
     config: platform.config,

@@ -139,29 +139,43 @@ export type StaffRepository = ReturnType<typeof createStaffRepository>;
 export type InvitationRow = Selectable<UserInvitationTable>;
 
 /** Staff invitations, each stored with the SHA-256 of its token only (invitations.ts). */
-export function createInvitationRepository(db: Kysely<DB>) {
+export function createInvitationRepository(db: Kysely<DB>, dialect: Dialect) {
   return {
     /**
-     * Stores the hash of the token that the invitation email `notificationId` is about to carry. A
-     * new attempt to send it replaces the token of the last one, whose email never arrived.
+     * Stores the hash of the token that the invitation email `notificationId` is about to carry, to
+     * `recipient`. A new attempt to send it replaces the token of the last one, whose email never
+     * arrived. Nothing is stored, and false returned, once `recipient` is no longer the user's email:
+     * the user's row is locked first, so an email change (which ends the user's open invitations in
+     * its own transaction) either came before, or waits and then ends this one too.
      */
-    issue: async (values: { userId: number; notificationId: number; hash: string; expiresAt: string; now: string }): Promise<void> => {
-      await db
-        .insertInto('user_invitations')
-        .values({
-          user_id: values.userId,
-          notification_id: values.notificationId,
-          token_hash: values.hash,
-          expires_at: values.expiresAt,
-          used_at: null,
-          created_at: values.now,
-          updated_at: values.now,
-        })
-        .onConflict((oc) =>
-          oc.column('notification_id').doUpdateSet({ token_hash: values.hash, expires_at: values.expiresAt, updated_at: values.now }),
-        )
-        .execute();
-    },
+    issue: async (values: {
+      userId: number;
+      notificationId: number;
+      recipient: string;
+      hash: string;
+      expiresAt: string;
+      now: string;
+    }): Promise<boolean> =>
+      db.transaction().execute(async (trx) => {
+        const user = await forUpdate(trx.selectFrom('users').select('email').where('id', '=', values.userId), dialect).executeTakeFirst();
+        if (user?.email !== values.recipient) return false;
+        await trx
+          .insertInto('user_invitations')
+          .values({
+            user_id: values.userId,
+            notification_id: values.notificationId,
+            token_hash: values.hash,
+            expires_at: values.expiresAt,
+            used_at: null,
+            created_at: values.now,
+            updated_at: values.now,
+          })
+          .onConflict((oc) =>
+            oc.column('notification_id').doUpdateSet({ token_hash: values.hash, expires_at: values.expiresAt, updated_at: values.now }),
+          )
+          .execute();
+        return true;
+      }),
 
     /** The invitation whose token hashes to `hash`, compared in constant time after the index lookup. */
     findByHash: async (trx: Kysely<DB>, hash: string): Promise<InvitationRow | undefined> => {
@@ -181,7 +195,7 @@ export function createInvitationRepository(db: Kysely<DB>) {
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /** Closes every open invitation of a user (activated by the administration, or archived). */
+    /** Closes every open invitation of a user (activated by the administration, archived, or given another email). */
     closeFor: async (trx: Kysely<DB>, userId: number, now: string): Promise<void> => {
       await trx
         .updateTable('user_invitations')

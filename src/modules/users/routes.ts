@@ -111,6 +111,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; maxPage
       description:
         'Partial update of `name`, `email` and `job_title`: only the fields present change; `job_title: null` clears it. The status ' +
         'moves only through the lifecycle actions and permissions only through the administration: either field is a 422. ' +
+        'A new email ends the user’s open invitation: a link already sent (to the old address) no longer works. ' +
         NOT_STAFF,
       params,
       body: Ref(UserPatch),

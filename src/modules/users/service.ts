@@ -182,8 +182,8 @@ export function createUserService(deps: UserServiceDeps) {
         return presentUser(
           await deps.db.transaction().execute(async (trx) => {
             if (expect) await staff.lock(trx, deps.dialect, id);
-            // Read once: for If-Match, and to tell whether the name shown elsewhere changes.
-            const current = expect || name !== undefined ? await find(id, trx) : undefined;
+            // Read once: for If-Match, and to tell whether the name shown elsewhere, or the email, changes.
+            const current = expect || name !== undefined || email !== undefined ? await find(id, trx) : undefined;
             if (expect) expect(presentUser(current as StaffRow));
             const changes = {
               ...(name !== undefined ? { name } : {}),
@@ -193,6 +193,8 @@ export function createUserService(deps: UserServiceDeps) {
             };
             if (!(await staff.update(trx, id, changes))) throw new NotFoundError();
             if (name !== undefined && current?.name !== name) await deps.namedIn.touchForPerson(trx, id, now);
+            // A link sent to the old address (a mistyped one, say) must not activate the account.
+            if (email !== undefined && current?.email !== email) await deps.invitations.closeFor(trx, id, now);
             return find(id, trx);
           }),
         );
@@ -278,7 +280,7 @@ export function userServiceFor(platform: Platform): UserService {
     db,
     dialect: platform.database.dialect,
     staff: createStaffRepository(db),
-    invitations: createInvitationRepository(db),
+    invitations: createInvitationRepository(db, platform.database.dialect),
     notifications: notificationServiceFor(platform),
     changes: platform.changes,
     namedIn: createWorkflowRepository(db),
