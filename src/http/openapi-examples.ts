@@ -380,22 +380,24 @@ const enrolmentHit: Hit = {
   status: 'confirmed',
 };
 
-const emptyGroup: Static<typeof SearchGroupResult> = { total: 0, items: [] };
-const courseGroup: Static<typeof SearchGroupResult> = { total: 1, items: [courseHit] };
+const emptyGroup: Static<typeof SearchGroupResult> = { total: 0, items: [], restricted: false };
+/** A group the token may not read (here, without `users:read` and `identity-notifications:read`). */
+const restrictedGroup: Static<typeof SearchGroupResult> = { total: 0, items: [], restricted: true };
+const courseGroup: Static<typeof SearchGroupResult> = { total: 1, items: [courseHit], restricted: false };
 
 const search: Static<typeof SearchResults> = {
   assessments: emptyGroup,
   certificates: emptyGroup,
   courses: courseGroup,
   documents: emptyGroup,
-  enrolments: { total: 1, items: [enrolmentHit] },
+  enrolments: { total: 1, items: [enrolmentHit], restricted: false },
   meetings: emptyGroup,
-  notifications: emptyGroup,
+  notifications: restrictedGroup,
   reports: emptyGroup,
   resources: emptyGroup,
   sessions: emptyGroup,
   students: emptyGroup,
-  users: emptyGroup,
+  users: restrictedGroup,
   workflows: emptyGroup,
 };
 

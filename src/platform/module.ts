@@ -9,6 +9,7 @@ import type { SearchTable } from '../db/search.ts';
 import type { JobDefinitions } from './jobs/registry.ts';
 import type { Platform } from './platform.ts';
 import type { FileOwner } from './stray-files.ts';
+import type { Scope } from './tokens/scopes.ts';
 
 /** What a module's contributions are built with: the platform, and every module (to collect theirs). */
 export interface ModuleContext {
@@ -64,6 +65,13 @@ export interface SearchScope {
  */
 export interface SearchGroup {
   name: string;
+  /**
+   * The read scopes a token needs to see the group (`*` holds them all): first that of its own
+   * records' routes, then those of the records it matches through or shows details of (an
+   * enrolment's student and course). A token lacking one gets the group empty and `restricted`,
+   * and its query is not run.
+   */
+  scopes: readonly Scope[];
   /** The columns `matches` selects besides `id`, in that order. */
   columns: readonly string[];
   /** The column of `columns` (or `id`) that the page is ordered by. */

@@ -8,7 +8,8 @@ import { modules } from '../../src/modules/index.ts';
 import { resourceServiceFor } from '../../src/modules/resources/service.ts';
 import { createSearchService, searchGroupsOf } from '../../src/modules/search/service.ts';
 import { studentServiceFor } from '../../src/modules/students/service.ts';
-import { operatorContext } from '../../src/platform/context.ts';
+import { operatorContext, type ServiceContext } from '../../src/platform/context.ts';
+import type { SearchGroup } from '../../src/platform/module.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -19,7 +20,7 @@ interface Hit {
   path: string;
   [detail: string]: unknown;
 }
-type Results = Record<string, { total: number; items: Hit[] }>;
+type Results = Record<string, { total: number; items: Hit[]; restricted: boolean }>;
 
 const GROUPS = [
   'assessments',
@@ -33,6 +34,22 @@ const GROUPS = [
   'students',
   'workflows',
 ];
+const EVERY_GROUP = [...GROUPS, 'notifications', 'reports', 'users'].sort();
+
+/** The read scope of each group's records, besides `search:read`: together they show every group. */
+const READ_SCOPES = [
+  'users:read',
+  'identity-notifications:read',
+  'students:read',
+  'courses:read',
+  'enrolments:read',
+  'certificates:read',
+  'workflows:read',
+  'documents:read',
+  'reports:read',
+];
+/** The groups whose records `courses:read` reads: courses and what their sessions hold. */
+const COURSE_GROUPS = ['assessments', 'courses', 'meetings', 'resources', 'sessions'];
 
 describe('GET /search', () => {
   let app: TestApp;
@@ -63,7 +80,7 @@ describe('GET /search', () => {
   before(async () => {
     app = await createTestApp();
     make = fixtures(app.platform);
-    token = await app.token(['search:read']);
+    token = await app.token(['search:read', ...READ_SCOPES]);
     other = openDatabase(app.platform.database.url);
   });
 
@@ -77,9 +94,8 @@ describe('GET /search', () => {
       const res = await get(url);
       assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
       const data: Results = res.json().data;
-      assert.deepEqual(Object.keys(data).sort(), [...GROUPS, 'notifications', 'reports', 'users'].sort());
-      for (const group of GROUPS) assert.deepEqual(data[group], { total: 0, items: [] }, `${url} ${group}`);
-      assert.ok(Object.values(data).every((group) => group.total === 0 && group.items.length === 0));
+      assert.deepEqual(Object.keys(data).sort(), EVERY_GROUP);
+      for (const group of EVERY_GROUP) assert.deepEqual(data[group], { total: 0, items: [], restricted: false }, `${url} ${group}`);
     }
   });
 
@@ -394,5 +410,221 @@ describe('GET /search', () => {
     }
     assert.equal((await get('/search?q=x&limit=50')).statusCode, 200);
     assert.equal((await get('/search?q=x&limit=1')).statusCode, 200);
+  });
+  /**
+   * A record of every group carrying `t` in the text its group searches (reports: their type,
+   * `session_capacity`), and the people of those records, whose names and emails carry `t` too.
+   */
+  async function everyGroup(t: string) {
+    const course = await make.course({ title: `Course ${t}`, slug: `c-${t}` });
+    const session = await make.session({ course_id: course.id, name: `Session ${t}` });
+    await make.assessment({ session_id: session.id, title: `Exam ${t}` });
+    await make.resource({ session_id: session.id, title: `Slides ${t}` });
+    await make.meeting({ session_id: session.id, location: `Room ${t}` });
+    const student = await make.student({ name: `Pupil ${t}`, email: `pupil.${t}@people.example` }, { courseId: course.id });
+    const staff = await make.staff({ name: `Staffer ${t}`, email: `staffer.${t}@people.example` });
+    const enrolment = await make.enrolment({ session_id: session.id, user_id: student.id, completion_outcome: 'passed' });
+    await make.certificate({ enrolment_id: enrolment.id, certificate_number: `CERT-${t.toUpperCase()}` });
+    await make.workflow({ workflow: 'document_approval', subject_type: `doc_${t}`, subject_id: 1 });
+    const now = new Date().toISOString();
+    const { db } = app.platform.database;
+    await db
+      .insertInto('notifications')
+      .values({
+        type: 'suspension',
+        status: 'sent',
+        user_id: staff.id,
+        recipient: staff.email,
+        subject: `Your account ${t} has been suspended`,
+        locale: 'en',
+        attempts: 1,
+        max_attempts: 6,
+        last_error: null,
+        message_id: null,
+        sent_at: now,
+        failed_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await db
+      .insertInto('documents')
+      .values({
+        type: 'profile_document',
+        status: 'available',
+        title: null,
+        filename: `cv-of-pupil-${t}.pdf`,
+        media_type: 'application/pdf',
+        size: 1,
+        sha256: '0'.repeat(64),
+        storage_key: `documents/${t}`,
+        student_id: student.id,
+        supersedes_id: null,
+        uploaded_by_token_id: null,
+        failure_reason: null,
+        available_at: now,
+        archived_at: null,
+        deleted_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await db
+      .insertInto('reports')
+      .values({
+        type: 'session_capacity',
+        format: 'csv',
+        status: 'requested',
+        parameters: '{}',
+        row_count: null,
+        size: null,
+        sha256: null,
+        storage_key: null,
+        failure_reason: null,
+        requested_by_token_id: null,
+        request_id: null,
+        generated_at: null,
+        available_at: null,
+        expires_at: null,
+        expired_at: null,
+        failed_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return { student, staff };
+  }
+
+  /** The search's answer with a token of `scopes`, and its body as sent. */
+  const searchWith = async (scopes: string[], q: string) => {
+    const res = await get(`/search?q=${encodeURIComponent(q)}`, bearer(await app.token(scopes)));
+    assert.equal(res.statusCode, 200, res.body);
+    return { data: res.json().data as Results, body: res.body };
+  };
+
+  test('search:read alone finds nothing: every group present, empty and restricted, and no person in the body', async () => {
+    const t = tag();
+    const { student, staff } = await everyGroup(t);
+    for (const q of [t, 'session_capacity']) {
+      const { data, body } = await searchWith(['search:read'], q);
+      assert.deepEqual(Object.keys(data).sort(), EVERY_GROUP);
+      for (const group of EVERY_GROUP) assert.deepEqual(data[group], { total: 0, items: [], restricted: true }, `${group} by ${q}`);
+      for (const secret of [student.email, student.name, staff.email, staff.name, '@', 'Pupil', 'Staffer', t]) {
+        assert.ok(!body.includes(secret), `${secret} in ${body}`);
+      }
+
+      const everything = await searchWith(['*'], q);
+      assert.deepEqual(Object.keys(everything.data).sort(), EVERY_GROUP);
+      for (const group of EVERY_GROUP) {
+        const found = everything.data[group];
+        if (q === t ? group !== 'reports' : group === 'reports') assert.ok((found?.total ?? 0) > 0, `* finds ${group} by ${q}`);
+        assert.equal(found?.restricted, false, `* is restricted from nothing: ${group}`);
+      }
+    }
+    const blank = await searchWith(['search:read'], '');
+    for (const group of EVERY_GROUP) assert.deepEqual(blank.data[group], { total: 0, items: [], restricted: true }, group);
+  });
+
+  test('search:read with courses:read finds courses and what their sessions hold, and no person', async () => {
+    const t = tag();
+    const { student, staff } = await everyGroup(t);
+    const { data, body } = await searchWith(['search:read', 'courses:read'], t);
+    assert.deepEqual(Object.keys(data).sort(), EVERY_GROUP);
+    for (const group of EVERY_GROUP.filter((name) => !COURSE_GROUPS.includes(name))) {
+      assert.deepEqual(data[group], { total: 0, items: [], restricted: true }, group);
+    }
+    for (const group of COURSE_GROUPS) assert.deepEqual([data[group]?.total, data[group]?.restricted], [1, false], group);
+    assert.equal(data.courses?.items[0]?.path, `/api/v1/courses/c-${t}`);
+    for (const secret of [student.email, student.name, staff.email, staff.name, '@', 'Pupil', 'Staffer']) {
+      assert.ok(!body.includes(secret), `${secret} in ${body}`);
+    }
+  });
+
+  test('each group needs the read scope of its records; enrolments and certificates also that of the people (and courses) they show', async () => {
+    const t = tag();
+    const { student, staff } = await everyGroup(t);
+    const single: [string, string][] = [
+      ['users', 'users:read'],
+      ['notifications', 'identity-notifications:read'],
+      ['students', 'students:read'],
+      ['workflows', 'workflows:read'],
+      ['documents', 'documents:read'],
+    ];
+    for (const [group, scope] of single) {
+      const { data } = await searchWith(['search:read', scope], t);
+      for (const name of EVERY_GROUP) {
+        assert.equal(data[name]?.restricted, name !== group, `${name} with ${scope}`);
+        assert.equal(data[name]?.total, name === group ? 1 : 0, `${name} with ${scope}`);
+      }
+    }
+    assert.equal((await searchWith(['search:read', 'reports:read'], 'session_capacity')).data.reports?.restricted, false);
+    assert.equal((await searchWith(['search:read', 'users:read'], t)).data.users?.items[0]?.email, staff.email);
+    assert.equal((await searchWith(['search:read', 'students:read'], t)).data.students?.items[0]?.email, student.email);
+
+    // An enrolment shows its student's name and its course's title; a certificate its holder's name.
+    const own = await searchWith(['search:read', 'enrolments:read', 'certificates:read'], t);
+    assert.deepEqual(own.data.enrolments, { total: 0, items: [], restricted: true });
+    assert.deepEqual(own.data.certificates, { total: 0, items: [], restricted: true });
+    assert.ok(!own.body.includes('Pupil'), own.body);
+    const withStudents = await searchWith(['search:read', 'enrolments:read', 'certificates:read', 'students:read'], t);
+    assert.equal(withStudents.data.enrolments?.restricted, true, 'an enrolment shows its course too');
+    assert.deepEqual([withStudents.data.certificates?.total, withStudents.data.certificates?.items[0]?.holder_name], [1, student.name]);
+    const all = await searchWith(['search:read', 'enrolments:read', 'students:read', 'courses:read'], t);
+    assert.deepEqual([all.data.enrolments?.total, all.data.enrolments?.restricted], [1, false]);
+  });
+
+  /** A service context of a token holding `scopes`. */
+  const holding = (...scopes: string[]): ServiceContext => ({
+    ...operatorContext(app.platform),
+    actor: { kind: 'token', tokenId: null, userId: null, scopes },
+  });
+
+  test("a restricted group's query is never built nor run, and search:read alone runs no statement at all", async () => {
+    const asked: string[] = [];
+    const trap: SearchGroup = {
+      name: 'trap',
+      scopes: ['users:read'],
+      columns: [],
+      order: 'id',
+      matches: ({ db }) => {
+        asked.push('trap');
+        return db.selectFrom('users').select('users.id');
+      },
+      hit: (row: { id: number }) => ({ id: row.id, type: 'user', title: '', path: `/api/v1/users/${row.id}` }),
+    };
+    const courses = searchGroupsOf(modules).find((group) => group.name === 'courses') as SearchGroup;
+    const service = createSearchService(app.platform, [courses, trap]);
+    const t = tag();
+    await make.course({ title: `Trap ${t}` });
+    const answer = await service.search(holding('search:read', 'courses:read'), { q: t });
+    assert.deepEqual(answer.trap, { total: 0, items: [], restricted: true });
+    assert.equal(answer.courses?.total, 1);
+    assert.deepEqual(asked, [], 'the restricted group was never asked for its query');
+    const { searched } = service.stats;
+    assert.deepEqual(await service.search(holding('search:read'), { q: t }), {
+      courses: { total: 0, items: [], restricted: true },
+      trap: { total: 0, items: [], restricted: true },
+    });
+    assert.equal(service.stats.searched, searched, 'nothing to search: no statement');
+    assert.equal((await service.search(holding('*'), { q: t })).trap?.restricted, false);
+    assert.deepEqual(asked, ['trap']);
+  });
+
+  test('a kept answer is given only to tokens that may read the same groups', async () => {
+    const t = tag();
+    const service = createSearchService(app.platform, searchGroupsOf(modules), { keepMatches: 3 });
+    const course = await make.course({ title: `Kept ${t}` });
+    for (const name of ['One', 'Two', 'Three']) await make.student({ name: `Kept ${t} ${name}` }, { courseId: course.id });
+    const everything = await service.search(holding('*'), { q: `kept ${t}` });
+    assert.equal(everything.students?.total, 3);
+    const courses = await service.search(holding('search:read', 'courses:read'), { q: `kept ${t}` });
+    assert.deepEqual(courses.students, { total: 0, items: [], restricted: true });
+    assert.deepEqual([courses.courses?.total, courses.courses?.restricted], [1, false]);
+    assert.deepEqual((await service.search(holding('search:read'), { q: `kept ${t}` })).students, {
+      total: 0,
+      items: [],
+      restricted: true,
+    });
+    assert.equal((await service.search(holding('*'), { q: `kept ${t}` })).students?.total, 3);
   });
 });

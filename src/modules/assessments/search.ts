@@ -3,6 +3,7 @@ import type { SearchGroup } from '../../platform/module.ts';
 /** The `assessments` group of GET /search: assessments by title. */
 export const assessmentSearch: SearchGroup = {
   name: 'assessments',
+  scopes: ['courses:read'],
   columns: ['title', 'kind', 'session_id', 'course'],
   order: 'title',
   matches: ({ db, match }) =>

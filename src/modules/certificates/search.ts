@@ -3,6 +3,7 @@ import type { SearchGroup } from '../../platform/module.ts';
 /** The `certificates` group of GET /search: certificates by number or holder, by number. */
 export const certificateSearch: SearchGroup = {
   name: 'certificates',
+  scopes: ['certificates:read', 'students:read'],
   columns: ['certificate_number'],
   order: 'certificate_number',
   matches: ({ db, match, user }) => {

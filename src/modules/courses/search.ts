@@ -3,6 +3,7 @@ import type { SearchGroup } from '../../platform/module.ts';
 /** The `courses` group of GET /search: courses, in every publication state, by title, code or slug. */
 export const courseSearch: SearchGroup = {
   name: 'courses',
+  scopes: ['courses:read'],
   columns: ['slug', 'code', 'title', 'status'],
   order: 'title',
   matches: ({ db, match }) =>

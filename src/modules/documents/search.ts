@@ -3,6 +3,7 @@ import type { SearchGroup } from '../../platform/module.ts';
 /** The `documents` group of GET /search: documents by title or file name, newest first; a deleted one never appears. */
 export const documentSearch: SearchGroup = {
   name: 'documents',
+  scopes: ['documents:read'],
   columns: ['title', 'filename', 'type', 'status'],
   order: 'id',
   direction: 'desc',

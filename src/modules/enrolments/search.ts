@@ -7,6 +7,7 @@ import type { SearchGroup } from '../../platform/module.ts';
  */
 export const enrolmentSearch: SearchGroup = {
   name: 'enrolments',
+  scopes: ['enrolments:read', 'students:read', 'courses:read'],
   columns: [],
   order: 'id',
   matches: ({ db, match, user }) =>

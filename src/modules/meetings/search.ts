@@ -3,6 +3,7 @@ import type { SearchGroup } from '../../platform/module.ts';
 /** The `meetings` group of GET /search: meetings by location, by day. */
 export const meetingSearch: SearchGroup = {
   name: 'meetings',
+  scopes: ['courses:read'],
   columns: ['location', 'held_on', 'status', 'session_id', 'course'],
   order: 'held_on',
   matches: ({ db, match }) =>

@@ -3,6 +3,7 @@ import type { SearchGroup } from '../../platform/module.ts';
 /** The `notifications` group of GET /search: identity notifications by recipient or subject, newest first. */
 export const notificationSearch: SearchGroup = {
   name: 'notifications',
+  scopes: ['identity-notifications:read'],
   columns: ['recipient', 'subject', 'type', 'status'],
   order: 'id',
   direction: 'desc',

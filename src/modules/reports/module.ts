@@ -48,6 +48,7 @@ export const reportsModule = {
   search: [
     {
       name: 'reports',
+      scopes: ['reports:read'],
       columns: ['type', 'format', 'status'],
       order: 'id',
       direction: 'desc',

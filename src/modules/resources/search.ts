@@ -3,6 +3,7 @@ import type { SearchGroup } from '../../platform/module.ts';
 /** The `resources` group of GET /search: published learning resources by title; a draft never appears. */
 export const resourceSearch: SearchGroup = {
   name: 'resources',
+  scopes: ['courses:read'],
   columns: ['title', 'type', 'session_id', 'course'],
   order: 'title',
   matches: ({ db, match }) =>

@@ -9,6 +9,6 @@ export const searchModule = {
     ({ platform, modules }) =>
     async (app) => {
       const groups = searchGroupsOf(modules);
-      await app.register(searchRoutes, { search: createSearchService(platform, groups), groups: groups.map((group) => group.name) });
+      await app.register(searchRoutes, { search: createSearchService(platform, groups), groups });
     },
 } satisfies AcademyModule;

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Ref, Single } from '../../http/schemas.ts';
+import type { SearchGroup } from '../../platform/module.ts';
 import { SearchGroupResult, SearchHit, SearchQuery, SearchResults } from './schemas.ts';
 import type { SearchService } from './service.ts';
 
-export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService; groups: readonly string[] }> = async (
+export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService; groups: readonly SearchGroup[] }> = async (
   app,
   { search, groups },
 ) => {
-  const Results = SearchResults(groups);
+  const Results = SearchResults(groups.map((group) => group.name));
   app.addSchema(SearchHit);
   app.addSchema(SearchGroupResult);
   app.addSchema(Results);
@@ -20,9 +21,15 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService; gr
       summary: 'Search every resource at once',
       description:
         'Finds `q` inside the text of each group’s items, case-insensitively (letter case folded beyond ASCII), and answers ' +
-        `with every group — ${groups.map((g) => `\`${g}\``).join(', ')} — each with its \`total\` and its first \`limit\` items. ` +
+        `with every group — ${groups.map((g) => `\`${g.name}\``).join(', ')} — each with its \`total\` and its first \`limit\` items. ` +
         'A blank `q` returns every group with `total` 0 and no items. Every item carries the `path` that reads it. A change is ' +
-        'found as soon as the request that made it has returned. Learning resources are found only once published.',
+        'found as soon as the request that made it has returned. Learning resources are found only once published.\n\n' +
+        '`search:read` alone finds nothing the token could not read otherwise: a group is searched only when the token also ' +
+        'holds the read scopes of what it finds and shows (an enrolment shows its student and course, a certificate its ' +
+        'holder), `*` holding them all — ' +
+        groups.map((g) => `\`${g.name}\`: ${g.scopes.map((scope) => `\`${scope}\``).join(', ')}`).join('; ') +
+        '. Every group carries `restricted`: true for a group the token lacks a scope of, which is answered empty ' +
+        '(`total` 0, no items) and not searched; false for the others.',
       querystring: SearchQuery,
       response: { 200: Single(Ref(Results)) },
     },

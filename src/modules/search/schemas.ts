@@ -23,6 +23,11 @@ export const SearchGroupResult = Type.Object(
   {
     total: Type.Integer({ minimum: 0, description: 'How many items of this group match in all.' }),
     items: Type.Array(Ref(SearchHit), { description: 'The first `limit` of them.' }),
+    restricted: Type.Boolean({
+      description:
+        'True when the token lacks a read scope the group needs: the group was not searched, and is empty (`total` 0, no ' +
+        'items) whatever matches. False otherwise.',
+    }),
   },
   { $id: 'SearchGroupResult' },
 );
@@ -32,7 +37,8 @@ export type SearchGroupResult = Static<typeof SearchGroupResult>;
 export function SearchResults(groups: readonly string[]) {
   return Type.Object(Object.fromEntries(groups.map((name) => [name, Ref(SearchGroupResult)])), {
     $id: 'SearchResults',
-    description: 'Every group by name, always all of them; a group without matches has `total` 0 and no items.',
+    description:
+      'Every group by name, always all of them; a group without matches, or `restricted` for the token, has `total` 0 and no items.',
   });
 }
 

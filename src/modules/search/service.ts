@@ -5,8 +5,9 @@ import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { AcademyModule, SearchGroup } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import { grants } from '../../platform/tokens/scopes.ts';
 import { SEARCH_DEFAULT_LIMIT, type SearchGroupResult } from './schemas.ts';
-import { createSearchStatement } from './statement.ts';
+import { createSearchStatement, type SearchStatement } from './statement.ts';
 
 /** Every module's search groups, by name; a name contributed twice fails at start. */
 export function searchGroupsOf(modules: readonly AcademyModule[]): SearchGroup[] {
@@ -31,6 +32,14 @@ const MAX_KEPT = 100;
 
 type Results = Record<string, SearchGroupResult>;
 
+/** Statements kept, one per set of groups that tokens may read (a handful: tokens hold a few sets of scopes). */
+const MAX_STATEMENTS = 32;
+
+/** A group the token may not read: empty, whatever matches, and not searched. */
+function restricted(): SearchGroupResult {
+  return { total: 0, items: [], restricted: true };
+}
+
 export function createSearchService(
   platform: Platform,
   groups: readonly SearchGroup[],
@@ -44,17 +53,40 @@ export function createSearchService(
   const keepMatches = options.keep === false ? Number.POSITIVE_INFINITY : (options.keepMatches ?? KEEP_MATCHES);
   const { db, dialect } = platform.database;
   const planned = platform.database.planned();
-  const statement = createSearchStatement(planned, dialect, groups);
+  /** The statement of each set of readable groups, by their names. */
+  const statements = new Map<string, SearchStatement>();
   const check = versionCheck(planned, dialect);
+  /** Kept answers by the groups searched (what the token's scopes allow), the limit and the text. */
   const kept = new Map<string, { version: string; results: Results }>();
-  /** Searches under way for a kept text, by text and the version read before they started. */
+  /** Searches under way for a kept text, by its key and the version read before they started. */
   const running = new Map<string, Promise<Results>>();
   /** Answers given from the kept ones, and searches run, since the process started. */
   const stats = { kept: 0, searched: 0 };
 
-  async function answer(q: string, limit: number, key: string): Promise<Results> {
-    const { results, version } = await statement.run(q, limit);
+  /** The groups `scopes` may read: a token must hold every read scope of a group. */
+  function readable(scopes: readonly string[]): SearchGroup[] {
+    return groups.filter((group) => group.scopes.every((scope) => grants(scopes, scope)));
+  }
+
+  function statementOf(allowed: readonly SearchGroup[], names: string): SearchStatement {
+    let statement = statements.get(names);
+    if (!statement) {
+      statement = createSearchStatement(planned, dialect, allowed);
+      if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value as string);
+      statements.set(names, statement);
+    }
+    return statement;
+  }
+
+  /** Every group: the searched ones' results, the others restricted. */
+  function answerOf(searched: Results): Results {
+    return Object.fromEntries(groups.map((group) => [group.name, searched[group.name] ?? restricted()]));
+  }
+
+  async function answer(statement: SearchStatement, q: string, limit: number, key: string): Promise<Results> {
+    const { results: searched, version } = await statement.run(q, limit);
     stats.searched++;
+    const results = answerOf(searched);
     if (Object.values(results).reduce((sum, group) => sum + group.total, 0) >= keepMatches) {
       kept.delete(key);
       kept.set(key, { version, results });
@@ -65,19 +97,31 @@ export function createSearchService(
 
   return {
     stats,
-    /** Every group's matches of `q` (trimmed, control characters ignored); a blank `q` matches nothing and asks no group. */
-    async search(_ctx: ServiceContext, query: { q?: string | undefined; limit?: number | undefined }): Promise<Results> {
+    /**
+     * Every group's matches of `q` (trimmed, control characters ignored) among the groups the acting
+     * token may read; the others restricted, without asking them. A blank `q` matches nothing and asks no group.
+     */
+    async search(ctx: ServiceContext, query: { q?: string | undefined; limit?: number | undefined }): Promise<Results> {
       const q = searchText(query.q ?? '');
       const limit = query.limit ?? SEARCH_DEFAULT_LIMIT;
-      if (q === '') return Object.fromEntries(groups.map((group) => [group.name, { total: 0, items: [] }]));
+      const allowed = readable(ctx.actor.scopes);
+      if (q === '' || allowed.length === 0) {
+        const names = new Set(allowed.map((group) => group.name));
+        return Object.fromEntries(
+          groups.map((group) => [group.name, names.has(group.name) ? { total: 0, items: [], restricted: false } : restricted()]),
+        );
+      }
       if (q.length > LOOKUP_CHARACTERS + 1) {
         await ensureTrigramSamples(db, SEARCH_COLUMNS, (error) =>
           platform.logger.warn({ err: error }, 'Search could not sample its tables; long texts are looked up whole.'),
         );
       }
-      const key = `${limit}\u0000${q}`;
+      const names = allowed.map((group) => group.name).join(',');
+      const statement = statementOf(allowed, names);
+      // An answer is kept for the groups it searched: a token that may read fewer never gets it.
+      const key = `${names}\u0000${limit}\u0000${q}`;
       const known = kept.get(key);
-      if (!known) return answer(q, limit, key);
+      if (!known) return answer(statement, q, limit, key);
       const [current] = await executePrepared(planned, check);
       if (current?.version === known.version) {
         stats.kept++;
@@ -90,7 +134,7 @@ export function createSearchService(
       const shared = `${key}\u0000${current?.version}`;
       const under = running.get(shared);
       if (under) return under;
-      const search = answer(q, limit, key);
+      const search = answer(statement, q, limit, key);
       running.set(shared, search);
       try {
         return await search;

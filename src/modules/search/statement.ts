@@ -1,4 +1,4 @@
-import { type CompiledQuery, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type QueryCreator, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { jsonArrayFrom as postgresJsonArray } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArray } from 'kysely/helpers/sqlite';
 import type { Dialect } from '../../db/database.ts';
@@ -40,31 +40,40 @@ interface Statement {
 }
 
 export interface SearchStatement {
-  /** Every group's total and first `limit` hits of `text` (trimmed, not blank), and the database's version they were read at. */
+  /** Every group's total and first `limit` hits of `text` (trimmed, not blank), and the database's version they were read at; no group is restricted. */
   run(text: string, limit: number): Promise<{ results: Record<string, SearchGroupResult>; version: string }>;
 }
 
+/** The statement over `groups` alone: the search makes one per set of groups a token may read, and asks no other. */
 export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: readonly SearchGroup[]): SearchStatement {
   const statements = new Map<string, Statement>();
   const jsonArray = dialect === 'postgres' ? postgresJsonArray : sqliteJsonArray;
 
   function build(plans: Record<SearchTable, TextMatchPlan>, limit: number): Statement {
+    let throughUsers = false;
     const scope: SearchScope = {
       db,
       dialect,
       match: (table, alias = table) =>
         planMatch(dialect, table, plans[table], { lookup: slot(`${table}.lookup`), needle: slot(`${table}.needle`) }, alias),
-      user: (column) => sql<SqlBool>`${sql.ref(column)} in (select search_users.id from search_users)`,
+      user: (column) => {
+        throughUsers = true;
+        return sql<SqlBool>`${sql.ref(column)} in (select search_users.id from search_users)`;
+      },
     };
+    const matches = groups.map((group) => group.matches(scope));
     const any = db as Kysely<any>;
-    let query = any.with(
-      (cte) => cte('search_users').materialized(),
-      () => db.selectFrom('users').select('users.id').where(scope.match('users')),
-    );
-    groups.forEach((group, i) => {
+    // The users matching the text, only when a group asks for them (a token may search none of those groups).
+    let query: QueryCreator<any> = throughUsers
+      ? any.with(
+          (cte) => cte('search_users').materialized(),
+          () => db.selectFrom('users').select('users.id').where(scope.match('users')),
+        )
+      : any;
+    matches.forEach((match, i) => {
       query = query.with(
         (cte) => cte(`search_${i}`).materialized(),
-        () => group.matches(scope),
+        () => match,
       );
     });
     // A literal, not a parameter: SQLite ran the page of a group with `limit ?` about 90 µs slower
@@ -127,7 +136,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
       groups.forEach((group, i) => {
         const json = row?.[`search_${i}_rows`];
         const rows = (typeof json === 'string' ? JSON.parse(json) : (json ?? [])) as unknown[];
-        results[group.name] = { total: Number(row?.[`search_${i}_total`] ?? 0), items: rows.map((r) => group.hit(r)) };
+        results[group.name] = { total: Number(row?.[`search_${i}_total`] ?? 0), items: rows.map((r) => group.hit(r)), restricted: false };
       });
       return { results, version: String(row?.search_version) };
     },

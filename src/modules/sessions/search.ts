@@ -3,6 +3,7 @@ import type { SearchGroup } from '../../platform/module.ts';
 /** The `sessions` group of GET /search: training sessions by name. */
 export const sessionSearch: SearchGroup = {
   name: 'sessions',
+  scopes: ['courses:read'],
   columns: ['name', 'starts_on', 'workflow_state', 'course'],
   order: 'name',
   matches: ({ db, match }) =>

@@ -4,6 +4,7 @@ import { isStudent } from './repository.ts';
 /** The `students` group of GET /search: students by name or email, by name. */
 export const studentSearch: SearchGroup = {
   name: 'students',
+  scopes: ['students:read'],
   columns: ['name', 'email'],
   order: 'name',
   matches: ({ db, user }) =>

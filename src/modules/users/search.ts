@@ -3,6 +3,7 @@ import type { SearchGroup } from '../../platform/module.ts';
 /** The `users` group of GET /search: staff users by name or email, by name; a student never appears. */
 export const userSearch: SearchGroup = {
   name: 'users',
+  scopes: ['users:read'],
   columns: ['name', 'email', 'status'],
   order: 'name',
   matches: ({ db, user }) =>

@@ -3,6 +3,7 @@ import type { SearchGroup } from '../../platform/module.ts';
 /** The `workflows` group of GET /search: workflow instances by workflow key or subject type. */
 export const workflowSearch: SearchGroup = {
   name: 'workflows',
+  scopes: ['workflows:read'],
   columns: ['workflow', 'state', 'subject_type', 'subject_id'],
   order: 'id',
   matches: ({ db, match }) =>
