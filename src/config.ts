@@ -12,6 +12,8 @@ export interface Config {
   redisUrl: string | null;
   /** Prefix of every Redis key, so that several deployments (or test runs) can share one Redis. */
   redisPrefix: string;
+  /** ACADEMY_REDIS_TIMEOUT_MS: how long any Redis command may take before the local fallback answers. */
+  redisTimeoutMs: number;
   dataDir: string;
   maxPageSize: number;
   tokenTtlDays: number;
@@ -325,6 +327,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: databaseUrl(env, dataDir),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: redisPrefix(env),
+    redisTimeoutMs: int(env, 'ACADEMY_REDIS_TIMEOUT_MS', 250, 10, 10_000),
     dataDir,
     maxPageSize: int(env, 'ACADEMY_MAX_PAGE_SIZE', 100, 1, 1000),
     tokenTtlDays: int(env, 'ACADEMY_TOKEN_TTL_DAYS', 365, 1, 36500),

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { type Config, ConfigError, type StorageSettings } from '../config.ts';
 import { type Database, dialectOf, openDatabase, sqliteFile } from '../db/database.ts';
@@ -15,6 +15,7 @@ import { createJobRepository, type JobRepository } from './jobs/repository.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import { createMailer, type Mailer } from './mail.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { connectRedis } from './redis.ts';
 import { createLocalStorage, lazyStorage, type Storage, s3Root } from './storage.ts';
 import { createTokenRepository } from './tokens/repository.ts';
 import { createTokenService, type TokenService } from './tokens/service.ts';
@@ -89,7 +90,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
   const logger = options.logger ?? createLogger(config);
   const database = openDatabase(config.databaseUrl, { timeouts: config.dbTimeouts });
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
+    ? connectRedis(config.redisUrl, config.redisTimeoutMs)
     : null;
   // Redis being down is also reported by the health check; the limiter falls back to local counters
   // (and says so). ioredis reports an error at every reconnect attempt: logged once per outage.

@@ -141,6 +141,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
         .exec();
       const count = results?.[2]?.[1];
       if (typeof count === 'number') setInstances(count);
+      recovered();
     } catch {
       // Redis is down: the last known count stays in force.
     }
@@ -173,16 +174,27 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     };
   }
 
+  /** While Redis fails, it is asked again at most this often; every other request counts locally at once. */
+  const RETRY_MS = 1000;
+  let retryAt = 0;
+
+  function recovered(): void {
+    if (!degraded) return;
+    degraded = false;
+    logger?.info('Redis is reachable again: rate limits are shared by every instance again');
+  }
+
   async function consumeOrFallBack(name: PolicyName, remote: RateLimiterRedis, key: string): Promise<Decision> {
     startHeartbeat();
+    // A Redis that failed (down, or stalled past the command timeout) costs one request a second its
+    // wait, not every request: the others go on with the local share until a try succeeds.
+    if (degraded && Date.now() < retryAt) return consumeLocal(name, key);
     try {
       const result = await consumeShared(remote, policies[name], key);
-      if (degraded) {
-        degraded = false;
-        logger?.info('Redis is reachable again: rate limits are shared by every instance again');
-      }
+      recovered();
       return result;
     } catch (error) {
+      retryAt = Date.now() + RETRY_MS;
       if (!degraded) {
         degraded = true;
         logger?.warn(
