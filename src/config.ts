@@ -44,6 +44,9 @@ export interface Config {
   headersTimeoutMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number;
+  /** After an answer given before the request's body arrived: how long, and how much more, it is read and discarded. */
+  lingerMs: number;
+  lingerBytes: number;
   /** On shutdown, how long requests (and jobs) in flight get before connections are cut. */
   shutdownGraceMs: number;
   /** Origin (and optional path prefix) for absolute links, without a trailing slash; null: links are relative. */
@@ -303,6 +306,8 @@ function httpSettings(env: Env) {
     requestTimeoutMs,
     headersTimeoutMs,
     keepAliveTimeoutMs: int(env, 'ACADEMY_KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000),
+    lingerMs: int(env, 'ACADEMY_LINGER_MS', 5000, 0, 600_000),
+    lingerBytes: int(env, 'ACADEMY_LINGER_BYTES', 4 * 1024 * 1024, 0, 1024 * 1024 * 1024),
     shutdownGraceMs: int(env, 'ACADEMY_SHUTDOWN_GRACE_SECONDS', 10, 0, 3600) * 1000,
     publicUrl: publicUrl(env),
     metricsPublic: bool(env, 'ACADEMY_METRICS_PUBLIC', false),
