@@ -27,6 +27,7 @@ import { modules } from './modules/index.ts';
 import { NotFoundError } from './platform/errors.ts';
 import type { AcademyModule } from './platform/module.ts';
 import type { Platform } from './platform/platform.ts';
+import { redactUrl } from './platform/redact.ts';
 
 const ajvCompilers = AjvCompiler();
 
@@ -58,6 +59,12 @@ const REFERENCE_LOGO = Buffer.from(
  * number so coerced must be finite); JSON bodies are typed already and are not: `{"name": 123}` or
  * `{"name": null}` is a 422, not "123" or "".
  */
+/** A request's target as the access log writes it: its secrets redacted, at most 200 characters. */
+function loggedUrl(url: string): string {
+  const redacted = redactUrl(url);
+  return redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted;
+}
+
 function strictBodies(externalSchemas: unknown, options: { customOptions?: object }) {
   const lenient = ajvCompilers(externalSchemas as never, options as never);
   const strict = ajvCompilers(
@@ -129,7 +136,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
           reqId: request.id,
           method: request.method,
           route: request.routeOptions.url ?? null,
-          url: request.url.length > 200 ? `${request.url.slice(0, 200)}…` : request.url,
+          url: loggedUrl(request.url),
           status: reply.statusCode,
           ms: Math.round(reply.elapsedTime * 10) / 10,
           tokenId: request.actor?.tokenId ?? null,

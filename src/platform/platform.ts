@@ -15,6 +15,7 @@ import { createJobRepository, type JobRepository } from './jobs/repository.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import { createMailer, type Mailer } from './mail.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { serializeRequest } from './redact.ts';
 import { connectRedis } from './redis.ts';
 import { createLocalStorage, lazyStorage, type Storage, s3Root } from './storage.ts';
 import { createTokenRepository } from './tokens/repository.ts';
@@ -59,7 +60,10 @@ export interface PlatformOptions {
 }
 
 export function createLogger(config: Pick<Config, 'logLevel'>, destination: NodeJS.WritableStream = process.stdout): Logger {
-  return pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization'] }, destination);
+  return pino(
+    { level: config.logLevel, base: undefined, redact: ['req.headers.authorization'], serializers: { req: serializeRequest } },
+    destination,
+  );
 }
 
 /**
