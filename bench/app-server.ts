@@ -14,6 +14,7 @@ import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDemo } from '../src/modules/demo/seed.ts';
 import { assemble } from '../src/modules/index.ts';
+import { benchSecretKey } from './datasets.ts';
 
 const given = process.env.BENCH_DATABASE_URL;
 const dataDir = given ? (process.env.BENCH_DATA_DIR as string) : mkdtempSync(path.join(tmpdir(), 'academy-bench-'));
@@ -23,6 +24,7 @@ const config = loadConfig({
   ACADEMY_RATE_LIMIT_PER_MINUTE: '100000000',
   ACADEMY_REUSE_PORT: process.env.BENCH_REUSE_PORT === '1' ? 'true' : 'false',
   LOG_LEVEL: 'silent',
+  ...benchSecretKey,
 });
 const platform = assemble(config, { logger: pino({ level: 'silent' }) });
 await migrate(platform.database);

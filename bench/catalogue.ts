@@ -20,7 +20,7 @@ import { sessionServiceFor } from '../src/modules/sessions/service.ts';
 import { studentServiceFor } from '../src/modules/students/service.ts';
 import { operatorContext, type ServiceContext } from '../src/platform/context.ts';
 import type { Platform } from '../src/platform/platform.ts';
-import { benchDialects, type Dataset, dataset } from './datasets.ts';
+import { benchDialects, benchSecretKey, type Dataset, dataset } from './datasets.ts';
 import { durationOf, type LoadTool, measure, record, replay, row, SERVER_FLAGS, serversOnOnePort, startServer, stop } from './http.ts';
 import type { LoadResult } from './load.ts';
 import { type BenchRow, formatTable } from './report.ts';
@@ -146,7 +146,9 @@ async function benchDialect(data: Dataset, loadTools: LoadTool[], baselines: Map
   const label = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   const runs = Number(process.env.BENCH_SQL_RUNS ?? 500);
 
-  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir }), { logger: pino({ level: 'warn' }) });
+  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir, ...benchSecretKey }), {
+    logger: pino({ level: 'warn' }),
+  });
   const targets = await targetsOf(platform);
   const costs = new Map<Target, Awaited<ReturnType<typeof sqlCost>>>();
   const countingCosts = new Map<Target, Awaited<ReturnType<typeof sqlCost>>>();

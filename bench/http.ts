@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDemo } from '../src/modules/demo/seed.ts';
 import { assemble } from '../src/modules/index.ts';
-import { type BenchDialect, benchDialects, postgresAdminUrl } from './datasets.ts';
+import { type BenchDialect, benchDialects, benchSecretKey, postgresAdminUrl } from './datasets.ts';
 import type { LoadJob, LoadResult } from './load.ts';
 import { SERVER_FLAGS } from './node-flags.ts';
 import type { BenchRow } from './report.ts';
@@ -233,7 +233,9 @@ export async function prepareDemo(dialect: BenchDialect): Promise<Prepared> {
     url = target.toString();
     dropDatabase = () => admin(`drop database if exists ${name} with (force)`);
   }
-  const platform = assemble(loadConfig({ DATABASE_URL: url, ACADEMY_DATA_DIR: dataDir }), { logger: pino({ level: 'warn' }) });
+  const platform = assemble(loadConfig({ DATABASE_URL: url, ACADEMY_DATA_DIR: dataDir, ...benchSecretKey }), {
+    logger: pino({ level: 'warn' }),
+  });
   await migrate(platform.database);
   await seedDemo(platform);
   await platform.close();

@@ -19,6 +19,7 @@ import { assemble } from '../src/modules/index.ts';
 import { createJobRegistry } from '../src/platform/jobs/registry.ts';
 import { createWorker } from '../src/platform/jobs/worker.ts';
 import type { Platform } from '../src/platform/platform.ts';
+import { benchSecretKey } from './datasets.ts';
 import { type BenchRow, formatTable } from './report.ts';
 
 const JOBS = 2000;
@@ -68,7 +69,7 @@ async function postgresDatabase(): Promise<BenchDatabase> {
 }
 
 function open(database: BenchDatabase): Platform {
-  return assemble(loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir }), {
+  return assemble(loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...benchSecretKey }), {
     logger: pino({ level: 'warn' }),
   });
 }

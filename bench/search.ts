@@ -21,7 +21,7 @@ import { loadConfig } from '../src/config.ts';
 import { assemble, modules } from '../src/modules/index.ts';
 import { createSearchService, searchGroupsOf } from '../src/modules/search/service.ts';
 import { operatorContext } from '../src/platform/context.ts';
-import { benchDialects, type Dataset, dataset } from './datasets.ts';
+import { benchDialects, benchSecretKey, type Dataset, dataset } from './datasets.ts';
 import { CONNECTIONS, durationOf, SERVER_FLAGS, serversOnOnePort, startServer, stop } from './http.ts';
 import { type BenchRow, formatTable } from './report.ts';
 import { ensureWrk, WRK } from './wrk.ts';
@@ -41,7 +41,9 @@ interface Mix {
 
 /** A deterministic sample of the students: every (count / MIX)th, by id. */
 async function mixesOf(data: Dataset): Promise<Mix[]> {
-  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir }), { logger: pino({ level: 'warn' }) });
+  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir, ...benchSecretKey }), {
+    logger: pino({ level: 'warn' }),
+  });
   try {
     const { db } = platform.database;
     const students = await db
@@ -64,7 +66,9 @@ async function mixesOf(data: Dataset): Promise<Mix[]> {
 
 /** The service call alone, each query of the mix in turn, `runs` calls: mean and p95 in ms. */
 async function inProcess(data: Dataset, mix: Mix, runs: number) {
-  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir }), { logger: pino({ level: 'warn' }) });
+  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir, ...benchSecretKey }), {
+    logger: pino({ level: 'warn' }),
+  });
   try {
     // Answers are not kept here: this measures what a search costs the database and the process.
     const service = createSearchService(platform, searchGroupsOf(modules), { keep: false });

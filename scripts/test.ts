@@ -4,6 +4,7 @@
 //   npm test -- test/http/x.test.ts  only these files
 //   TEST_DB=sqlite npm test        one database only
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, globSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -142,8 +143,15 @@ if (perDatabase.length && only !== 'postgres') {
   });
 }
 if (perDatabase.length && only !== 'sqlite') {
-  if (postgres) suites.push({ name: 'postgres', files: perDatabase, env: { TEST_DB: 'postgres', TEST_REDIS: redis ? '1' : '0' } });
-  else notes.push(`PostgreSQL not reachable at ${postgresAdminUrl}: the PostgreSQL suite is SKIPPED (SQLite only).`);
+  // PostgreSQL needs a secret key every process shares (the SQLite suite keeps one in each data directory).
+  const secretKey = process.env.ACADEMY_SECRET_KEY || randomBytes(32).toString('base64');
+  if (postgres) {
+    suites.push({
+      name: 'postgres',
+      files: perDatabase,
+      env: { TEST_DB: 'postgres', TEST_REDIS: redis ? '1' : '0', ACADEMY_SECRET_KEY: secretKey },
+    });
+  } else notes.push(`PostgreSQL not reachable at ${postgresAdminUrl}: the PostgreSQL suite is SKIPPED (SQLite only).`);
 }
 
 if (suites.length === 0) {

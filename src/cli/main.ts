@@ -11,6 +11,7 @@ import { createLogger, type Platform } from '../platform/platform.ts';
 import { adminCommands } from './admin.ts';
 import { createOutput } from './output.ts';
 import type { Runner } from './runner.ts';
+import { sealStoredSecrets, secretCommands } from './secrets.ts';
 import { serveCommands } from './serve.ts';
 import { tokenCommands } from './tokens.ts';
 import { workerCommands } from './worker.ts';
@@ -81,7 +82,10 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         ? createLogger(config)
         : createLogger({ ...config, logLevel: io.env.LOG_LEVEL ? config.logLevel : 'warn' }, io.stderr as NodeJS.WritableStream);
       platform = assemble(config, { logger });
-      if (options.migrate !== false) await migrate(platform.database);
+      if (options.migrate !== false) {
+        await migrate(platform.database);
+        if (options.sealSecrets !== false) await sealStoredSecrets(platform);
+      }
       await fn({ platform, out, ctx: operatorContext(platform) });
     } catch (caught) {
       // A database that cannot be reached, or a connection cut mid-command, is the API's 503
@@ -105,6 +109,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
 
   serveCommands(program, run);
   tokenCommands(program, run);
+  secretCommands(program, run);
   workerCommands(program, run);
   for (const module of modules as readonly AcademyModule[]) module.commands?.(program, run);
   adminCommands(program, run);

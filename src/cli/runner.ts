@@ -10,8 +10,10 @@ export interface CommandContext {
 }
 
 export interface RunOptions {
-  /** Run pending migrations first (default true). */
+  /** Run pending migrations first (default true), then encrypt secrets stored in plain text by an earlier version. */
   migrate?: boolean;
+  /** With the migrations: encrypt plain-text secrets and warn of ones under another key (default true). */
+  sealSecrets?: boolean;
   /** A long-running process (serve, worker): logs at LOG_LEVEL (default info) on stdout, as servers do. */
   server?: boolean;
 }

@@ -14,6 +14,7 @@ import { schedulerFor } from '../modules/tasks/scheduler.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { Output } from './output.ts';
 import type { Runner } from './runner.ts';
+import { sealStoredSecrets } from './secrets.ts';
 import { untilSignal } from './worker.ts';
 
 /** Waits until the Redis connection is ready, at most `ms`; after that the server starts anyway (limits counted locally, and said so). */
@@ -47,6 +48,7 @@ export function serveCommands(program: Command, run: Runner): void {
           const { config, logger } = platform;
           const applied = await migrate(platform.database);
           if (applied.applied.length) logger.info({ migrations: applied.applied }, 'database migrated');
+          await sealStoredSecrets(platform);
           let demoTokenFile: string | null = null;
           if (options.demo) {
             const demo = await seedDemo(platform);
@@ -113,6 +115,7 @@ export function serveCommands(program: Command, run: Runner): void {
       run(
         async ({ platform, out }) => {
           const result = await migrate(platform.database);
+          await sealStoredSecrets(platform);
           out.result(result, result.applied.length ? `Applied: ${result.applied.join(', ')}` : 'The database is up to date.');
         },
         { migrate: false },

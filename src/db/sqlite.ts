@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
@@ -82,6 +82,9 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     // own message for a missing one is "unable to open database file".
     const directory = path.dirname(path.resolve(file));
     if (file !== ':memory:' && !existsSync(directory)) throw new Error(`The directory of the SQLite database does not exist: ${directory}`);
+    // A new database file is made private to the service's user before SQLite opens it; SQLite gives
+    // its -wal and -shm files the database file's permissions.
+    if (file !== ':memory:' && !existsSync(file)) closeSync(openSync(file, 'a', 0o600));
     this.#db = new DatabaseSync(file, { enableForeignKeyConstraints: true, timeout: 5000 });
     this.#db.exec('PRAGMA journal_mode = WAL');
     this.#db.exec('PRAGMA synchronous = NORMAL');

@@ -94,13 +94,14 @@ export function createMailer(
     mode: 'file',
     async send(message) {
       const info = await (await transport.get()).sendMail({ from, ...message });
-      await mkdir(dir, { recursive: true });
+      // Invitation and reset links are in these files: private to the service's user (README: Secrets at rest).
+      await mkdir(dir, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
       const file = path.join(dir, name);
       // Written under a temporary name and renamed, so a reader never sees half a message.
       const partial = path.join(dir, `.${name}.partial`);
       try {
-        await writeFile(partial, info.message as Buffer, { flag: 'wx' });
+        await writeFile(partial, info.message as Buffer, { flag: 'wx', mode: 0o600 });
         await rename(partial, file);
       } catch (error) {
         await rm(partial, { force: true });
@@ -109,7 +110,7 @@ export function createMailer(
       return { messageId: info.messageId, file };
     },
     async verify() {
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: 0o700 });
       await access(dir, constants.W_OK);
     },
     close: () => transport.close(),

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
@@ -17,6 +18,7 @@ import { createMailer, type Mailer } from './mail.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { serializeRequest } from './redact.ts';
 import { connectRedis } from './redis.ts';
+import { createSecretBox, parseSecretKey, type SecretBox, SecretKey } from './secrets/box.ts';
 import { createLocalStorage, lazyStorage, type Storage, s3Root } from './storage.ts';
 import { createTokenRepository } from './tokens/repository.ts';
 import { createTokenService, type TokenService } from './tokens/service.ts';
@@ -51,6 +53,8 @@ export interface Platform {
   storage: Storage;
   /** Logs each dependency's outage once (a warning) and its recovery (info). */
   dependencies: DependencyStatus;
+  /** Encrypts and opens the secrets the server keeps to use again (webhook signing secrets, integration credentials). */
+  secrets: SecretBox;
   close(): Promise<void>;
 }
 
@@ -75,10 +79,38 @@ function prepareSqliteDirectory(config: Config): void {
   const file = sqliteFile(config.databaseUrl);
   if (file === ':memory:') return;
   const directory = path.dirname(path.resolve(file));
-  if (directory === config.dataDir) mkdirSync(directory, { recursive: true });
+  if (directory === config.dataDir) mkdirSync(directory, { recursive: true, mode: 0o700 });
   else if (!existsSync(directory)) {
     throw new ConfigError('DATABASE_URL', `names a file in a directory that does not exist (${directory}); create the directory first`);
   }
+}
+
+/**
+ * The key of the embedded database's deployment: read from the data directory, or made there on first
+ * start (mode 0600). It is written under a temporary name and linked into place, so a process starting
+ * at the same moment reads either no file or the whole key, and the first link wins.
+ */
+function generatedSecretKey(file: string): SecretKey {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  if (!existsSync(file)) {
+    const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
+    writeFileSync(partial, `${SecretKey.generate().text()}\n`, { flag: 'wx', mode: 0o600 });
+    try {
+      linkSync(partial, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(partial, { force: true });
+    }
+  }
+  const key = parseSecretKey(readFileSync(file, 'utf8'));
+  if (!key) {
+    throw new ConfigError(
+      'ACADEMY_SECRET_KEY',
+      `is not set, and the key file kept in the data directory (${file}) does not hold a key: restore it from a backup, or set ACADEMY_SECRET_KEY`,
+    );
+  }
+  return key;
 }
 
 /** S3 storage, its client loaded when a file is first stored or read (lazyStorage). */
@@ -152,6 +184,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
     mail,
     storage: config.storage.kind === 's3' ? s3Storage(config.storage) : createLocalStorage(path.join(config.dataDir, 'files')),
     dependencies,
+    secrets,
     async close() {
       clearInterval(usageFlush);
       await tokens.flushUsage().catch((error) => logger.warn({ err: error }, 'could not record token usage'));

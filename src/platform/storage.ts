@@ -110,12 +110,13 @@ export function createLocalStorage(root: string): Storage {
     async put(source, options = {}) {
       const key = newKey(options.prefix);
       const file = fileOf(key);
-      await mkdir(temporary, { recursive: true });
-      await mkdir(path.dirname(file), { recursive: true });
+      // Private to the service's user, as everything under the data directory (README: Secrets at rest).
+      await mkdir(temporary, { recursive: true, mode: 0o700 });
+      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       const partial = path.join(temporary, `${randomBytes(8).toString('hex')}.partial`);
       const metered = meter(options.maxBytes ?? Number.POSITIVE_INFINITY);
       try {
-        await pipeline(source, metered.stream, createWriteStream(partial, { flags: 'wx' }));
+        await pipeline(source, metered.stream, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
         // Durable before it becomes visible under its key: a crash leaves a stray partial, never a torn file.
         const handle = await open(partial, 'r+');
         try {
@@ -206,11 +207,11 @@ export function createLocalStorage(root: string): Storage {
     },
 
     async probe() {
-      await mkdir(temporary, { recursive: true });
+      await mkdir(temporary, { recursive: true, mode: 0o700 });
       const file = path.join(temporary, `probe-${randomBytes(6).toString('hex')}`);
       const content = randomBytes(32);
       try {
-        await writeFile(file, content, { flag: 'wx' });
+        await writeFile(file, content, { flag: 'wx', mode: 0o600 });
         const back = await readFile(file);
         if (!back.equals(content)) throw new Error('the probe file read back differs from what was written');
       } finally {

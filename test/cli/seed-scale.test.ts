@@ -10,6 +10,7 @@ import { fixedClock } from '../../src/platform/clock.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { secretKeyEnv } from '../support/env.ts';
 import { createTestPlatform } from '../support/platform.ts';
 
 /** Each names a rule of the domain and counts the rows that break it: all must be 0. */
@@ -83,7 +84,7 @@ describe('academy seed --scale N', () => {
   before(async () => {
     const database = await createTestDatabase({ migrated: true });
     databases.push(database);
-    env = { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir };
+    env = { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...secretKeyEnv };
     const seeded = await runCli(['--json', 'seed', '--scale', '0.01'], env);
     assert.equal(seeded.code, 0, seeded.stderr);
     assert.equal(seeded.stderr, '', 'no progress under --json');

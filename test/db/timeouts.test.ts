@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { sqliteFile } from '../../src/db/database.ts';
 import { assemble } from '../../src/modules/index.ts';
-import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { dialect, postgresAdminUrl, secretKeyEnv } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
 import { bearer, createTestApp, createTestPlatform } from '../support/platform.ts';
 import { createTcpProxy } from '../support/tcp-proxy.ts';
@@ -42,6 +42,7 @@ describe('database timeouts', () => {
         ACADEMY_DATA_DIR: direct.config.dataDir,
         ACADEMY_DB_ACQUIRE_TIMEOUT_MS: String(acquireMs),
         ACADEMY_DB_STATEMENT_TIMEOUT_MS: String(statementMs),
+        ...secretKeyEnv,
       }),
       { logger: pino({ level: 'silent' }) },
     );

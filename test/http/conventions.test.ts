@@ -9,6 +9,7 @@ import { hookList } from '../../src/http/route-hooks.ts';
 import { IdParam } from '../../src/http/schemas.ts';
 import { assemble } from '../../src/modules/index.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { secretKeyEnv } from '../support/env.ts';
 import { bearer, createTestPlatform } from '../support/platform.ts';
 
 const ORG = '/api/v1/organization';
@@ -214,7 +215,9 @@ describe('HTTP conventions', () => {
   test('/readyz is a 503 once the database is gone', async () => {
     // A platform of its own: its database is closed by the test, not by the shared cleanup.
     const database = await createTestDatabase();
-    const platform = assemble(loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, LOG_LEVEL: 'silent' }));
+    const platform = assemble(
+      loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...secretKeyEnv }),
+    );
     await migrate(platform.database);
     const app = await buildApp(platform);
     try {

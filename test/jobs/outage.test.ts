@@ -4,7 +4,7 @@ import { after, test } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { assemble } from '../../src/modules/index.ts';
-import { dialect, postgresAdminUrl } from '../support/env.ts';
+import { dialect, postgresAdminUrl, secretKeyEnv } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
 import { createTcpProxy } from '../support/tcp-proxy.ts';
@@ -27,7 +27,7 @@ test('a worker whose database goes away logs, keeps retrying, and carries on whe
     }),
   );
   const workerPlatform = assemble(
-    loadConfig({ DATABASE_URL: proxy.url(platform.database.url), ACADEMY_DATA_DIR: platform.config.dataDir }),
+    loadConfig({ DATABASE_URL: proxy.url(platform.database.url), ACADEMY_DATA_DIR: platform.config.dataDir, ...secretKeyEnv }),
     {
       logger,
     },

@@ -14,7 +14,7 @@ import {
 } from '../../src/platform/jobs/registry.ts';
 import type { WorkerOptions } from '../../src/platform/jobs/worker.ts';
 import type { Platform } from '../../src/platform/platform.ts';
-import { dialect } from '../support/env.ts';
+import { dialect, secretKeyEnv } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
 import { createTestPlatform } from '../support/platform.ts';
 
@@ -292,7 +292,7 @@ describe('job queue', () => {
     // so only NOTIFY can wake the worker; on SQLite the in-process wake-up does.
     let enqueuer = platform;
     if (dialect === 'postgres') {
-      enqueuer = assemble(loadConfig({ DATABASE_URL: platform.database.url, ACADEMY_DATA_DIR: platform.config.dataDir }), {
+      enqueuer = assemble(loadConfig({ DATABASE_URL: platform.database.url, ACADEMY_DATA_DIR: platform.config.dataDir, ...secretKeyEnv }), {
         logger: pino({ level: 'silent' }),
       });
       t.after(() => enqueuer.close());

@@ -8,7 +8,7 @@ import { assemble } from '../../src/modules/index.ts';
 import { systemContext } from '../../src/platform/context.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createTestDatabase } from '../support/database.ts';
-import { redisSkipReason, redisUrl } from '../support/env.ts';
+import { redisSkipReason, redisUrl, secretKeyEnv } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 import { createTcpProxy } from '../support/tcp-proxy.ts';
@@ -51,6 +51,7 @@ describe('a lost dependency is logged once per outage: a warning, then an info l
       ACADEMY_DATA_DIR: database.dataDir,
       REDIS_URL: redisProxy.url(redisUrl),
       SMTP_URL: smtpProxy.url(smtp.url),
+      ...secretKeyEnv,
     });
     platform = assemble(config, { logger });
     platform.redis?.on('error', () => redisErrors++);

@@ -6,6 +6,14 @@ export const dialect: Dialect = process.env.TEST_DB === 'postgres' ? 'postgres' 
 /** A server database that test files create their own databases in. */
 export const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/**
+ * The secret key of the PostgreSQL suite (scripts/test.ts), to spread into a configuration built from
+ * an environment of its own; the SQLite suite keeps a key file in each data directory instead.
+ */
+export const secretKeyEnv: Record<string, string> = process.env.ACADEMY_SECRET_KEY
+  ? { ACADEMY_SECRET_KEY: process.env.ACADEMY_SECRET_KEY }
+  : {};
+
 export const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Under CI a missing service fails the run; elsewhere tests that need it are skipped with a reason. */

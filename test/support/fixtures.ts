@@ -89,13 +89,15 @@ export function fixtures(platform: Platform) {
     async webhookEndpoint(overrides: Overrides<WebhookEndpointTable> = {}) {
       return insert('webhook_endpoints', {
         url: `https://${unique('hooks')}.example.org/receive`,
-        secret: `whsec_${randomBytes(24).toString('base64')}`,
+        // Stored as the service stores it: encrypted under the platform's key.
+        secret: platform.secrets.seal('webhookSecret', `whsec_${randomBytes(24).toString('base64')}`),
         events: null,
         enabled: true,
         disabled_reason: null,
         created_at: now(),
         updated_at: now(),
         ...overrides,
+        ...(overrides.secret === undefined ? {} : { secret: platform.secrets.seal('webhookSecret', overrides.secret) }),
       });
     },
 
@@ -132,6 +134,9 @@ export function fixtures(platform: Platform) {
         created_at: now(),
         updated_at: now(),
         ...overrides,
+        ...(typeof overrides.auth_header === 'string'
+          ? { auth_header: platform.secrets.seal('integrationAuthHeader', overrides.auth_header) }
+          : {}),
       });
     },
 

@@ -7,6 +7,7 @@ import { assemble } from '../../src/modules/index.ts';
 import type { Clock } from '../../src/platform/clock.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { createTestDatabase } from './database.ts';
+import { secretKeyEnv } from './env.ts';
 
 // Everything a test file creates is closed, and its databases dropped, once the file's tests end.
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -25,7 +26,7 @@ export interface TestPlatformOptions {
  */
 export async function createTestPlatform(options: TestPlatformOptions = {}): Promise<Platform> {
   const database = await createTestDatabase({ migrated: true });
-  const config: Config = loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...options.env });
+  const config: Config = loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...secretKeyEnv, ...options.env });
   const platform = assemble(config, { logger: pino({ level: 'silent' }), ...(options.clock ? { clock: options.clock } : {}) });
   // A no-op on a copy of the template; migrates from scratch when the file runs without one.
   await migrate(platform.database);

@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { assemble } from '../../src/modules/index.ts';
 import type { Platform } from '../../src/platform/platform.ts';
-import { postgresAdminUrl } from './env.ts';
+import { postgresAdminUrl, secretKeyEnv } from './env.ts';
 import { eventually } from './eventually.ts';
 import { createTestPlatform } from './platform.ts';
 import { createTcpProxy } from './tcp-proxy.ts';
@@ -18,9 +18,12 @@ export async function proxiedApi(options: { logger?: Logger } = {}) {
   const other = await createTestPlatform();
   const admin = new URL(postgresAdminUrl);
   const proxy = await createTcpProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
-  const platform = assemble(loadConfig({ DATABASE_URL: proxy.url(other.database.url), ACADEMY_DATA_DIR: other.config.dataDir }), {
-    logger: options.logger ?? pino({ level: 'silent' }),
-  });
+  const platform = assemble(
+    loadConfig({ DATABASE_URL: proxy.url(other.database.url), ACADEMY_DATA_DIR: other.config.dataDir, ...secretKeyEnv }),
+    {
+      logger: options.logger ?? pino({ level: 'silent' }),
+    },
+  );
   const app = await buildApp(platform);
   return { other, proxy, platform, app };
 }

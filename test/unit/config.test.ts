@@ -41,6 +41,7 @@ describe('configuration', () => {
       SMTP_URL: 'smtps://mail.example:465',
       ACADEMY_ALLOW_PRIVATE_TARGETS: 'yes',
       ACADEMY_TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
+      ACADEMY_SECRET_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
     });
     assert.equal(config.port, 0);
     assert.equal(config.host, '0.0.0.0');

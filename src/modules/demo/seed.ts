@@ -67,7 +67,7 @@ export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
   const catalogue = await seedDemoCatalogue(platform, ctx);
   const issued = await platform.tokens.create({ name: 'demo', scopes: ['*'] });
   await state.set(MARKER, now, now);
-  await mkdir(platform.config.dataDir, { recursive: true });
+  await mkdir(platform.config.dataDir, { recursive: true, mode: 0o700 });
   await writeFile(tokenFile, `${issued.token}\n`, { mode: 0o600 });
   await chmod(tokenFile, 0o600);
   return { seeded: true, token: issued.token, catalogue, tokenFile };

@@ -149,7 +149,7 @@ export const CHECKS: Record<string, CheckDefinition> = {
   disk: {
     active: () => true,
     async run(deps, t) {
-      await mkdir(deps.dataDir, { recursive: true });
+      await mkdir(deps.dataDir, { recursive: true, mode: 0o700 });
       const fs = await statfs(deps.dataDir);
       const total = fs.blocks * fs.bsize;
       const free = fs.bavail * fs.bsize;

@@ -5,6 +5,7 @@ import type { JobContext, JobDefinitions } from '../../platform/jobs/registry.ts
 import { PermanentJobError, RetryAfterError } from '../../platform/jobs/registry.ts';
 import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { SecretBox } from '../../platform/secrets/box.ts';
 import { createIntegrationRepository, type IntegrationRepository } from './repository.ts';
 import { messageLifecycle } from './service.ts';
 
@@ -25,7 +26,13 @@ export function retryDelay(attempt: number, random: () => number = Math.random):
  * One attempt to deliver an integration message (job `integrations.deliver`): queued → delivering,
  * then delivered on a 2xx, or back to queued for the next attempt, or failed when attempts run out.
  */
-export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: IntegrationRepository; outbound: Outbound; clock: Clock }) {
+export function createIntegrationDelivery(deps: {
+  db: Kysely<DB>;
+  integrations: IntegrationRepository;
+  outbound: Outbound;
+  clock: Clock;
+  secrets: SecretBox;
+}) {
   const { db, integrations, clock } = deps;
 
   async function attempt(payload: { messageId: number }, ctx: Pick<JobContext, 'attempt' | 'maxAttempts'>): Promise<void> {
@@ -42,6 +49,12 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
       });
       return;
     }
+    // Opened before the attempt starts: a credential under another key fails the job (and is retried)
+    // without counting as an attempt on the message.
+    const authorization =
+      integration.auth_header === null
+        ? null
+        : deps.secrets.open({ kind: 'integrationAuthHeader', id: integration.key }, integration.auth_header);
     // Already delivered or failed (e.g. a job that ran twice): the move is refused and nothing is sent.
     if (!(await messageLifecycle.tryApply(db, message.id, 'start', { set: { attempts, updated_at: started } }))) return;
 
@@ -51,7 +64,7 @@ export function createIntegrationDelivery(deps: { db: Kysely<DB>; integrations: 
       'academy-message-id': String(message.id),
     };
     if (message.event_id) headers['academy-event-id'] = message.event_id;
-    if (integration.auth_header) headers.authorization = integration.auth_header;
+    if (authorization) headers.authorization = authorization;
     const { response, failure, refused } = await deps.outbound.attempt(integration.url, JSON.stringify(message.payload), headers);
 
     const now = clock.now();
@@ -91,6 +104,7 @@ export function integrationJobs(platform: Platform) {
     integrations: createIntegrationRepository(platform.database.db),
     outbound: outboundFor(platform.config),
     clock: platform.clock,
+    secrets: platform.secrets,
   });
   return {
     'integrations.deliver': {

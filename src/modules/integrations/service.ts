@@ -7,6 +7,7 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import { type Outbound, outboundFor } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { SecretBox } from '../../platform/secrets/box.ts';
 import { checkEventTypes } from '../webhooks/service.ts';
 import {
   createIntegrationRepository,
@@ -49,14 +50,15 @@ export function maskCredential(value: string): string {
   return `${scheme}****${secret.length >= 16 ? secret.slice(-4) : ''}`;
 }
 
-function integrationView(row: IntegrationRow): Integration {
+function integrationView(row: IntegrationRow, secrets: SecretBox): Integration {
   return {
     id: row.id,
     key: row.key,
     name: row.name,
     url: row.url,
     events: row.events,
-    auth_header: row.auth_header === null ? null : maskCredential(row.auth_header),
+    auth_header:
+      row.auth_header === null ? null : maskCredential(secrets.open({ kind: 'integrationAuthHeader', id: row.key }, row.auth_header)),
     enabled: row.enabled,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -90,8 +92,10 @@ export function createIntegrationService(deps: {
   integrations: IntegrationRepository;
   queue: JobQueue;
   outbound: Outbound;
+  secrets: SecretBox;
 }) {
   const { integrations } = deps;
+  const view = (row: IntegrationRow) => integrationView(row, deps.secrets);
 
   return {
     /** Creates an integration endpoint from the operator's JSON (`academy admin integrations create`). */
@@ -137,12 +141,12 @@ export function createIntegrationService(deps: {
         name: (name as string).trim(),
         url: (url as string).trim(),
         events: events === null ? null : JSON.stringify(events),
-        auth_header: typeof authHeader === 'string' ? authHeader.trim() : null,
+        auth_header: typeof authHeader === 'string' ? deps.secrets.seal('integrationAuthHeader', authHeader.trim()) : null,
         enabled: true,
         created_at: now,
         updated_at: now,
       });
-      return integrationView(row);
+      return view(row);
     },
 
     /**
@@ -153,11 +157,11 @@ export function createIntegrationService(deps: {
     async setEnabled(ctx: ServiceContext, key: string, enabled: boolean): Promise<Integration> {
       const row = await integrations.setIntegrationEnabled(key, enabled, ctx.clock.now().toISOString());
       if (!row) throw new NotFoundError();
-      return integrationView(row);
+      return view(row);
     },
 
     async listIntegrations(_ctx: ServiceContext): Promise<Integration[]> {
-      return (await integrations.listIntegrations()).map(integrationView);
+      return (await integrations.listIntegrations()).map(view);
     },
 
     async listMessages(_ctx: ServiceContext, filter: MessageFilter, list: ListRequest<MessageSort>): Promise<Page<IntegrationMessage>> {
@@ -208,5 +212,6 @@ export function integrationServiceFor(platform: Platform): IntegrationService {
     integrations: createIntegrationRepository(platform.database.db),
     queue: platform.queue,
     outbound: outboundFor(platform.config),
+    secrets: platform.secrets,
   });
 }

@@ -10,6 +10,7 @@ import { PermanentJobError, RetryAfterError } from '../../platform/jobs/registry
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { SecretBox } from '../../platform/secrets/box.ts';
 import { currentRequestId } from '../../platform/trace.ts';
 import { createWebhookRepository, type WebhookRepository } from './repository.ts';
 
@@ -31,6 +32,7 @@ export interface WebhookDeliveryDeps {
   events: EventRepository;
   outbound: Outbound;
   clock: Clock;
+  secrets: SecretBox;
 }
 
 /**
@@ -84,7 +86,10 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     }
 
     const body = JSON.stringify(toDomainEvent(eventRow));
-    const signature = new Webhook(endpoint.secret).sign(eventRow.id, started, body);
+    // A secret that does not open (another key) fails the attempt with the reason; it is retried, so
+    // a process restarted with the right key delivers it.
+    const secret = deps.secrets.open({ kind: 'webhookSecret', id: endpoint.id }, endpoint.secret);
+    const signature = new Webhook(secret).sign(eventRow.id, started, body);
     const { response, failure, refused } = await deps.outbound.attempt(endpoint.url, body, {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
@@ -183,6 +188,7 @@ export function webhookJobs(platform: Platform) {
     events: platform.events,
     outbound: outboundFor(platform.config),
     clock: platform.clock,
+    secrets: platform.secrets,
   });
   return {
     'webhooks.deliver': {

@@ -9,6 +9,7 @@ import { EVENT_VERSION, isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../pl
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { type Outbound, outboundFor } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { SecretBox } from '../../platform/secrets/box.ts';
 import { deliveryLifecycle } from './delivery.ts';
 import { createWebhookRepository, type DeliveryRow, type EndpointRow, type WebhookRepository } from './repository.ts';
 
@@ -103,6 +104,7 @@ export interface WebhookServiceDeps {
   events: EventRepository;
   queue: JobQueue;
   outbound: Outbound;
+  secrets: SecretBox;
 }
 
 /** Webhook endpoints as the operator manages them (`academy webhooks …`, `academy admin webhooks …`). */
@@ -129,7 +131,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   }
 
   return {
-    /** Creates an endpoint; the returned secret is shown once (it is stored, for signing, but never listed). */
+    /** Creates an endpoint; the returned secret is shown once (it is stored encrypted, for signing, but never listed). */
     async create(ctx: ServiceContext, input: CreateEndpointInput): Promise<{ endpoint: EndpointView; secret: string }> {
       const url = input.url.trim();
       const problem = await deps.outbound.targetProblem(url);
@@ -139,7 +141,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const secret = newSecret();
       const row = await webhooks.insertEndpoint({
         url,
-        secret,
+        secret: deps.secrets.seal('webhookSecret', secret),
         events: events === null ? null : JSON.stringify(events),
         enabled: true,
         disabled_reason: null,
@@ -229,5 +231,6 @@ export function webhookServiceFor(platform: Platform): WebhookService {
     events: platform.events,
     queue: platform.queue,
     outbound: outboundFor(platform.config),
+    secrets: platform.secrets,
   });
 }

@@ -1,0 +1,148 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { inspect } from 'node:util';
+
+/**
+ * The key that encrypts secrets the server must use again (README: Secrets at rest). Its bytes never
+ * leave this object when it is printed or logged; its id (a fingerprint) is what messages name.
+ */
+export class SecretKey {
+  readonly id: string;
+  readonly #bytes: Buffer;
+
+  constructor(bytes: Buffer) {
+    if (bytes.length !== 32) throw new Error('A secret key is 32 bytes.');
+    this.#bytes = Buffer.from(bytes);
+    // 32 bits of a hash of 256 random bits: enough to tell keys apart, nothing to learn the key from.
+    this.id = createHash('sha256').update('academy-secret-key:').update(bytes).digest('hex').slice(0, 8);
+  }
+
+  static generate(): SecretKey {
+    return new SecretKey(randomBytes(32));
+  }
+
+  /** The key as ACADEMY_SECRET_KEY and key files hold it. */
+  text(): string {
+    return this.#bytes.toString('base64');
+  }
+
+  bytes(): Buffer {
+    return this.#bytes;
+  }
+
+  toJSON(): string {
+    return `[secret key ${this.id}]`;
+  }
+
+  [inspect.custom](): string {
+    return this.toJSON();
+  }
+}
+
+/** 32 bytes written as base64 (`openssl rand -base64 32`), base64url or 64 hex digits; null when it is none of these. */
+export function parseSecretKey(text: string): SecretKey | null {
+  const value = text.trim();
+  let bytes: Buffer | null = null;
+  if (/^[0-9a-fA-F]{64}$/.test(value)) bytes = Buffer.from(value, 'hex');
+  else if (/^[A-Za-z0-9+/]{43}=?$/.test(value)) bytes = Buffer.from(value, 'base64');
+  else if (/^[A-Za-z0-9_-]{43}$/.test(value)) bytes = Buffer.from(value, 'base64url');
+  return bytes?.length === 32 ? new SecretKey(bytes) : null;
+}
+
+/**
+ * The columns that hold such secrets, each with the words that name one value in messages. A new one
+ * (the OIDC client secret) is a line here: sealing at start and `academy secrets rotate` cover it.
+ */
+export const SECRET_COLUMNS = {
+  webhookSecret: { table: 'webhook_endpoints', column: 'secret', named: 'id', label: 'signing secret of webhook endpoint' },
+  integrationAuthHeader: { table: 'integrations', column: 'auth_header', named: 'key', label: 'auth_header of integration' },
+} as const;
+
+export type SecretKind = keyof typeof SECRET_COLUMNS;
+
+/** Where a stored value comes from, for messages: its kind and its row's `named` column (id or key). */
+export interface SecretPlace {
+  kind: SecretKind;
+  id: number | string;
+}
+
+/** A stored secret that this process cannot open: another key, a damaged value, or one never encrypted. */
+export class SecretKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SecretKeyError';
+  }
+}
+
+/**
+ * `enc:v1:<key id>:<base64url of IV, ciphertext and tag>`. The version names the scheme (AES-256-GCM,
+ * a 12-byte IV, a 16-byte tag, the column as additional data); the key id says which key opens it, so
+ * a rotation knows what to re-encrypt and a wrong key is named instead of failing as a bad tag.
+ */
+const PREFIX = 'enc:v1:';
+const SEALED = /^enc:v1:([0-9a-f]{8}):([A-Za-z0-9_-]+)$/;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** Whether a stored value is in the encrypted form (of any key); anything else is plain text of an earlier version. */
+export function isSealed(stored: string): boolean {
+  return stored.startsWith(PREFIX);
+}
+
+/** The id of the key a stored value was encrypted under; null for plain text. */
+export function sealedKeyId(stored: string): string | null {
+  return SEALED.exec(stored)?.[1] ?? null;
+}
+
+/** The additional data: a value copied into another column does not open there. */
+function purpose(kind: SecretKind): Buffer {
+  const { table, column } = SECRET_COLUMNS[kind];
+  return Buffer.from(`academy:${table}.${column}`);
+}
+
+export interface SecretBox {
+  /** The id of the key this box encrypts under. */
+  keyId: string;
+  seal(kind: SecretKind, plaintext: string): string;
+  /** The plaintext; a SecretKeyError naming the value, and the keys when they differ, if it cannot be opened. */
+  open(place: SecretPlace, stored: string): string;
+}
+
+export function createSecretBox(key: SecretKey): SecretBox {
+  const describe = (place: SecretPlace) => `${SECRET_COLUMNS[place.kind].label} ${place.id}`;
+  return {
+    keyId: key.id,
+
+    seal(kind, plaintext) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', key.bytes(), iv);
+      cipher.setAAD(purpose(kind));
+      const encrypted = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return `${PREFIX}${key.id}:${Buffer.concat([iv, encrypted, cipher.getAuthTag()]).toString('base64url')}`;
+    },
+
+    open(place, stored) {
+      if (!isSealed(stored)) {
+        throw new SecretKeyError(
+          `The stored ${describe(place)} is not encrypted yet: run \`academy migrate\`, which encrypts such values (so does every start).`,
+        );
+      }
+      const match = SEALED.exec(stored);
+      const data = match ? Buffer.from(match[2] as string, 'base64url') : null;
+      if (!match || !data || data.length < IV_BYTES + TAG_BYTES) throw new SecretKeyError(`The stored ${describe(place)} is damaged.`);
+      if (match[1] !== key.id) {
+        throw new SecretKeyError(
+          `The stored ${describe(place)} was encrypted under secret key ${match[1]}, but the configured key is ${key.id}: ` +
+            'set ACADEMY_SECRET_KEY (or ACADEMY_SECRET_KEY_FILE) to the key it was encrypted under, or re-encrypt with `academy secrets rotate --from-key-file`.',
+        );
+      }
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key.bytes(), data.subarray(0, IV_BYTES));
+        decipher.setAAD(purpose(place.kind));
+        decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
+        return Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      } catch {
+        throw new SecretKeyError(`The stored ${describe(place)} does not open with secret key ${key.id}: the value is damaged.`);
+      }
+    },
+  };
+}
