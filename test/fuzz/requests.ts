@@ -7,7 +7,10 @@ export interface FuzzRequest {
   url: string;
   headers: Record<string, string>;
   payload?: string | Buffer;
-  /** After a 200 with an ETag, ask again with `If-None-Match` set to it. */
+  /**
+   * A GET: after a 200 with an ETag, ask again with `If-None-Match` set to it. A PATCH: read the
+   * resource first and send its real ETag in `If-Match`.
+   */
   revalidate: boolean;
 }
 
@@ -290,9 +293,14 @@ export function requestArbitrary(op: Operation, document: OpenApiDocument, world
           { freq: 3, nil: undefined },
         )
       : fc.constant(undefined);
+  // `*` matches any current representation: a 304 from a process that may have kept nothing yet.
   const ifNoneMatch =
     op.method === 'GET'
-      ? fc.option(fc.constantFrom('*', '"nope"', 'W/"x"', 'garbage', '""'), { freq: 6, nil: undefined })
+      ? fc.option(fc.constantFrom('*', '*', '"nope"', 'W/"x"', 'garbage', '""', '"a", *'), { freq: 3, nil: undefined })
+      : fc.constant(undefined);
+  const ifMatch =
+    op.method === 'PATCH'
+      ? fc.option(fc.constantFrom('*', '"nope"', 'W/"x"', 'garbage', '""', '"a", *'), { freq: 3, nil: undefined })
       : fc.constant(undefined);
   return fc
     .record({
@@ -302,6 +310,7 @@ export function requestArbitrary(op: Operation, document: OpenApiDocument, world
       authorization: authArbitrary(op, world),
       idempotencyKey,
       ifNoneMatch,
+      ifMatch,
       accept: fc.option(fc.constantFrom(...ODD_ACCEPT), { freq: 3, nil: undefined }),
       revalidate: fc.boolean(),
     })
@@ -310,6 +319,7 @@ export function requestArbitrary(op: Operation, document: OpenApiDocument, world
       if (r.authorization !== undefined) headers.authorization = r.authorization;
       if (r.idempotencyKey !== undefined) headers['idempotency-key'] = r.idempotencyKey;
       if (r.ifNoneMatch !== undefined) headers['if-none-match'] = r.ifNoneMatch;
+      if (r.ifMatch !== undefined) headers['if-match'] = r.ifMatch;
       if (r.accept !== undefined) headers.accept = r.accept;
       if (r.body.contentType) headers['content-type'] = r.body.contentType;
       // HTTP cannot carry control characters or characters beyond Latin-1 in a header value.
@@ -319,7 +329,23 @@ export function requestArbitrary(op: Operation, document: OpenApiDocument, world
         url: `${r.path}${r.query}`,
         headers,
         ...(r.body.payload !== undefined ? { payload: r.body.payload } : {}),
-        revalidate: op.method === 'GET' && r.revalidate,
+        revalidate: (op.method === 'GET' || op.method === 'PATCH') && r.revalidate,
       };
     });
+}
+
+/**
+ * Conditional GETs run first, whatever the seed: the operation at a valid path, with a page of a size
+ * nothing asked for yet where it is a list, and `If-None-Match: *`, so that the process answers a 304
+ * for a representation it has not kept (a read that waits). Such a request once ended the process
+ * when its quota was counted in Redis.
+ */
+export function conditionalRequests(op: Operation, world: World): FuzzRequest[] {
+  const valid = world.paths.get(op.path)?.[0] ?? (op.path.includes('{') ? undefined : {});
+  if (op.method !== 'GET' || !valid) return [];
+  const token = world.tokens.get(op.scope ?? '*') ?? world.tokens.get('*');
+  const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), 'if-none-match': '*' };
+  const paged = op.parameters.some((p) => p.in === 'query' && p.name === 'per_page');
+  const url = `${fillPath(op, valid)}${paged ? '?sort=id&per_page=37&page=2' : ''}`;
+  return [{ method: op.method, url, headers, revalidate: false }];
 }
