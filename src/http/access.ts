@@ -69,10 +69,7 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
 
   /** Counts the request against its quota and sets the rate-limit headers, or answers 429. */
   function admit(reply: FastifyReply, policy: PolicyName, decision: Decision): void {
-    if (!decision.allowed) {
-      rateLimitRefusals.set(policy, (rateLimitRefusals.get(policy) ?? 0) + 1);
-      throw new RateLimitedError(rateLimitHeaders(policy, decision, platform.clock.now()));
-    }
+    refuseOver(policy, decision);
     setRateLimitHeaders(reply, policy, decision, platform.clock.epochMs());
   }
 
@@ -104,6 +101,35 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
     return undefined;
   }
 
+  /**
+   * A token this process does not know yet is looked up only for an address with requests left under
+   * the limit of requests without a valid token: guessing tokens (or a flood of them while the
+   * database is slow) costs an address over that limit no look-up, only an immediate 429.
+   */
+  function lookUp(request: FastifyRequest, reply: FastifyReply, access: { scope: Scope }, presented: string): Promise<void> | undefined {
+    const authenticate = () => {
+      const resolved = platform.tokens.authenticate(presented);
+      return resolved instanceof Promise
+        ? resolved.then((token) => authorize(request, reply, access, token))
+        : authorize(request, reply, access, resolved);
+    };
+    const gate = platform.rateLimiter.peek('anonymous', `ip:${request.ip}`);
+    if (gate instanceof Promise) {
+      return gate.then((decision) => {
+        refuseOver('anonymous', decision);
+        return authenticate();
+      });
+    }
+    refuseOver('anonymous', gate);
+    return authenticate();
+  }
+
+  function refuseOver(policy: PolicyName, decision: Decision): void {
+    if (decision.allowed) return;
+    rateLimitRefusals.set(policy, (rateLimitRefusals.get(policy) ?? 0) + 1);
+    throw new RateLimitedError(rateLimitHeaders(policy, decision, platform.clock.now()));
+  }
+
   /** The access check of a route: its token, scope and quota, or its client address's quota. */
   function checkAccess(access: Exclude<Access, 'open'>): onRequestHookHandler {
     // Not async: with the token cached and the quota counted in memory, a request goes on without a tick.
@@ -115,11 +141,8 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
           pending = limit(reply, access.public, `${addressKey}${request.ip}`);
         } else {
           const presented = bearer(request);
-          const resolved = presented ? platform.tokens.authenticate(presented) : null;
-          pending =
-            resolved instanceof Promise
-              ? resolved.then((token) => authorize(request, reply, access, token))
-              : authorize(request, reply, access, resolved);
+          const known = presented ? platform.tokens.known(presented) : null;
+          pending = known !== undefined ? authorize(request, reply, access, known) : lookUp(request, reply, access, presented as string);
         }
       } catch (error) {
         return done(error as Error);

@@ -242,5 +242,7 @@ export function createReadCache<K, V>(changes: ChangeFeed, options: { max?: numb
     get(key: K, loader: () => Promise<V | undefined>): V | Promise<V | undefined> {
       return peek(key) ?? load(key, loader);
     },
+    /** The cached value, or undefined: never a load. */
+    peek,
   };
 }

@@ -220,7 +220,7 @@ const withRedis = dialect === 'postgres' && process.env.TEST_REDIS === '1';
 const redisPrefix = `academy-fuzz-${process.pid}-${randomBytes(4).toString('hex')}`;
 
 before(async () => {
-  const redis = withRedis ? { REDIS_URL: redisUrl, ACADEMY_REDIS_PREFIX: redisPrefix } : {};
+  const redis: Record<string, string> = withRedis ? { REDIS_URL: redisUrl, ACADEMY_REDIS_PREFIX: redisPrefix } : {};
   app = await createTestApp({ env: { ACADEMY_RATE_LIMIT_PER_MINUTE: '100000000', ...redis } });
   if (withRedis) await eventually(async () => app.platform.redis?.status === 'ready', { what: 'Redis to be ready', timeoutMs: 10_000 });
   const seeded = await seedDemo(app.platform);

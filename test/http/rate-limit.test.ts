@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { type Item, parseList } from 'structured-headers';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { assemble } from '../../src/modules/index.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { dialect, secretKeyEnv } from '../support/env.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
 const ORG = '/api/v1/organization';
@@ -99,6 +105,41 @@ describe('rate limits', () => {
 
     assert.equal((await from('192.0.2.11')).statusCode, 401, 'another address has its own budget');
     const token = await app.token(['organization:read']);
-    assert.equal((await from('192.0.2.10', bearer(token))).statusCode, 200, 'a valid token from that address is counted per token');
+    assert.equal((await from('192.0.2.11', bearer(token))).statusCode, 200);
+    assert.equal((await from('192.0.2.10', bearer(token))).statusCode, 200, 'a valid token known to the process is counted per token');
+    const unseen = await app.token(['organization:read']);
+    assert.equal((await from('192.0.2.10', bearer(unseen))).statusCode, 429, 'a token not yet known is not looked up for that address');
+  });
+});
+
+describe('an address over its limit', () => {
+  // On PostgreSQL: an embedded SQLite database that is closed fails every statement, the change
+  // feed's included, where a server that is gone leaves the process what it knows.
+  test('is refused before any token is looked up: a 429 at once, even with the database gone', {
+    skip: dialect === 'sqlite' && 'PostgreSQL only',
+  }, async () => {
+    const database = await createTestDatabase();
+    const platform = assemble(
+      loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...secretKeyEnv }),
+    );
+    await migrate(platform.database);
+    const app = await buildApp(platform);
+    try {
+      const from = (headers: Record<string, string>) =>
+        app.http.inject({ method: 'GET', url: ORG, headers, remoteAddress: '198.51.100.7' });
+      let guesses = 0;
+      while ((await from({ authorization: `Bearer acd_guess-${++guesses}` })).statusCode === 401) assert.ok(guesses <= 1000);
+      // Over the limit: the next guesses would each cost a look-up of their token. With the database
+      // gone, a look-up would answer 503 after its timeout; the address's limit answers first.
+      await platform.database.close();
+      for (let i = 0; i < 5; i++) {
+        const res = await from({ authorization: `Bearer acd_another-guess-${i}` });
+        assert.equal(res.statusCode, 429, res.body);
+        assert.equal(res.json().code, 'rate_limited');
+      }
+    } finally {
+      await app.http.close();
+      await database.drop();
+    }
   });
 });

@@ -194,6 +194,16 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
      * acting for a suspended or archived user. Answers
      * synchronously when the token is cached (the common case), with a promise otherwise.
      */
+    /**
+     * What `authenticate` answers without looking the token up: the token or null when this process
+     * knows the answer, undefined when only a look-up can tell.
+     */
+    known(presented: string): AuthenticatedToken | null | undefined {
+      if (!presented.startsWith(PREFIX) || presented.length > 200) return null;
+      const known = cache.peek(presented);
+      return known === undefined ? undefined : check(known);
+    },
+
     authenticate(presented: string): AuthenticatedToken | null | Promise<AuthenticatedToken | null> {
       if (!presented.startsWith(PREFIX) || presented.length > 200) return null;
       const known = cache.get(presented, async () => {
