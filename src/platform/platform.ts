@@ -122,12 +122,13 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
   // Everything that can refuse the configuration runs before any connection is opened.
   const versions = loadVersions(config.versionsFile);
   prepareSqliteDirectory(config);
+  const secrets = createSecretBox(
+    config.secretKey.source === 'generated' ? generatedSecretKey(config.secretKey.file) : config.secretKey.key,
+  );
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);
   const database = openDatabase(config.databaseUrl, { timeouts: config.dbTimeouts });
-  const redis = config.redisUrl
-    ? connectRedis(config.redisUrl, config.redisTimeoutMs)
-    : null;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, config.redisTimeoutMs) : null;
   // Redis being down is also reported by the health check; the limiter falls back to local counters
   // (and says so). ioredis reports an error at every reconnect attempt: logged once per outage.
   const dependencies = createDependencyStatus(logger);
