@@ -149,6 +149,7 @@ const ERROR_CODES: Record<string, { status: number; message: string; errors?: Re
   permission_denied: { status: 403, message: 'You do not have permission to perform this action.' },
   not_found: { status: 404, message: 'The requested resource was not found.' },
   invalid_transition: { status: 409, message: 'Cannot archive from deleted: the archive move is not allowed in that state.' },
+  conflict: { status: 409, message: 'Document 41 is already superseded by document 42; only the current version takes a new version.' },
   not_retryable: { status: 409, message: 'Only a failed message can be retried; this message is delivered.' },
   report_not_available: { status: 409, message: 'The report is generating; it can be downloaded once it is available.' },
   task_disabled: { status: 409, message: 'The task reports.expire is disabled; enable it before running it.' },
@@ -194,7 +195,7 @@ const DEFAULT_CODES: Record<string, string[]> = {
 
 /** Codes particular to some operations (src/modules/… services), by operationId and status. */
 const OPERATION_CODES: Record<string, Record<string, string[]>> = {
-  uploadDocument: { 409: ['invalid_transition'] },
+  uploadDocument: { 409: ['invalid_transition', 'conflict'] },
   updateDocument: { 409: ['invalid_transition'] },
   deleteDocument: { 409: ['invalid_transition'] },
   archiveDocument: { 409: ['invalid_transition'] },

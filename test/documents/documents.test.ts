@@ -354,27 +354,78 @@ for (const kind of ['local', 's3'] as const) {
       assert.equal(onDeleted.status, 409);
     });
 
-    test('a new version of a prior archived already changes its superseded_by_id, and updated_since shows the prior', async () => {
-      const prior = await created([
+    test('only the current version takes a new version: a superseded or archived one is a 409 conflict', async () => {
+      const v1 = await created([
         { name: 'type', value: 'employment_letter' },
         { name: 'file', file: { content: pdf(840), filename: 'p1.pdf', type: 'application/pdf' } },
       ]);
-      assert.equal((await fetch(`${base}/documents/${prior.id}/archive`, { method: 'POST', headers: bearer(writer) })).status, 200);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      const since = new Date().toISOString();
-      const next = await created([
+      const v2 = await created([
         { name: 'type', value: 'employment_letter' },
-        { name: 'supersedes_id', value: String(prior.id) },
+        { name: 'supersedes_id', value: String(v1.id) },
         { name: 'file', file: { content: pdf(850), filename: 'p2.pdf', type: 'application/pdf' } },
       ]);
-      const now = (await (await get(`/documents/${prior.id}`)).json()).data;
-      assert.equal(now.status, 'archived');
-      assert.equal(now.superseded_by_id, next.id);
-      const changed = await (await get(`/documents?updated_since=${encodeURIComponent(since)}&per_page=100`)).json();
-      assert.deepEqual(
-        changed.data.map((d: { id: number }) => d.id).sort((a: number, b: number) => a - b),
-        [prior.id, next.id].sort((a, b) => a - b),
+      const [rows, files] = [await rowCount(), await storedFiles(app.platform.storage)];
+      const fork = await upload([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'supersedes_id', value: String(v1.id) },
+        { name: 'file', file: { content: pdf(860), filename: 'p3.pdf', type: 'application/pdf' } },
+      ]);
+      assert.equal(fork.status, 409, 'a superseded version takes no second new version');
+      const body = await fork.json();
+      assert.equal(body.code, 'conflict');
+      assert.match(body.message, new RegExp(`superseded by document ${v2.id}`));
+      assert.equal((await (await get(`/documents/${v1.id}`)).json()).data.superseded_by_id, v2.id);
+      assert.equal(await rowCount(), rows);
+      assert.equal(await storedFiles(app.platform.storage), files, 'the refused upload leaves no file');
+
+      assert.equal((await fetch(`${base}/documents/${v2.id}/archive`, { method: 'POST', headers: bearer(writer) })).status, 200);
+      const onArchived = await upload([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'supersedes_id', value: String(v2.id) },
+        { name: 'file', file: { content: pdf(870), filename: 'p4.pdf', type: 'application/pdf' } },
+      ]);
+      assert.equal(onArchived.status, 409, 'an archived version takes no new version');
+      assert.equal((await onArchived.json()).code, 'conflict');
+      assert.equal(await storedFiles(app.platform.storage), files);
+    });
+
+    test('of concurrent new versions of one version exactly one wins; the others are 409s and leave no file', async () => {
+      const token = await app.token(['documents:write', 'documents:read']);
+      const v1 = await created([
+        { name: 'type', value: 'employment_letter' },
+        { name: 'file', file: { content: pdf(900), filename: 'c1.pdf', type: 'application/pdf' } },
+      ]);
+      const files = await storedFiles(app.platform.storage);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          upload(
+            [
+              { name: 'type', value: 'employment_letter' },
+              { name: 'supersedes_id', value: String(v1.id) },
+              { name: 'file', file: { content: pdf(910 + i), filename: `c2-${i}.pdf`, type: 'application/pdf' } },
+            ],
+            token,
+          ),
+        ),
       );
+      const statuses = answers.map((answer) => answer.status).sort();
+      assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409, 409, 409]);
+      const created201 = answers.find((answer) => answer.status === 201);
+      assert.ok(created201);
+      const winner = (await created201.json()).data;
+      for (const loser of answers.filter((answer) => answer.status === 409)) assert.equal((await loser.json()).code, 'conflict');
+      const versions = await app.platform.database.db
+        .selectFrom('documents')
+        .select(['id', 'storage_key'])
+        .where('supersedes_id', '=', v1.id)
+        .execute();
+      assert.deepEqual(
+        versions.map((row) => row.id),
+        [winner.id],
+      );
+      assert.equal((await (await get(`/documents/${v1.id}`)).json()).data.superseded_by_id, winner.id);
+      assert.equal(await storedFiles(app.platform.storage), files + 1, "storage holds the winner's file and none of the losers'");
+      assert.ok(await app.platform.storage.exists(versions[0]?.storage_key as string));
     });
 
     test('a deleted document stays listed as deleted, its download is a 404, and it moves no further', async () => {

@@ -135,7 +135,9 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         'storage with its size and SHA-256 recorded; its media type is read from its content (signature), never from the file ' +
         'name or the declared type. Answers 201 with the document in `stored` and its `Location`; a job checks the stored file ' +
         'and makes it `available`. With `supersedes_id` the upload is a new version: the prior version (same type) is archived ' +
-        'in the same transaction; a deleted prior is a 409 `invalid_transition`, another type a 422.\n\n' +
+        'in the same transaction. Only the current version takes a new version: one already superseded or archived is a 409 ' +
+        '`conflict` (of concurrent new versions of one document, one wins), a deleted prior a 409 `invalid_transition`, another ' +
+        'type a 422.\n\n' +
         'A file larger than its type allows is a 413 `payload_too_large`, content of a media type it does not accept a 415 ' +
         '`unsupported_media_type`, a missing or unknown field a 422; after any refusal, or an upload cut short, nothing is ' +
         'kept. With an `Idempotency-Key`, a repeat is replayed only when it sends the same fields and the same file (by its ' +

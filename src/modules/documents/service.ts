@@ -240,6 +240,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         const stored = await db.transaction().execute(async (trx) => {
           await checkStudent(trx, checked.studentId);
           if (checked.supersedesId) {
+            // Locked until the commit, so that of concurrent new versions of one prior only the first
+            // finds it current; the others wait, then find it superseded (SQLite: writers take turns).
+            await documents.lock(trx, deps.dialect, checked.supersedesId);
             const prior = await documents.find(trx, checked.supersedesId);
             if (!prior) throw ValidationError.field('supersedes_id', `There is no document with id ${checked.supersedesId}.`);
             if (prior.type !== type) {
@@ -250,6 +253,16 @@ export function createDocumentService(deps: DocumentServiceDeps) {
             }
             if (prior.status === 'deleted') {
               throw new ConflictError('invalid_transition', `Document ${prior.id} is deleted; a deleted document has no new versions.`);
+            }
+            if (prior.superseded_by_id !== null) {
+              throw new ConflictError(
+                'conflict',
+                `Document ${prior.id} is already superseded by document ${prior.superseded_by_id}; only the current version ` +
+                  'takes a new version.',
+              );
+            }
+            if (prior.status === 'archived') {
+              throw new ConflictError('conflict', `Document ${prior.id} is archived; only the current version takes a new version.`);
             }
           }
           const inserted = await documents.insert(trx, {
@@ -268,6 +281,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
             updated_at: now,
           });
           if (checked.supersedesId) {
+            // Conditional (stored or available only): even unlocked, two new versions cannot both archive it.
             const archived = await documentLifecycle.tryApply(trx, checked.supersedesId, 'archive', {
               set: { archived_at: now, updated_at: now },
               event: {
@@ -276,9 +290,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
                 payload: { document_id: checked.supersedesId, superseded_by_id: inserted },
               },
             });
-            // A prior archived already (by hand, or superseded before) stays archived, but its
-            // superseded_by_id now names this version: a change that `updated_since` must show.
-            if (!archived) await documents.update(trx, checked.supersedesId, { updated_at: now });
+            if (!archived) {
+              throw new ConflictError(
+                'conflict',
+                `Document ${checked.supersedesId} was superseded meanwhile; only the current version takes a new version.`,
+              );
+            }
           }
           await outbox.emit(trx, 'document.stored', { document_id: inserted, type, size: file.size, sha256: file.sha256 });
           await deps.queue.enqueue(trx, 'documents.process', { documentId: inserted });
