@@ -68,3 +68,16 @@ export function Ref<T extends TSchema>(schema: T) {
 export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
+
+/**
+ * A response that is a file, streamed as it is (never serialized): its bytes under each media type it
+ * may have, so that the OpenAPI document does not call it JSON and a generated client reads it as a
+ * file. Parameters such as `charset` are left out of the names.
+ */
+export function FileResponse(description: string, mediaTypes: readonly string[]) {
+  const names = [...new Set(mediaTypes.map((type) => type.split(';')[0]?.trim() as string))].sort();
+  return {
+    description,
+    content: Object.fromEntries(names.map((type) => [type, { schema: Type.String({ contentEncoding: 'binary' }) }])),
+  };
+}

@@ -471,6 +471,41 @@ for (const kind of ['local', 's3'] as const) {
       assert.equal(stale.status, 200, 'If-Range that does not match sends the whole file');
     });
 
+    test('the range unit is case-insensitive; several ranges, or another unit, get the whole file', async () => {
+      const content = Buffer.concat([PNG, Buffer.from('0123456789abcdefghij')]);
+      const doc = await created([
+        { name: 'type', value: 'profile_document' },
+        { name: 'file', file: { content, filename: 'u.png', type: 'image/png' } },
+      ]);
+      for (const range of ['BYTES=0-1', 'Bytes=0-1']) {
+        const part = await get(`/documents/${doc.id}/download`, { range });
+        assert.equal(part.status, 206, `${range} is a range of bytes (RFC 9110: units are case-insensitive)`);
+        assert.equal(part.headers.get('content-range'), `bytes 0-1/${content.length}`);
+        assert.deepEqual(Buffer.from(await part.arrayBuffer()), content.subarray(0, 2));
+      }
+      const suffix = await get(`/documents/${doc.id}/download`, { range: 'BYTES=-5' });
+      assert.equal(suffix.status, 206);
+      assert.deepEqual(Buffer.from(await suffix.arrayBuffer()), content.subarray(content.length - 5));
+      assert.equal((await get(`/documents/${doc.id}/download`, { range: `BYTES=${content.length}-` })).status, 416);
+      const longSuffix = await get(`/documents/${doc.id}/download`, { range: `bytes=-${content.length * 10}` });
+      assert.equal(longSuffix.status, 206, 'a suffix longer than the file selects all of it (RFC 9110 §14.1.3)');
+      assert.equal(longSuffix.headers.get('content-range'), `bytes 0-${content.length - 1}/${content.length}`);
+      assert.deepEqual(Buffer.from(await longSuffix.arrayBuffer()), content);
+      for (const range of ['bytes=0-1,10-12', 'items=0-1', 'bytes=x-y']) {
+        const whole = await get(`/documents/${doc.id}/download`, { range });
+        assert.equal(whole.status, 200, range);
+        assert.deepEqual(Buffer.from(await whole.arrayBuffer()), content);
+      }
+      const current = await get(`/documents/${doc.id}/download`);
+      await current.arrayBuffer();
+      const matching = await get(`/documents/${doc.id}/download`, {
+        range: 'BYTES=2-3',
+        'if-range': current.headers.get('etag') as string,
+      });
+      assert.equal(matching.status, 206, 'If-Range with the current ETag keeps the range');
+      assert.deepEqual(Buffer.from(await matching.arrayBuffer()), content.subarray(2, 4));
+    });
+
     test('a file name with quotes, slashes and non-ASCII letters downloads under a safe Content-Disposition', async () => {
       const name = 'a/b\\Zeugnis "Müller" – été.png';
       const doc = await created([

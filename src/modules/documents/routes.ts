@@ -8,7 +8,7 @@ import { type DigestedFile, multipartDigest, rememberBodyDigest } from '../../ht
 import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
 import { ifMatch } from '../../http/preconditions.ts';
-import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
+import { ErrorBody, FileResponse, IdParam, Ref, Single } from '../../http/schemas.ts';
 import {
   AppError,
   MalformedRequestError,
@@ -74,7 +74,8 @@ async function* partsOf(request: FastifyRequest, sent: Sent) {
 /** `Range: bytes=…` of a file of `size` bytes: one range, or null to send it whole; 'unsatisfiable' for a 416. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
   if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  // The unit is case-insensitive (RFC 9110 §14.1): `BYTES=0-1` is a range too.
+  const match = /^bytes=(\d*)-(\d*)$/i.exec(header.trim());
   // Several ranges, or another unit: the whole file, as RFC 9110 allows.
   if (!match || (match[1] === '' && match[2] === '')) return null;
   if (size === 0) return 'unsatisfiable';
@@ -98,6 +99,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
   const error = Ref(ErrorBody);
   const document = Ref(Document);
   const largest = Math.max(...Object.values(documents.rules).map((rule) => rule.maxBytes));
+  const mediaTypes = Object.values(documents.rules).flatMap((rule) => rule.mediaTypes);
   // Streamed: nothing is buffered by the parser; the service meters and limits the file itself, so the
   // parser's own limit is one byte above the largest type's and never the one that answers.
   await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 1024, fileSize: largest + 1, parts: 12 } });
@@ -248,13 +250,13 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
       summary: 'Download a document’s file',
       description:
         'The file, streamed, with its media type, length, an `ETag` (from its SHA-256), `Content-Disposition: attachment` with ' +
-        'the file name (RFC 6266, UTF-8 `filename*`) and `X-Content-Type-Options: nosniff`. `Range: bytes=…` (one range) gets a ' +
+        'the file name (RFC 6266, UTF-8 `filename*`) and `X-Content-Type-Options: nosniff`. `Range: bytes=…` (one range; the unit in any case) gets a ' +
         '206 with `Content-Range`, an unsatisfiable one a 416; `If-Range` and `If-None-Match` are honoured. A deleted document ' +
         'is a 404.',
       params: Type.Object({ document: IdParam }),
       response: {
-        200: Type.String({ contentEncoding: 'binary', description: 'The file.' }),
-        206: Type.String({ contentEncoding: 'binary', description: 'The requested bytes of the file.' }),
+        200: FileResponse('The file, in its media type (one that its document type accepts).', mediaTypes),
+        206: FileResponse('The requested bytes of the file (`Content-Range`), in its media type.', mediaTypes),
         304: Type.Null({ description: 'Not modified: the `If-None-Match` ETag matches.' }),
         404: error,
         416: error,

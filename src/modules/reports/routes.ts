@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { matchesIfNoneMatch } from '../../http/conventions.ts';
 import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
-import { ErrorBody, IdParam, Ref, Single } from '../../http/schemas.ts';
+import { ErrorBody, FileResponse, IdParam, Ref, Single } from '../../http/schemas.ts';
 import { REPORT_TYPE_TABLE, Report, ReportListQuery, ReportRequest } from './schemas.ts';
 import type { ReportService } from './service.ts';
 import { MEDIA_TYPES } from './writers.ts';
@@ -89,7 +89,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; m
         'In every state but `available` a 409 `report_not_available` (an expired report’s file is gone).',
       params: Type.Object({ report: IdParam }),
       response: {
-        200: Type.String({ contentEncoding: 'binary', description: 'The report file.' }),
+        200: FileResponse('The report file, in its format’s media type.', Object.values(MEDIA_TYPES)),
         304: Type.Null({ description: 'Not modified: the `If-None-Match` ETag matches.' }),
         404: error,
         409: error,
