@@ -9,7 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { registerAccessControl } from './http/access.ts';
 import { registerServiceContext } from './http/context.ts';
 import { registerConventions, requestId } from './http/conventions.ts';
-import { registerErrorHandling, sendError } from './http/errors.ts';
+import { answerUnroutedEarly, registerErrorHandling, sendError } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { finiteNumbers, registerInputChecks, type Validator } from './http/input.ts';
 import { isRead } from './http/methods.ts';
@@ -113,8 +113,9 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   addPlatformMetrics(metrics.registry, platform);
   http.removeContentTypeParser('text/plain');
   http.addSchema(ErrorBody);
-  registerErrorHandling(http);
+  const otherMethod = registerErrorHandling(http);
   registerConventions(http, platform);
+  answerUnroutedEarly(http, otherMethod);
   registerInputChecks(http);
   registerAccessControl(http, platform);
   registerServiceContext(http, platform);

@@ -27,6 +27,17 @@ function bodyUnread(request: FastifyRequest): boolean {
   return declared && raw.complete === false;
 }
 
+function hostSentTwice(raw: string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
+}
+
 /** The strong ETag of a representation: a one-shot hash of the exact bytes sent (no Hash object per response). */
 export function entityTag(payload: string | Buffer): string {
   return `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
@@ -161,6 +172,8 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
   // One hook per phase, and synchronous ones (no promise per hook): these run on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // No answer is to be read as another type than it says (an HTML page, a JSON error, a file).
+    reply.header('x-content-type-options', 'nosniff');
     if (closing) {
       reply.header('connection', 'close');
       return done(new UnavailableError('The server is shutting down; retry the request.'));
@@ -169,6 +182,8 @@ export function registerConventions(app: FastifyInstance, platform: Platform): v
     if (request.headers.host === undefined && request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1) {
       return done(new MalformedRequestError('The Host header is required.'));
     }
+    // Two Host headers (Node keeps the first) name two servers: refused (RFC 9112 §3.2).
+    if (hostSentTwice(request.raw.rawHeaders)) return done(new MalformedRequestError('The Host header must be sent once.'));
 
     // API version lifecycle from the registry: Deprecation/Sunset/Link headers, and 410 past sunset.
     const version = versionOf(request.url);

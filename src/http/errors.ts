@@ -186,7 +186,7 @@ export function handleClientError(this: FastifyInstance, error: NodeJS.ErrnoExce
   socket.destroy(error);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance): ReturnType<typeof registerMethodChecks> {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = toAppError(error);
     // An outage fails every request alike: one line each, without the stack, is enough.
@@ -199,5 +199,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const answer = otherMethod(request, reply);
     if (answer === 'answered') return reply;
     return sendError(reply, answer ?? new NotFoundError());
+  });
+  return otherMethod;
+}
+
+/**
+ * A request no route matches is answered by its 404 or 405 once its headers are in, before its body
+ * is read or parsed: a QUERY (which Fastify refuses with a 400 when it has no Content-Type) or a POST
+ * to a path that does not exist is told what the path answers, not what was wrong with its body.
+ * Registered after the conventions' onRequest hook, so the answer carries the request's id.
+ */
+export function answerUnroutedEarly(app: FastifyInstance, otherMethod: ReturnType<typeof registerMethodChecks>): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404) return done();
+    const answer = otherMethod(request, reply);
+    if (answer !== 'answered') done(answer ?? new NotFoundError());
   });
 }

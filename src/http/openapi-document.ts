@@ -126,7 +126,8 @@ const PARAMETERS: Json = {
     name: 'If-None-Match',
     in: 'header',
     required: false,
-    description: 'The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).',
+    description:
+      'The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).',
     schema: { type: 'string' },
     example: '"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"',
   },

@@ -17,10 +17,12 @@ export const PageQuery = {
 };
 
 export function pageRequest(query: { page?: number | undefined; per_page?: number | undefined }, maxPageSize: number): PageRequest {
-  // `1e309` is coerced to Infinity, which passes the schema's integer check: refused here like any non-integer.
+  // `1e309` is coerced to Infinity, which passes the schema's integer check: refused here like any
+  // non-integer. An integer past 2^53 (which a double holds only roughly) is still a large per_page,
+  // clamped as any other.
   for (const name of ['page', 'per_page'] as const) {
     const value = query[name];
-    if (value !== undefined && !Number.isSafeInteger(value)) throw ValidationError.field(name, `The ${name} field must be an integer.`);
+    if (value !== undefined && !Number.isFinite(value)) throw ValidationError.field(name, `The ${name} field must be an integer.`);
   }
   const page = query.page ?? 1;
   const perPage = Math.min(query.per_page ?? 15, maxPageSize);

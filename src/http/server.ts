@@ -23,7 +23,24 @@ export function serverOptions(config: Limits): FastifyHttpOptions<Server> {
       requireHostHeader: false,
     },
     clientErrorHandler: handleClientError,
+    rewriteUrl: (request) => originForm(request.url ?? '/'),
   };
+}
+
+/**
+ * The origin form (`/path?query`) of a request target. An absolute-form target
+ * (`http://host/path`, RFC 9112 §3.2.2) names the same resource; its authority is only the client's
+ * word, so it must reach neither the routes nor the links an answer builds from the URL.
+ */
+export function originForm(target: string): string {
+  // 47 is `/`: the form of nearly every request, returned without a look.
+  if (target.charCodeAt(0) === 47) return target;
+  const scheme = /^https?:\/\//i.exec(target);
+  if (!scheme) return target;
+  const path = target.indexOf('/', scheme[0].length);
+  const query = target.indexOf('?', scheme[0].length);
+  if (path !== -1 && (query === -1 || path < query)) return target.slice(path);
+  return query === -1 ? '/' : `/${target.slice(query)}`;
 }
 
 /**

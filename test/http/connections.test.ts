@@ -134,6 +134,20 @@ describe('connections: early answers, parser errors and Host headers (default ti
     assertErrorBody(await exchange(server.port, 'GET /api/v1/tasks HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'malformed_request');
   });
 
+  test('two Host headers are a 400 (RFC 9112 §3.2)', async () => {
+    const res = await exchange(
+      server.port,
+      `GET /api/v1/tasks HTTP/1.1\r\nHost: academy.test\r\nHost: evil.example\r\nAuthorization: Bearer ${server.token}\r\nConnection: close\r\n\r\n`,
+    );
+    assertErrorBody(res, 400, 'malformed_request');
+  });
+
+  test('a method the server does not route (QUERY) is a 405 with Allow, before authentication', async () => {
+    const res = await exchange(server.port, 'QUERY /api/v1/courses HTTP/1.1\r\nHost: academy.test\r\nConnection: close\r\n\r\n');
+    assertErrorBody(res, 405, 'method_not_allowed');
+    assert.match(res.headers.allow ?? '', /\bGET\b/);
+  });
+
   test('a missing, malformed or foreign Host header is never a 500 and never appears in links', async () => {
     const auth = `Authorization: Bearer ${server.token}\r\n`;
     const requests: [string, string][] = [
@@ -154,6 +168,15 @@ describe('connections: early answers, parser errors and Host headers (default ti
       );
       assert.doesNotMatch(`${res.headers.link} ${res.body}`, /evil|99999|a b/);
     }
+    // An absolute-form target (RFC 9112 §3.2.2) names the same resource as its path; its authority is the client's word.
+    const absolute = await exchange(
+      server.port,
+      `GET http://evil.example/api/v1/tasks?per_page=1 HTTP/1.1\r\nHost: evil.example\r\n${auth}Connection: close\r\n\r\n`,
+    );
+    assert.equal(absolute.status, 200, absolute.body);
+    assert.equal(JSON.parse(absolute.body).links.first, '/api/v1/tasks?per_page=1&page=1');
+    assert.equal(JSON.parse(absolute.body).meta.path, '/api/v1/tasks');
+    assert.doesNotMatch(`${absolute.headers.link} ${absolute.body}`, /evil/);
     for (const host of ['', 'Host: a b\r\n', 'Host: x:99999\r\n']) {
       const version = host ? '1.1' : '1.0';
       const res = await exchange(server.port, `GET /api/v1/organization HTTP/${version}\r\n${host}Connection: close\r\n\r\n`);

@@ -51,6 +51,18 @@ describe('HTTP conventions', () => {
   });
   after(() => http.close());
 
+  test('every answer says X-Content-Type-Options: nosniff (a JSON body, an error, a probe)', async () => {
+    for (const [url, headers] of [
+      [ORG, bearer(reader)],
+      [ORG, {}],
+      ['/livez', {}],
+      ['/no/such/path', {}],
+    ] as const) {
+      const res = await http.inject({ method: 'GET', url, headers });
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
+    }
+  });
+
   test('X-Request-Id: minted as a UUID, echoed when sane, replaced when not', async () => {
     const minted = await http.inject({ method: 'GET', url: '/livez' });
     assert.match(minted.headers['x-request-id'] as string, UUID);

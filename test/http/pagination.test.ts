@@ -114,6 +114,12 @@ describe('pagination', () => {
     assert.equal(body.links.last, '/api/v1/items?per_page=5&page=5');
     assert.equal((await small.get('/api/v1/items')).json().meta.per_page, 5, 'the default of 15 is clamped too');
     assert.equal((await app.get('/api/v1/items?per_page=1000')).json().meta.per_page, 100, 'the configured default maximum');
+    // An integer past what a double holds exactly is still an integer, and as large as any other.
+    for (const value of ['9007199254740993', '100000000000000000000000']) {
+      const res = await app.get(`/api/v1/items?per_page=${value}`);
+      assert.equal(res.statusCode, 200, `per_page=${value}: ${res.body}`);
+      assert.equal(res.json().meta.per_page, 100, `per_page=${value}`);
+    }
   });
 
   test('per_page or page of 0, negative, fractional or not a number is a 422 naming the parameter', async () => {
@@ -147,6 +153,19 @@ describe('pagination', () => {
     });
     assert.equal(body.links.next, null);
     assert.equal(body.links.last, '/api/v1/items?page=2&per_page=15');
+  });
+
+  test('an absolute-form request target is never copied into the links', async () => {
+    const res = await app.http.inject({
+      method: 'GET',
+      url: 'http://evil.example/api/v1/items?page=2',
+      headers: { ...bearer(app.token), host: 'evil.example' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.equal(body.links.first, '/api/v1/items?page=1&per_page=15');
+    assert.equal(body.meta.path, '/api/v1/items');
+    assert.doesNotMatch(`${res.headers.link} ${res.body}`, /evil/);
   });
 
   test('links are relative by default and never take the Host header', async () => {

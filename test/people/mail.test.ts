@@ -275,6 +275,7 @@ describe('the acceptance page that invitation links open by default', () => {
       assert.match(String(shown.headers['content-type']), /^text\/html/);
       assert.equal(shown.headers['cache-control'], 'no-store');
       assert.equal(shown.headers['referrer-policy'], 'no-referrer');
+      assert.equal(shown.headers['x-content-type-options'], 'nosniff');
       assert.match(shown.body, /Margaret Hamilton \(margaret@example\.org\)/);
       assert.match(shown.body, /<form method="post"/);
     }
