@@ -323,7 +323,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a document
-         * @description A `multipart/form-data` body with the fields `type`, optional `title`, `student_id` and `supersedes_id`, and one `file` (send the fields before the file: then a refused file is refused as soon as its first bytes arrive). The file streams to storage with its size and SHA-256 recorded; its media type is read from its content (signature), never from the file name or the declared type. Answers 201 with the document in `stored` and its `Location`; a job checks the stored file and makes it `available`. With `supersedes_id` the upload is a new version: the prior version (same type) is archived in the same transaction; a deleted prior is a 409 `invalid_transition`, another type a 422.
+         * @description A `multipart/form-data` body with the fields `type`, optional `title`, `student_id` and `supersedes_id`, and one `file` (send the fields before the file: then a refused file is refused as soon as its first bytes arrive). The file streams to storage with its size and SHA-256 recorded; its media type is read from its content (signature), never from the file name or the declared type. Answers 201 with the document in `stored` and its `Location`; a job checks the stored file and makes it `available`. With `supersedes_id` the upload is a new version: the prior version (same type) is archived in the same transaction. Only the current version takes a new version: one already superseded or archived is a 409 `conflict` (of concurrent new versions of one document, one wins), a deleted prior a 409 `invalid_transition`, another type a 422.
          *
          *     A file larger than its type allows is a 413 `payload_too_large`, content of a media type it does not accept a 415 `unsupported_media_type`, a missing or unknown field a 422; after any refusal, or an upload cut short, nothing is kept. With an `Idempotency-Key`, a repeat is replayed only when it sends the same fields and the same file (by its bytes, name and declared type; its multipart boundary and the order of its parts do not matter), which is read to tell; another upload under the key is a 422 `idempotency_key_reused`, and an upload that was refused leaves its key free. Defaults per type (a deployment may change them, ACADEMY_DOCUMENT_TYPES_FILE):
          *
@@ -410,7 +410,7 @@ export interface paths {
         };
         /**
          * Download a document’s file
-         * @description The file, streamed, with its media type, length, an `ETag` (from its SHA-256), `Content-Disposition: attachment` with the file name (RFC 6266, UTF-8 `filename*`) and `X-Content-Type-Options: nosniff`. `Range: bytes=…` (one range) gets a 206 with `Content-Range`, an unsatisfiable one a 416; `If-Range` and `If-None-Match` are honoured. A deleted document is a 404.
+         * @description The file, streamed, with its media type, length, an `ETag` (from its SHA-256), `Content-Disposition: attachment` with the file name (RFC 6266, UTF-8 `filename*`) and `X-Content-Type-Options: nosniff`. `Range: bytes=…` (one range; the unit in any case) gets a 206 with `Content-Range`, an unsatisfiable one a 416; `If-Range` and `If-None-Match` are honoured. A deleted document is a 404.
          *
          *     Scope: `documents:read`.
          */
@@ -734,6 +734,8 @@ export interface paths {
          * Search every resource at once
          * @description Finds `q` inside the text of each group’s items, case-insensitively (letter case folded beyond ASCII), and answers with every group — `assessments`, `certificates`, `courses`, `documents`, `enrolments`, `meetings`, `notifications`, `reports`, `resources`, `sessions`, `students`, `users`, `workflows` — each with its `total` and its first `limit` items. A blank `q` returns every group with `total` 0 and no items. Every item carries the `path` that reads it. A change is found as soon as the request that made it has returned. Learning resources are found only once published.
          *
+         *     `search:read` alone finds nothing the token could not read otherwise: a group is searched only when the token also holds the read scopes of what it finds and shows (an enrolment shows its student and course, a certificate its holder), `*` holding them all — `assessments`: `courses:read`; `certificates`: `certificates:read`, `students:read`; `courses`: `courses:read`; `documents`: `documents:read`; `enrolments`: `enrolments:read`, `students:read`, `courses:read`; `meetings`: `courses:read`; `notifications`: `identity-notifications:read`; `reports`: `reports:read`; `resources`: `courses:read`; `sessions`: `courses:read`; `students`: `students:read`; `users`: `users:read`; `workflows`: `workflows:read`. Every group carries `restricted`: true for a group the token lacks a scope of, which is answered empty (`total` 0, no items) and not searched; false for the others.
+         *
          *     Scope: `search:read`.
          */
         get: operations["search"];
@@ -892,7 +894,7 @@ export interface paths {
         put?: never;
         /**
          * Create a staff user
-         * @description Creates the user in `draft` and sends nothing; `POST /users/{user}/invite` sends the invitation. An email that any user (staff or student) has already, in any letter case, is a 422 on `email`. Permissions and the status cannot be set here. Answers 201 with the user and its `Location`.
+         * @description Creates the user in `draft` and sends nothing; `POST /users/{user}/invite` sends the invitation. An email that any user (staff or student) has already, in any letter case or Unicode form, is a 422 on `email`. Permissions and the status cannot be set here. Answers 201 with the user and its `Location`.
          *
          *     Scope: `users:write`.
          */
@@ -924,7 +926,7 @@ export interface paths {
         head?: never;
         /**
          * Update a staff user
-         * @description Partial update of `name`, `email` and `job_title`: only the fields present change; `job_title: null` clears it. The status moves only through the lifecycle actions and permissions only through the administration: either field is a 422. A student’s id is the same 404 as a missing one: this area holds staff users only.
+         * @description Partial update of `name`, `email` and `job_title`: only the fields present change; `job_title: null` clears it. The status moves only through the lifecycle actions and permissions only through the administration: either field is a 422. A new email ends the user’s open invitation: a link already sent (to the old address) no longer works. A student’s id is the same 404 as a missing one: this area holds staff users only.
          *
          *     Scope: `users:write`.
          */
@@ -3471,7 +3473,8 @@ export interface components {
          *           "code": "PM-101",
          *           "status": "published"
          *         }
-         *       ]
+         *       ],
+         *       "restricted": false
          *     }
          */
         SearchGroupResult: {
@@ -3479,6 +3482,8 @@ export interface components {
             total: number;
             /** @description The first `limit` of them. */
             items: components["schemas"]["SearchHit"][];
+            /** @description True when the token lacks a read scope the group needs: the group was not searched, and is empty (`total` 0, no items) whatever matches. False otherwise. */
+            restricted: boolean;
         };
         /**
          * @description One item found. Each group adds details of its own (e.g. a student’s `email`, a session’s `course`).
@@ -3505,15 +3510,17 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description Every group by name, always all of them; a group without matches has `total` 0 and no items.
+         * @description Every group by name, always all of them; a group without matches, or `restricted` for the token, has `total` 0 and no items.
          * @example {
          *       "assessments": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": false
          *       },
          *       "certificates": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": false
          *       },
          *       "courses": {
          *         "total": 1,
@@ -3527,11 +3534,13 @@ export interface components {
          *             "code": "PM-101",
          *             "status": "published"
          *           }
-         *         ]
+         *         ],
+         *         "restricted": false
          *       },
          *       "documents": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": false
          *       },
          *       "enrolments": {
          *         "total": 1,
@@ -3546,39 +3555,48 @@ export interface components {
          *             "session_id": 3,
          *             "status": "confirmed"
          *           }
-         *         ]
+         *         ],
+         *         "restricted": false
          *       },
          *       "meetings": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": false
          *       },
          *       "notifications": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": true
          *       },
          *       "reports": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": false
          *       },
          *       "resources": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": false
          *       },
          *       "sessions": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": false
          *       },
          *       "students": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": false
          *       },
          *       "users": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": true
          *       },
          *       "workflows": {
          *         "total": 0,
-         *         "items": []
+         *         "items": [],
+         *         "restricted": false
          *       }
          *     }
          */
@@ -3758,7 +3776,7 @@ export interface components {
             id: number;
             /** @description Full name. */
             name: string;
-            /** @description Stored lowercased; unique across students and staff. Checked loosely (one `@`, no spaces, a dot in the domain), so not always of the strict `email` format. */
+            /** @description Stored trimmed, lowercased and NFC-normalised; unique in that form across students and staff. Checked as a staff user’s email is (`UserCreate.email`), so not always of the strict `email` format. */
             email: string;
             /** @description Whether the student has confirmed the email address (the `status` filter). */
             email_verified: boolean;
@@ -4068,7 +4086,7 @@ export interface components {
             id: number;
             /** @description Full name. */
             name: string;
-            /** @description Stored lowercased; unique case-insensitively across every user, students included. Checked loosely (one `@`, no spaces, a dot in the domain), so not always of the strict `email` format. */
+            /** @description Stored trimmed, lowercased and NFC-normalised; unique in that form across every user, students included. Not always of the strict `email` format (e.g. `taro.@example.jp`): see `UserCreate.email` for the rules. */
             email: string;
             job_title: string | null;
             /**
@@ -4119,7 +4137,7 @@ export interface components {
         UserCreate: {
             /** @description Full name (one line). */
             name: string;
-            /** @description Unique case-insensitively across every user; stored lowercased. One `@`, no spaces, a dot in the domain; otherwise a 422. */
+            /** @description Trimmed, lowercased and NFC-normalised, then stored and compared in that form: unique across every user (staff and students), so another letter case or a decomposed `é` is the same address. One `@`, a dot in the domain. A 422 on `email`: control or invisible format characters (e.g. U+200B, U+200D, U+00AD), spaces, angle brackets, quotes (the apostrophe is allowed), fullwidth or other compatibility characters, or a trailing dot. */
             email: string;
             job_title?: string | null;
         };
@@ -4173,6 +4191,7 @@ export interface components {
          */
         UserPatch: {
             name?: string;
+            /** @description Trimmed, lowercased and NFC-normalised, then stored and compared in that form: unique across every user (staff and students), so another letter case or a decomposed `é` is the same address. One `@`, a dot in the domain. A 422 on `email`: control or invisible format characters (e.g. U+200B, U+200D, U+00AD), spaces, angle brackets, quotes (the apostrophe is allowed), fullwidth or other compatibility characters, or a trailing dot. */
             email?: string;
             job_title?: string | null;
         };
@@ -4390,6 +4409,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
                     code?: "invalid_transition";
+                };
+            };
+        };
+        /** @description The resource state does not allow this: `invalid_transition`, `conflict`, `idempotency_key_in_use`, `idempotency_key_answer_lost`. */
+        InvalidTransitionOrConflictOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    code?: "invalid_transition" | "conflict" | "idempotency_key_in_use" | "idempotency_key_answer_lost";
                 };
             };
         };
@@ -4618,7 +4650,7 @@ export interface components {
          */
         IfMatch: string;
         /**
-         * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+         * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
          * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
          */
         IfNoneMatch: string;
@@ -4700,7 +4732,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -4773,7 +4805,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -4850,7 +4882,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -4903,7 +4935,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -4980,7 +5012,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5056,7 +5088,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5130,7 +5162,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5217,7 +5249,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5300,7 +5332,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5375,7 +5407,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5446,7 +5478,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5524,7 +5556,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5598,7 +5630,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5675,7 +5707,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5754,7 +5786,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5914,7 +5946,7 @@ export interface operations {
             400: components["responses"]["MalformedRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
-            409: components["responses"]["InvalidTransitionOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
+            409: components["responses"]["InvalidTransitionOrConflictOrIdempotencyKeyInUseOrIdempotencyKeyAnswerLost"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailedOrIdempotencyKeyReused"];
@@ -5926,7 +5958,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -6203,7 +6235,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -6215,7 +6247,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file. */
+            /** @description The file, in its media type (one that its document type accepts). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6229,11 +6261,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example %PDF-1.7 … */
-                    "application/json": string;
+                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/zip": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "text/csv": string;
+                    "text/plain": string;
+                    "video/mp4": string;
                 };
             };
-            /** @description The requested bytes of the file. */
+            /** @description The requested bytes of the file (`Content-Range`), in its media type. */
             206: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6247,8 +6289,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example %PDF-1.7 … */
-                    "application/json": string;
+                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/zip": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "text/csv": string;
+                    "text/plain": string;
+                    "video/mp4": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -6282,7 +6334,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -6359,7 +6411,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -6423,7 +6475,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -6535,7 +6587,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -6638,7 +6690,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -6728,7 +6780,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -6900,7 +6952,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -6976,7 +7028,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -7039,7 +7091,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -7194,7 +7246,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -7362,7 +7414,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -7433,7 +7485,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -7445,7 +7497,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report file. */
+            /** @description The report file, in its format’s media type. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7459,8 +7511,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example %PDF-1.7 … */
-                    "application/json": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -7482,7 +7534,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -7511,11 +7563,13 @@ export interface operations {
                      *       "data": {
                      *         "assessments": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": false
                      *         },
                      *         "certificates": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": false
                      *         },
                      *         "courses": {
                      *           "total": 1,
@@ -7529,11 +7583,13 @@ export interface operations {
                      *               "code": "PM-101",
                      *               "status": "published"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "restricted": false
                      *         },
                      *         "documents": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": false
                      *         },
                      *         "enrolments": {
                      *           "total": 1,
@@ -7548,39 +7604,48 @@ export interface operations {
                      *               "session_id": 3,
                      *               "status": "confirmed"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "restricted": false
                      *         },
                      *         "meetings": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": false
                      *         },
                      *         "notifications": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": true
                      *         },
                      *         "reports": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": false
                      *         },
                      *         "resources": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": false
                      *         },
                      *         "sessions": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": false
                      *         },
                      *         "students": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": false
                      *         },
                      *         "users": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": true
                      *         },
                      *         "workflows": {
                      *           "total": 0,
-                     *           "items": []
+                     *           "items": [],
+                     *           "restricted": false
                      *         }
                      *       }
                      *     }
@@ -7617,7 +7682,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -7689,7 +7754,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -7763,7 +7828,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -7840,7 +7905,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -7980,7 +8045,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -8054,7 +8119,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -8205,7 +8270,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -8621,7 +8686,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -8714,7 +8779,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (and costs no quota).
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
                  * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
