@@ -28,6 +28,7 @@ import { NotFoundError } from './platform/errors.ts';
 import type { AcademyModule } from './platform/module.ts';
 import type { Platform } from './platform/platform.ts';
 import { redactUrl } from './platform/redact.ts';
+import { configureAjv, INPUT_OPTIONS } from './platform/validation.ts';
 
 const ajvCompilers = AjvCompiler();
 
@@ -105,7 +106,8 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       reply.header('x-request-id', request.id);
       sendError(reply, new NotFoundError());
     },
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
+    // Bodies are checked as every input is (src/platform/validation.ts); queries coerce their text.
+    ajv: { customOptions: { ...INPUT_OPTIONS, coerceTypes: 'array' }, onCreate: configureAjv },
     schemaController: { compilersFactory: { buildValidator: strictBodies as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

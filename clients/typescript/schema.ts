@@ -4135,10 +4135,20 @@ export interface components {
          *     }
          */
         UserCreate: {
-            /** @description Full name (one line). */
+            /**
+             * Format: line
+             * @description Full name (one line).
+             */
             name: string;
-            /** @description Trimmed, lowercased and NFC-normalised, then stored and compared in that form: unique across every user (staff and students), so another letter case or a decomposed `é` is the same address. One `@`, a dot in the domain. A 422 on `email`: control or invisible format characters (e.g. U+200B, U+200D, U+00AD), spaces, angle brackets, quotes (the apostrophe is allowed), fullwidth or other compatibility characters, or a trailing dot. */
+            /**
+             * Format: email-address
+             * @description Trimmed, lowercased and NFC-normalised, then stored and compared in that form: unique across every user (staff and students), so another letter case or a decomposed `é` is the same address. One `@`, a dot in the domain, at most 254 characters. A 422 on `email`: control or invisible format characters (e.g. U+200B, U+200D, U+00AD), spaces, angle brackets, quotes (the apostrophe is allowed), fullwidth or other compatibility characters, or a trailing dot.
+             */
             email: string;
+            /**
+             * Format: line
+             * @description One line; null for none.
+             */
             job_title?: string | null;
         };
         /**
@@ -4190,9 +4200,20 @@ export interface components {
          *     }
          */
         UserPatch: {
+            /**
+             * Format: line
+             * @description Full name (one line).
+             */
             name?: string;
-            /** @description Trimmed, lowercased and NFC-normalised, then stored and compared in that form: unique across every user (staff and students), so another letter case or a decomposed `é` is the same address. One `@`, a dot in the domain. A 422 on `email`: control or invisible format characters (e.g. U+200B, U+200D, U+00AD), spaces, angle brackets, quotes (the apostrophe is allowed), fullwidth or other compatibility characters, or a trailing dot. */
+            /**
+             * Format: email-address
+             * @description Trimmed, lowercased and NFC-normalised, then stored and compared in that form: unique across every user (staff and students), so another letter case or a decomposed `é` is the same address. One `@`, a dot in the domain, at most 254 characters. A 422 on `email`: control or invisible format characters (e.g. U+200B, U+200D, U+00AD), spaces, angle brackets, quotes (the apostrophe is allowed), fullwidth or other compatibility characters, or a trailing dot.
+             */
             email?: string;
+            /**
+             * Format: line
+             * @description One line; null for none.
+             */
             job_title?: string | null;
         };
         /**

@@ -13,79 +13,13 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../platform/errors.ts';
+import { validationError } from '../platform/validation.ts';
 import { registerMethodChecks } from './methods.ts';
-
-interface AjvIssue {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-function fieldOf(issue: AjvIssue, root: string): string {
-  const path = issue.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
-  const missing = issue.params.missingProperty;
-  if (issue.keyword === 'required' && typeof missing === 'string') return path ? `${path}.${missing}` : missing;
-  const extra = issue.params.additionalProperty;
-  if (issue.keyword === 'additionalProperties' && typeof extra === 'string') return path ? `${path}.${extra}` : extra;
-  return path || root;
-}
-
-function messageOf(issue: AjvIssue, field: string): string {
-  switch (issue.keyword) {
-    case 'required':
-      return `The ${field} field is required.`;
-    case 'additionalProperties':
-      return `The ${field} field is not recognised.`;
-    case 'enum':
-      return `The ${field} field must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}.`;
-    case 'type':
-      return `The ${field} field must be of type ${String(issue.params.type)}.`;
-    default:
-      return `The ${field} field ${issue.message ?? 'is invalid'}.`;
-  }
-}
-
-/**
- * At most this many fields are reported in one 422: a body of thousands of unknown keys would
- * otherwise get an error body many times its own size.
- */
-export const MAX_REPORTED_FIELDS = 20;
 
 /** Turns schema validation failures into the contract's 422 (or 404 for a malformed path id). */
 function fromValidation(error: FastifyError): AppError {
   if (error.validationContext === 'params') return new NotFoundError();
-  const errors: Record<string, string[]> = {};
-  // A union of literals fails once per literal (`const`); together they say "one of".
-  const allowed = new Map<string, unknown[]>();
-  const fields = new Set<string>();
-  let omitted = false;
-  for (const issue of (error.validation ?? []) as AjvIssue[]) {
-    // Union schemas (anyOf) report every branch; the summary line is enough.
-    if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') continue;
-    const field = fieldOf(issue, error.validationContext ?? 'request');
-    if (!fields.has(field)) {
-      if (fields.size === MAX_REPORTED_FIELDS) {
-        omitted = true;
-        break;
-      }
-      fields.add(field);
-    }
-    if (issue.keyword === 'const') {
-      allowed.set(field, [...(allowed.get(field) ?? []), issue.params.allowedValue]);
-      continue;
-    }
-    errors[field] ??= [];
-    const list = errors[field];
-    const message = messageOf(issue, field);
-    if (!list.includes(message)) list.push(message);
-  }
-  for (const [field, values] of allowed) {
-    errors[field] ??= [];
-    errors[field].push(`The ${field} field must be one of: ${values.join(', ')}.`);
-  }
-  if (omitted) errors._ = [`More fields are invalid; only the first ${MAX_REPORTED_FIELDS} are listed.`];
-  return new ValidationError(Object.keys(errors).length ? errors : { _: ['The request is invalid.'] });
+  return validationError((error.validation ?? []) as never, error.validationContext ?? 'request');
 }
 
 /** The one place where errors become HTTP responses. 5xx details never reach the client. */

@@ -169,8 +169,8 @@ const ERROR_CODES: Record<string, { status: number; message: string; errors?: Re
   range_not_satisfiable: { status: 416, message: "The requested range is outside the file's 184320 bytes." },
   validation_failed: {
     status: 422,
-    message: 'The per_page field must be >= 1.',
-    errors: { per_page: ['The per_page field must be >= 1.'] },
+    message: 'The per_page field must be at least 1.',
+    errors: { per_page: ['The per_page field must be at least 1.'] },
   },
   idempotency_key_reused: {
     status: 422,

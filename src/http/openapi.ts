@@ -1,6 +1,6 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { POLICIES } from '../platform/rate-limit.ts';
-import { MAX_REPORTED_FIELDS } from './errors.ts';
+import { MAX_REPORTED_FIELDS } from '../platform/validation.ts';
 import { MAX_BODY_VALUES } from './input.ts';
 import { completeDocument } from './openapi-document.ts';
 

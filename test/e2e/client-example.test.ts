@@ -96,7 +96,7 @@ describe('the TypeScript client against a live server with the demo academy', ()
     const pages = Math.ceil(students.meta.total / 25);
     assert.ok(lines.includes(`students: ${students.meta.total} of ${students.meta.total} in ${pages} pages`), run.stdout);
     assert.ok(lines.includes('error: 404 not_found: The requested resource was not found.'), run.stdout);
-    assert.ok(lines.includes('error: 422 validation_failed: per_page: The per_page field must be >= 1.'), run.stdout);
+    assert.ok(lines.includes('error: 422 validation_failed: per_page: The per_page field must be at least 1.'), run.stdout);
   });
 
   test('the response headers the document names are the ones the server sends', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { MAX_REPORTED_FIELDS } from '../../src/http/errors.ts';
 import { MAX_BODY_VALUES } from '../../src/http/input.ts';
+import { MAX_REPORTED_FIELDS } from '../../src/platform/validation.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
 const ORG = '/api/v1/organization';
