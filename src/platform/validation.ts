@@ -20,11 +20,13 @@ export const MAX_REPORTED_FIELDS = 20;
 const timeZones = new Set(Intl.supportedValuesOf('timeZone'));
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 
-function isTimeZone(value: string): boolean {
+/** An IANA time zone name (or an alias Intl resolves, such as `US/Eastern`). */
+export function isTimeZone(value: string): boolean {
   if (timeZones.has(value) || value === 'UTC') return true;
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value)) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: value });
-    return /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(value);
+    return true;
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable, Ref } from '../../http/schemas.ts';
+import { Line } from '../../platform/validation.ts';
 
 export const Address = Type.Object(
   {
@@ -33,11 +34,13 @@ export type Organization = Static<typeof Organization>;
 
 export const OrganizationPatch = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(Line(200)),
     legal_name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35 })),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+    timezone: Type.Optional(
+      Type.String({ format: 'timezone', minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin.' }),
+    ),
+    locale: Type.Optional(Type.String({ format: 'locale', minLength: 2, maxLength: 35, description: 'BCP 47 language tag, e.g. en-GB.' })),
+    currency: Type.Optional(Type.String({ format: 'currency', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, e.g. EUR.' })),
     contact_email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
     phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
     website: Type.Optional(

@@ -3,29 +3,8 @@ import type { Dialect } from '../../db/database.ts';
 import type { OrganizationTable } from '../../db/schema.ts';
 import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { ValidationError } from '../../platform/errors.ts';
 import type { OrganizationRepository, OrganizationRow } from './repository.ts';
 import type { Organization, OrganizationPatch } from './schemas.ts';
-
-export function isTimeZone(zone: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone)) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isLocale(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
-  }
-}
-
-const currencies = new Set(Intl.supportedValuesOf('currency'));
 
 function present(row: OrganizationRow): Organization {
   return {
@@ -61,27 +40,17 @@ export function createOrganizationService(deps: { organization: OrganizationRepo
 
     /**
      * Partial update: only the fields present in `patch` change (nested address fields included).
+     * The patch was checked against OrganizationPatch (time zone, locale and currency by format); the
+     * time zone and locale are stored in their canonical spelling.
      * `expect` is checked on the current settings, in the update's transaction (If-Match).
      */
     async update(ctx: ServiceContext, patch: OrganizationPatch, expect?: (current: Organization) => void): Promise<Organization> {
-      const errors: Record<string, string[]> = {};
-      if (patch.timezone !== undefined && !isTimeZone(patch.timezone)) {
-        errors.timezone = ['The timezone must be a valid IANA time zone, such as Europe/Berlin.'];
-      }
-      if (patch.locale !== undefined && !isLocale(patch.locale)) {
-        errors.locale = ['The locale must be a valid BCP 47 language tag, such as en-GB.'];
-      }
-      if (patch.currency !== undefined && !currencies.has(patch.currency)) {
-        errors.currency = ['The currency must be an ISO 4217 code, such as EUR.'];
-      }
-      if (patch.name !== undefined && patch.name.trim() === '') errors.name = ['The name must not be blank.'];
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-
       const changes: Updateable<OrganizationTable> = {};
       const direct = ['name', 'legal_name', 'timezone', 'locale', 'currency', 'contact_email', 'phone', 'website'] as const;
       for (const field of direct) {
         if (patch[field] !== undefined) (changes as Record<string, unknown>)[field] = patch[field];
       }
+      if (patch.name !== undefined) changes.name = patch.name.trim();
       if (patch.timezone !== undefined)
         changes.timezone = new Intl.DateTimeFormat('en', { timeZone: patch.timezone }).resolvedOptions().timeZone;
       if (patch.locale !== undefined) changes.locale = Intl.getCanonicalLocales(patch.locale)[0] as string;
