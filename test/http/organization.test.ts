@@ -91,6 +91,19 @@ describe('organization', () => {
     assert.ok(errors.website, 'only http(s) URLs are accepted as the website');
   });
 
+  test('a 422 names every invalid field, the schema-shaped and the format-checked alike', async () => {
+    const res = await app.http.inject({
+      method: 'PATCH',
+      url: '/api/v1/organization',
+      headers: bearer(writer),
+      payload: { name: '', timezone: 'Nowhere/Atlantis', locale: 'not a locale', currency: 'XYZ' },
+    });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_failed');
+    assert.deepEqual(Object.keys(res.json().errors).sort(), ['currency', 'locale', 'name', 'timezone']);
+    assert.deepEqual(res.json().errors.timezone, ['The timezone field must be an IANA time zone, such as Europe/Berlin.']);
+  });
+
   test('body values are not coerced: a number or null where a string is required is a 422', async () => {
     for (const payload of [{ name: 123 }, { name: null }, { name: true }, { address: { city: 42 } }]) {
       const res = await app.http.inject({ method: 'PATCH', url: '/api/v1/organization', headers: bearer(writer), payload });
