@@ -3,7 +3,8 @@ import { idArgument } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { PERMISSION_NAMES } from '../../platform/permissions.ts';
-import { USER_STATES, type UserState } from './schemas.ts';
+import { validateInput } from '../../platform/validation.ts';
+import { StaffCreate, USER_STATES, UserGrant, UserPatch, type UserState } from './schemas.ts';
 import { type UserService, userServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'name', 'email', 'job_title', 'status', 'permissions'];
@@ -24,7 +25,8 @@ export function adminUserCommands(admin: Command, run: Runner): void {
     )
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const user = await userServiceFor(platform).create(ctx, parseData(options.data));
+        const input = validateInput(StaffCreate, parseData(options.data));
+        const user = await userServiceFor(platform).create(ctx, input);
         out.result(user, `User ${user.id} (${user.email}) created in draft.\n${table([user], COLUMNS)}`);
       }),
     );
@@ -35,7 +37,8 @@ export function adminUserCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"job_title":"Head of training"}')
     .action((id: string, options) =>
       run(async ({ platform, out, ctx }) => {
-        const user = await userServiceFor(platform).update(ctx, idArgument(id), parseData(options.data));
+        const userId = idArgument(id);
+        const user = await userServiceFor(platform).update(ctx, userId, validateInput(UserPatch, parseData(options.data)));
         out.result(user, table([user], COLUMNS));
       }),
     );
@@ -65,7 +68,8 @@ export function adminUserCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"permissions":["courses.approve","documents.approve"]}')
     .action((id: string, options) =>
       run(async ({ platform, out, ctx }) => {
-        const user = await userServiceFor(platform).grant(ctx, idArgument(id), parseData(options.data));
+        const userId = idArgument(id);
+        const user = await userServiceFor(platform).grant(ctx, userId, validateInput(UserGrant, parseData(options.data)));
         out.result(user, `User ${user.id} now holds: ${user.permissions.length ? user.permissions.join(', ') : '(no permissions)'}.`);
       }),
     );

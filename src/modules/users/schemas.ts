@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { PERMISSION_NAMES } from '../../platform/permissions.ts';
+import { Line } from '../../platform/validation.ts';
 
 /** The staff lifecycle's states (see lifecycle.ts). */
 export const USER_STATES = ['draft', 'invited', 'active', 'suspended', 'archived'] as const;
@@ -42,36 +43,57 @@ export const User = Type.Object(
 );
 export type User = Static<typeof User>;
 
-/** A user's email as written by POST and PATCH; the rules are those of src/platform/email.ts. */
-const Email = Type.String({
-  minLength: 3,
-  maxLength: 254,
+/** A person's name as written (staff and students alike): one line, trimmed by the service. */
+export const PersonName = Line(200, { description: 'Full name (one line).' });
+
+/** A person's email as written (staff and students alike); the rules are those of src/platform/email.ts. */
+export const PersonEmail = Type.String({
+  format: 'email-address',
   description:
     'Trimmed, lowercased and NFC-normalised, then stored and compared in that form: unique across every user (staff and ' +
-    'students), so another letter case or a decomposed `é` is the same address. One `@`, a dot in the domain. A 422 on ' +
-    '`email`: control or invisible format characters (e.g. U+200B, U+200D, U+00AD), spaces, angle brackets, quotes (the ' +
-    'apostrophe is allowed), fullwidth or other compatibility characters, or a trailing dot.',
+    'students), so another letter case or a decomposed `é` is the same address. One `@`, a dot in the domain, at most 254 ' +
+    'characters. A 422 on `email`: control or invisible format characters (e.g. U+200B, U+200D, U+00AD), spaces, angle ' +
+    'brackets, quotes (the apostrophe is allowed), fullwidth or other compatibility characters, or a trailing dot.',
 });
+
+const JobTitle = Nullable(Line(200, { description: 'One line; null for none.' }));
 
 export const UserCreate = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, description: 'Full name (one line).' }),
-    email: Email,
-    job_title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    name: PersonName,
+    email: PersonEmail,
+    job_title: Type.Optional(JobTitle),
   },
   { additionalProperties: false, $id: 'UserCreate' },
 );
 export type UserCreate = Static<typeof UserCreate>;
 
+/** Permissions as the administration gives them: the set replaces the user's (repeats are dropped). */
+const Permissions = Type.Array(StringEnum(PERMISSION_NAMES), { description: 'Permission names, e.g. ["courses.approve"]; [] for none.' });
+
+/**
+ * A staff user as the administration creates one (`academy admin users create`): the API's fields and
+ * the permissions, which only the administration gives. Not part of the API.
+ */
+export const StaffCreate = Type.Object(
+  { ...UserCreate.properties, permissions: Type.Optional(Permissions) },
+  { additionalProperties: false },
+);
+export type StaffCreate = Static<typeof StaffCreate>;
+
 export const UserPatch = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    email: Type.Optional(Email),
-    job_title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    name: Type.Optional(PersonName),
+    email: Type.Optional(PersonEmail),
+    job_title: Type.Optional(JobTitle),
   },
   { additionalProperties: false, minProperties: 1, $id: 'UserPatch' },
 );
 export type UserPatch = Static<typeof UserPatch>;
+
+/** `academy admin users grant ID`: the user's new set of permissions. */
+export const UserGrant = Type.Object({ permissions: Permissions }, { additionalProperties: false });
+export type UserGrant = Static<typeof UserGrant>;
 
 export const USER_SORTS = ['id', 'name', 'email', 'created_at', 'updated_at'] as const;
 export type UserSort = (typeof USER_SORTS)[number];

@@ -5,13 +5,11 @@ import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ChangeFeed } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { checkEmail } from '../../platform/email.ts';
+import { normaliseEmail } from '../../platform/email.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
-import { Fields } from '../../platform/fields.ts';
-import { isPermission, PERMISSION_NAMES, type Permission } from '../../platform/permissions.ts';
+import type { Permission } from '../../platform/permissions.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { type NotificationService, notificationServiceFor } from '../notifications/service.ts';
-import { checkName } from '../students/input.ts';
 import { createWorkflowRepository } from '../workflows/repository.ts';
 import { hashInvitationToken, INVITATION_TOKEN } from './invitations.ts';
 import { MOVE_NOTIFICATIONS, moveTimestamps, type UserMove, userLifecycle } from './lifecycle.ts';
@@ -23,7 +21,7 @@ import {
   type StaffRepository,
   type StaffRow,
 } from './repository.ts';
-import type { User, UserSort } from './schemas.ts';
+import type { StaffCreate, User, UserGrant, UserPatch, UserSort } from './schemas.ts';
 
 export function presentUser(row: StaffRow): User {
   return {
@@ -41,8 +39,6 @@ export function presentUser(row: StaffRow): User {
     updated_at: row.updated_at,
   };
 }
-
-const JOB_TITLE_MAX = 200;
 
 /** Permissions are the administration's to give: the operator (or the system), never an API token. */
 function administration(ctx: ServiceContext): boolean {
@@ -66,36 +62,8 @@ export function createUserService(deps: UserServiceDeps) {
 
   const emailTaken = (email: string) => ValidationError.field('email', `The email ${email} is already taken by another user.`);
 
-  function readPermissions(value: unknown, fields: Fields): Permission[] | undefined {
-    if (!Array.isArray(value) || value.some((p) => typeof p !== 'string')) {
-      fields.add('permissions', 'The permissions field must be an array of permission names, e.g. ["courses.approve"].');
-      return undefined;
-    }
-    const unknown = value.filter((p) => !isPermission(p));
-    if (unknown.length > 0) {
-      fields.add('permissions', `Unknown permission(s): ${unknown.join(', ')}. Known permissions: ${PERMISSION_NAMES.join(', ')}.`);
-      return undefined;
-    }
-    return [...new Set(value as Permission[])].sort();
-  }
-
-  function readIdentity(data: Record<string, unknown>, known: readonly string[], required: boolean) {
-    const fields = new Fields(data, known);
-    let name: string | undefined;
-    if (data.name !== undefined || required) {
-      const checked = checkName(data.name);
-      if (checked.ok) name = checked.value;
-      else fields.add('name', checked.message);
-    }
-    let email: string | undefined;
-    if (data.email !== undefined || required) {
-      const checked = checkEmail(data.email);
-      if (checked.ok) email = checked.value;
-      else fields.add('email', checked.message);
-    }
-    const jobTitle = fields.text('job_title', { max: JOB_TITLE_MAX });
-    return { fields, name, email, jobTitle };
-  }
+  /** A set of permissions as stored: each once, sorted. */
+  const permissionSet = (permissions: readonly Permission[]): Permission[] => [...new Set(permissions)].sort();
 
   async function find(id: number, executor?: Kysely<DB>): Promise<StaffRow> {
     const row = await staff.find(id, executor);
@@ -142,21 +110,22 @@ export function createUserService(deps: UserServiceDeps) {
      * Creates a staff user in `draft`; nothing is sent until the user is invited. `permissions` may be
      * given by the administration only (`academy admin users create`).
      */
-    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<User> {
-      const known = administration(ctx) ? ['name', 'email', 'job_title', 'permissions'] : ['name', 'email', 'job_title'];
-      const { fields, name, email, jobTitle } = readIdentity(data, known, true);
-      const permissions = data.permissions === undefined || !administration(ctx) ? [] : readPermissions(data.permissions, fields);
-      if (email && !fields.failed('email') && (await staff.emailTaken(email))) fields.add('email', emailTaken(email).message);
-      fields.check();
+    async create(ctx: ServiceContext, input: StaffCreate): Promise<User> {
+      // The API's schema has no permissions field; a caller other than the administration is told so alike.
+      if (input.permissions !== undefined && !administration(ctx))
+        throw ValidationError.field('permissions', 'The permissions field is not recognised.');
+      const name = input.name.trim();
+      const email = normaliseEmail(input.email);
+      if (await staff.emailTaken(email)) throw emailTaken(email);
 
       const now = ctx.clock.now().toISOString();
       try {
         const row = await deps.db.transaction().execute((trx) =>
           staff.insert(trx, {
-            name: name as string,
-            email: email as string,
-            job_title: jobTitle ?? null,
-            permissions: permissions ?? [],
+            name,
+            email,
+            job_title: input.job_title?.trim() ?? null,
+            permissions: permissionSet(input.permissions ?? []),
             now,
           }),
         );
@@ -164,7 +133,7 @@ export function createUserService(deps: UserServiceDeps) {
         return presentUser(row);
       } catch (error) {
         // Taken between the check and the insert: the unique index decides.
-        if (isUniqueViolation(error)) throw emailTaken(email as string);
+        if (isUniqueViolation(error)) throw emailTaken(email);
         throw error;
       }
     },
@@ -173,10 +142,11 @@ export function createUserService(deps: UserServiceDeps) {
      * Changes the name, email or job title; only the fields given. Never the status or the permissions.
      * `expect` is checked on the current user, locked in the update's transaction (If-Match).
      */
-    async update(ctx: ServiceContext, id: number, data: Record<string, unknown>, expect?: (current: User) => void): Promise<User> {
-      const { fields, name, email, jobTitle } = readIdentity(data, ['name', 'email', 'job_title'], false);
-      if (email && !fields.failed('email') && (await staff.emailTaken(email, id))) fields.add('email', emailTaken(email).message);
-      fields.check();
+    async update(ctx: ServiceContext, id: number, patch: UserPatch, expect?: (current: User) => void): Promise<User> {
+      const name = patch.name?.trim();
+      const email = patch.email === undefined ? undefined : normaliseEmail(patch.email);
+      const jobTitle = patch.job_title === undefined ? undefined : (patch.job_title?.trim() ?? null);
+      if (email !== undefined && (await staff.emailTaken(email, id))) throw emailTaken(email);
       const now = ctx.clock.now().toISOString();
       try {
         return presentUser(
@@ -254,12 +224,9 @@ export function createUserService(deps: UserServiceDeps) {
      * Replaces a staff user's permissions (`academy admin users grant`). Only the administration may:
      * an API token is refused whatever its scopes.
      */
-    async grant(ctx: ServiceContext, id: number, data: Record<string, unknown>): Promise<User> {
+    async grant(ctx: ServiceContext, id: number, input: UserGrant): Promise<User> {
       if (!administration(ctx)) throw new PermissionDeniedError('Permissions are granted by the administration only.');
-      const fields = new Fields(data, ['permissions']);
-      if (data.permissions === undefined) fields.add('permissions', 'The permissions field is required (an array, [] for none).');
-      const permissions = data.permissions === undefined ? undefined : readPermissions(data.permissions, fields);
-      fields.check();
+      const permissions = permissionSet(input.permissions);
       const now = ctx.clock.now().toISOString();
       return presentUser(
         await deps.db.transaction().execute(async (trx) => {
