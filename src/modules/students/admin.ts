@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { validateInput } from '../../platform/validation.ts';
+import { StudentCreate } from './schemas.ts';
 import { studentServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'name', 'email', 'email_verified', 'courses', 'created_at'];
@@ -15,7 +17,8 @@ export function adminStudentCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"name":"Ada Lovelace","email":"ada@example.org","email_verified":false}')
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const student = await studentServiceFor(platform).create(ctx, parseData(options.data));
+        const input = validateInput(StudentCreate, parseData(options.data));
+        const student = await studentServiceFor(platform).create(ctx, input);
         out.result(
           student,
           `Student ${student.id} (${student.email}) created; the API lists it once it has a course application.\n${JSON.stringify(student, null, 2)}`,

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list.ts';
 import { StringEnum } from '../../http/schemas.ts';
+import { PersonEmail, PersonName } from '../users/schemas.ts';
 
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
@@ -31,6 +32,20 @@ export const Student = Type.Object(
   { $id: 'Student' },
 );
 export type Student = Static<typeof Student>;
+
+/**
+ * `academy admin students create`: a user who becomes a student with a first course application.
+ * Checked as a staff user's name and email are (`UserCreate`). Not part of the API.
+ */
+export const StudentCreate = Type.Object(
+  {
+    name: PersonName,
+    email: PersonEmail,
+    email_verified: Type.Optional(Type.Boolean({ default: false, description: 'Whether the address is confirmed already.' })),
+  },
+  { additionalProperties: false },
+);
+export type StudentCreate = Static<typeof StudentCreate>;
 
 export const STUDENT_SORTS = ['id', 'name', 'email', 'created_at', 'updated_at'] as const;
 export type StudentSort = (typeof STUDENT_SORTS)[number];

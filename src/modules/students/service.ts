@@ -2,10 +2,9 @@ import type { Kysely } from 'kysely';
 import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { checkEmail } from '../../platform/email.ts';
+import { normaliseEmail } from '../../platform/email.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { checkName } from './input.ts';
 import {
   createStudentRepository,
   type StudentFilter,
@@ -13,7 +12,7 @@ import {
   type StudentRow,
   type StudentWithCourses,
 } from './repository.ts';
-import type { Student, StudentSort } from './schemas.ts';
+import type { Student, StudentCreate, StudentSort } from './schemas.ts';
 
 export function presentStudent(row: StudentRow, courses: readonly string[]): Student {
   return {
@@ -29,8 +28,6 @@ export function presentStudent(row: StudentRow, courses: readonly string[]): Stu
 
 /** A listed student (a row with its courses), as a function of the module: mapPage keeps a kept page's mapped once per function. */
 const presentRow = (row: StudentWithCourses): Student => presentStudent(row, row.courses);
-
-const CREATE_FIELDS = ['name', 'email', 'email_verified'];
 
 export function createStudentService(deps: { db: Kysely<DB>; students: StudentRepository }) {
   const { students } = deps;
@@ -53,25 +50,15 @@ export function createStudentService(deps: { db: Kysely<DB>; students: StudentRe
      * Creates the user that becomes a student with a first course application
      * (`academy admin students create`); until then the API does not list it.
      */
-    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Student> {
-      const errors: Record<string, string[]> = {};
-      for (const field of Object.keys(data)) {
-        if (!CREATE_FIELDS.includes(field)) errors[field] = [`The ${field} field is not recognised (known: ${CREATE_FIELDS.join(', ')}).`];
-      }
-      const name = checkName(data.name);
-      if (!name.ok) errors.name = [name.message];
-      const email = checkEmail(data.email);
-      if (!email.ok) errors.email = [email.message];
-      const verified = data.email_verified ?? false;
-      if (typeof verified !== 'boolean') errors.email_verified = ['The email_verified field must be true or false.'];
-      if (!name.ok || !email.ok || Object.keys(errors).length > 0) throw new ValidationError(errors);
-
-      const taken = () => ValidationError.field('email', `The email ${email.value} is already taken by another user.`);
-      if ((await students.findUsersByEmail(deps.db, [email.value])).length > 0) throw taken();
+    async create(ctx: ServiceContext, input: StudentCreate): Promise<Student> {
+      const name = input.name.trim();
+      const email = normaliseEmail(input.email);
+      const taken = () => ValidationError.field('email', `The email ${email} is already taken by another user.`);
+      if ((await students.findUsersByEmail(deps.db, [email])).length > 0) throw taken();
       const now = ctx.clock.now().toISOString();
       const [user] = await deps.db
         .transaction()
-        .execute((trx) => students.insertUsers(trx, [{ name: name.value, email: email.value, email_verified: verified as boolean, now }]));
+        .execute((trx) => students.insertUsers(trx, [{ name, email, email_verified: input.email_verified ?? false, now }]));
       // Taken between the check and the insert (the unique index decides).
       if (!user) throw taken();
       ctx.logger.info({ userId: user.id }, 'student created');
