@@ -158,12 +158,12 @@ describe('academy admin students and applications', () => {
       const lines = result.stderr.split('\n');
       assert.match(lines[0] as string, /The file has problems on 7 line\(s\); nothing was imported/);
       for (const expected of [
-        /line 3: email: The email must be a valid address/,
+        /line 3: email: The email field must be one email address/,
         /line 4: course: No course has the slug "no-such-course"/,
         /line 5: email: .* belongs to a staff user/,
         /line 6: Expected 4 values \(as in the header\), found 5/,
-        /line 8: name: The name is required: one line/,
-        /line 8: email_verified: The email_verified value must be true or false/,
+        /line 8: name: The name field must be one line of text, not blank\./,
+        /line 8: email_verified: The email_verified field must be true or false \(1\/0, yes\/no\), or empty for false\./,
         /line 10: course: The course ".*" is archived/,
         /line 11: name: /,
         /line 11: email: /,

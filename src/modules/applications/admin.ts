@@ -2,7 +2,9 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { validateInput } from '../../platform/validation.ts';
 import { readImportFile } from './csv.ts';
+import { ApplicationCreate } from './schemas.ts';
 import { applicationServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'student_id', 'course', 'source', 'created_at'];
@@ -19,7 +21,8 @@ export function adminApplicationCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"student_id":12,"course":"python-basics"}')
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const { application, created } = await applicationServiceFor(platform).create(ctx, parseData(options.data));
+        const input = validateInput(ApplicationCreate, parseData(options.data));
+        const { application, created } = await applicationServiceFor(platform).create(ctx, input);
         const verb = created ? 'created' : 'already existed; nothing changed';
         out.result(application, `Application ${application.id} (student ${application.student_id}, course ${application.course}) ${verb}.`);
       }),

@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { CsvError, type Info, parse } from 'csv-parse';
-import { checkEmail } from '../../platform/email.ts';
-import { checkName } from '../students/input.ts';
-import type { RowError } from './schemas.ts';
+import { normaliseEmail } from '../../platform/email.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import { validateInput } from '../../platform/validation.ts';
+import { ImportRowInput, type RowError } from './schemas.ts';
 
 /** One valid data row of an import file, normalised. */
 export interface ImportRow {
@@ -33,9 +34,7 @@ export interface ReadProgress {
 const REQUIRED = ['name', 'email', 'course'] as const;
 const OPTIONAL = ['email_verified'] as const;
 const KNOWN: readonly string[] = [...REQUIRED, ...OPTIONAL];
-const SLUG = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 const TRUE = ['true', '1', 'yes'];
-const FALSE = ['false', '0', 'no', ''];
 
 /** How often (in data rows) reading reports progress. */
 export const PROGRESS_EVERY = 1000;
@@ -130,21 +129,27 @@ function readRow(record: string[], line: number, columns: Map<string, number>, e
     const index = columns.get(column);
     return index === undefined ? '' : (record[index] ?? '');
   };
-  const before = errors.length;
-  const name = checkName(value('name'));
-  if (!name.ok) errors.push({ line, field: 'name', message: name.message });
-  const email = checkEmail(value('email'));
-  if (!email.ok) errors.push({ line, field: 'email', message: email.message });
-  const course = value('course').trim().toLowerCase();
-  if (!SLUG.test(course)) errors.push({ line, field: 'course', message: 'The course must be a course slug, e.g. python-basics.' });
-  const verified = value('email_verified').trim().toLowerCase();
-  if (!TRUE.includes(verified) && !FALSE.includes(verified)) {
-    errors.push({
-      line,
-      field: 'email_verified',
-      message: 'The email_verified value must be true or false (1/0, yes/no), or empty for false.',
+  // Checked as `students create` checks a student (the same schema rules), each problem on its line.
+  let row: ImportRowInput;
+  try {
+    row = validateInput(ImportRowInput, {
+      name: value('name'),
+      email: value('email'),
+      course: value('course').trim().toLowerCase(),
+      email_verified: value('email_verified').trim().toLowerCase(),
     });
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    for (const [field, messages] of Object.entries(error.details ?? {})) {
+      for (const message of messages) errors.push({ line, field, message });
+    }
+    return null;
   }
-  if (errors.length > before || !name.ok || !email.ok) return null;
-  return { line, name: name.value, email: email.value, course, email_verified: TRUE.includes(verified) };
+  return {
+    line,
+    name: row.name.trim(),
+    email: normaliseEmail(row.email),
+    course: row.course,
+    email_verified: TRUE.includes(row.email_verified),
+  };
 }

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { StringEnum } from '../../http/schemas.ts';
+import { PersonEmail, PersonName } from '../users/schemas.ts';
 
 export const APPLICATION_SOURCES = ['admin', 'import'] as const;
 
@@ -42,3 +43,37 @@ export interface RowError {
   field: string | null;
   message: string;
 }
+
+/** A course named by its slug; any letter case (the service lowercases it). */
+const CourseSlug = Type.String({
+  pattern: '^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$',
+  'x-message': 'must be a course slug, e.g. python-basics',
+});
+
+/** `academy admin applications create`: a student's application to a course. Not part of the API. */
+export const ApplicationCreate = Type.Object(
+  {
+    student_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'A user created with `students create`.' }),
+    course: CourseSlug,
+  },
+  { additionalProperties: false },
+);
+export type ApplicationCreate = Static<typeof ApplicationCreate>;
+
+/**
+ * One data row of an import file, as its cells read (the course and email_verified trimmed and
+ * lowercased by the reader): a student (`StudentCreate`'s rules) and a course.
+ */
+export const ImportRowInput = Type.Object(
+  {
+    name: PersonName,
+    email: PersonEmail,
+    course: CourseSlug,
+    email_verified: Type.String({
+      pattern: '^(?:true|1|yes|false|0|no|)$',
+      'x-message': 'must be true or false (1/0, yes/no), or empty for false',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ImportRowInput = Static<typeof ImportRowInput>;

@@ -8,7 +8,7 @@ import type { Platform } from '../../platform/platform.ts';
 import { createStudentRepository, type StudentRepository, type UserRow } from '../students/repository.ts';
 import type { ImportRow, ParsedImport } from './csv.ts';
 import { type ApplicationRepository, CHUNK, type CourseRef, chunks, createApplicationRepository } from './repository.ts';
-import type { CourseApplication, ImportSummary, RowError } from './schemas.ts';
+import type { ApplicationCreate, CourseApplication, ImportSummary, RowError } from './schemas.ts';
 
 /** Rows written per transaction by an import; each committed batch has its own event. */
 export const IMPORT_BATCH = CHUNK;
@@ -98,29 +98,15 @@ export function createApplicationService(deps: {
      * Adds a student's application to a course (`academy admin applications create`); an existing
      * application of the pair is returned unchanged, so the command can be repeated safely.
      */
-    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<{ application: CourseApplication; created: boolean }> {
+    async create(ctx: ServiceContext, input: ApplicationCreate): Promise<{ application: CourseApplication; created: boolean }> {
       const errors: Record<string, string[]> = {};
-      for (const field of Object.keys(data)) {
-        if (field !== 'student_id' && field !== 'course')
-          errors[field] = [`The ${field} field is not recognised (known: student_id, course).`];
-      }
-      const studentId = data.student_id;
-      let user: UserRow | undefined;
-      if (typeof studentId !== 'number' || !Number.isSafeInteger(studentId) || studentId < 1) {
-        errors.student_id = ['The student_id field is required: the id of a user created with students create.'];
-      } else {
-        user = await students.findUser(db, studentId);
-        if (!user) errors.student_id = [`No user has the id ${studentId}.`];
-        else if (user.is_admin) errors.student_id = [`User ${studentId} is staff; staff cannot apply to courses.`];
-      }
-      let course: CourseRef | undefined;
-      if (typeof data.course !== 'string' || data.course.trim() === '') errors.course = ['The course field is required: a course slug.'];
-      else {
-        const slug = data.course.trim().toLowerCase();
-        course = (await applications.coursesBySlug([slug])).get(slug);
-        if (!course) errors.course = [`No course has the slug "${slug}".`];
-        else if (course.status === CLOSED_COURSE) errors.course = [`The course "${slug}" is archived and takes no applications.`];
-      }
+      const user = await students.findUser(db, input.student_id);
+      if (!user) errors.student_id = [`No user has the id ${input.student_id}.`];
+      else if (user.is_admin) errors.student_id = [`User ${input.student_id} is staff; staff cannot apply to courses.`];
+      const slug = input.course.toLowerCase();
+      const course = (await applications.coursesBySlug([slug])).get(slug);
+      if (!course) errors.course = [`No course has the slug "${slug}".`];
+      else if (course.status === CLOSED_COURSE) errors.course = [`The course "${slug}" is archived and takes no applications.`];
       if (!user || !course || Object.keys(errors).length > 0) throw new ValidationError(errors);
 
       const now = ctx.clock.now().toISOString();

@@ -387,6 +387,12 @@ export async function seedDemoCatalogue(platform: Platform, base: ServiceContext
 
   // Students: created long before the first course, each applying to a course shortly before enrolling.
   const studentIds: number[] = [];
+  /** A student's id, once its creation has run (every student is created before anything refers to it). */
+  const studentId = (index: number): number => {
+    const id = studentIds[index];
+    if (id === undefined) throw new Error(`Demo student ${index} is used before it is created`);
+    return id;
+  };
   const names = new Set<string>();
   while (names.size < STUDENTS) names.add(`${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`);
   for (const [index, name] of [...names].entries()) {
@@ -557,7 +563,7 @@ export async function seedDemoCatalogue(platform: Platform, base: ServiceContext
       for (const entry of enrolments) {
         apply(entry.student, course.slug, entry.at - 2 * DAY);
         at(entry.at, async (ctx) => {
-          entry.id = (await services.enrolments.enrol(ctx, { student_id: studentIds[entry.student], session_id: ref.id })).id;
+          entry.id = (await services.enrolments.enrol(ctx, { student_id: studentId(entry.student), session_id: ref.id })).id;
         });
       }
       // The second confirmed student (whose seat goes to the head of the waitlist) and the last in line.
@@ -626,7 +632,7 @@ export async function seedDemoCatalogue(platform: Platform, base: ServiceContext
   }
   for (const application of applications.values()) {
     at(application.at, (ctx) =>
-      services.applications.create(ctx, { student_id: studentIds[application.student], course: application.course }),
+      services.applications.create(ctx, { student_id: studentId(application.student), course: application.course }),
     );
   }
 
