@@ -1,94 +1,19 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { create as contentDisposition } from 'content-disposition';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { matchesIfNoneMatch } from '../../http/conventions.ts';
-import { type DigestedFile, multipartDigest, rememberBodyDigest } from '../../http/idempotency.ts';
+import { multipartDigest, rememberBodyDigest } from '../../http/idempotency.ts';
 import { listRequest, sendList } from '../../http/list.ts';
+import { readMultipart } from '../../http/multipart.ts';
 import { ListOf } from '../../http/pagination.ts';
 import { ifMatch } from '../../http/preconditions.ts';
+import { describeRange, requestedRange } from '../../http/ranges.ts';
 import { ErrorBody, FileResponse, IdParam, Ref, Single } from '../../http/schemas.ts';
-import {
-  AppError,
-  MalformedRequestError,
-  NotFoundError,
-  RangeNotSatisfiableError,
-  UnsupportedMediaTypeError,
-} from '../../platform/errors.ts';
+import { NotFoundError, UnsupportedMediaTypeError } from '../../platform/errors.ts';
 import { DOCUMENT_TYPE_TABLE, Document, DocumentListQuery, DocumentPatch } from './schemas.ts';
-import type { DocumentService, UploadFile } from './service.ts';
+import type { DocumentService } from './service.ts';
 import { DOCUMENT_TYPES } from './types.ts';
-
-/**
- * Whether an upload failed because of its body: the parser (busboy) or the request's stream reported
- * the failure (partsOf notes what they raise), its message is one of the parser's, or the client's
- * connection is gone. A failure of anything else is not the client's, even with the same code: a
- * database connection reset is an `ECONNRESET` too, and is answered as the database being unavailable.
- * The multipart plugin's own refusals (`FST_…`: its limits) are answered as such (src/http/errors.ts),
- * even after the request's stream was destroyed by the refusal.
- */
-function isBrokenUpload(error: unknown, request: FastifyRequest, sent: Sent): boolean {
-  const code = (error as { code?: unknown })?.code;
-  if (typeof code === 'string' && code.startsWith('FST_')) return false;
-  if (request.raw.destroyed || request.raw.aborted) return true;
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    if (sent.failures.has(current)) return true;
-    if (/Unexpected end of (form|multipart data)|Malformed part header|Boundary not found|Multipart: /i.test(current.message)) return true;
-  }
-  return false;
-}
-
-/** What an upload was sent with, noted as its parts are read: its Idempotency-Key's digest (multipartDigest). */
-interface Sent {
-  fields: Record<string, string>;
-  file: Omit<DigestedFile, 'sha256'> | null;
-  /** What the request's parser and streams raised (isBrokenUpload). */
-  failures: WeakSet<Error>;
-}
-
-/** The parts of a multipart request as the service reads them: fields, and the file as a stream. */
-async function* partsOf(request: FastifyRequest, sent: Sent) {
-  const noted = (error: unknown) => {
-    if (error instanceof Error) sent.failures.add(error);
-  };
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        const value = typeof part.value === 'string' ? part.value : String(part.value);
-        sent.fields[part.fieldname] = value;
-        yield { kind: 'field' as const, name: part.fieldname, value };
-      } else {
-        sent.file ??= { name: part.fieldname, filename: part.filename, mediaType: part.mimetype };
-        part.file.on('error', noted);
-        const file: UploadFile = { stream: part.file, filename: part.filename, mediaType: part.mimetype };
-        yield { kind: 'file' as const, name: part.fieldname, file };
-      }
-    }
-  } catch (error) {
-    noted(error);
-    throw error;
-  }
-}
-
-/** `Range: bytes=…` of a file of `size` bytes: one range, or null to send it whole; 'unsatisfiable' for a 416. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
-  if (!header) return null;
-  // The unit is case-insensitive (RFC 9110 §14.1): `BYTES=0-1` is a range too.
-  const match = /^bytes=(\d*)-(\d*)$/i.exec(header.trim());
-  // Several ranges, or another unit: the whole file, as RFC 9110 allows.
-  if (!match || (match[1] === '' && match[2] === '')) return null;
-  if (size === 0) return 'unsatisfiable';
-  if (match[1] === '') {
-    const suffix = Number(match[2]);
-    if (suffix === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(match[1]);
-  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
-  return { start, end };
-}
 
 export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentService; maxPageSize: number }> = async (
   app,
@@ -167,16 +92,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
       if (!request.isMultipart()) {
         throw new UnsupportedMediaTypeError('Send the document as multipart/form-data with the fields type and file.');
       }
-      let data: Document;
-      const sent: Sent = { fields: {}, file: null, failures: new WeakSet() };
-      try {
-        data = await documents.upload(request.ctx, partsOf(request, sent));
-      } catch (failure) {
-        if (!(failure instanceof AppError) && isBrokenUpload(failure, request, sent)) {
-          throw new MalformedRequestError('The multipart body was cut short or could not be parsed; nothing was kept.');
-        }
-        throw failure;
-      }
+      const { result: data, sent } = await readMultipart(request, (parts) => documents.upload(request.ctx, parts), 'nothing was kept.');
       // The stored file's SHA-256 is that of the bytes sent: a repeat under the same key must send the same.
       if (sent.file) rememberBodyDigest(request, multipartDigest(sent.fields, { ...sent.file, sha256: data.sha256 }));
       return reply.code(201).header('location', `/api/v1/documents/${data.id}`).send({ data });
@@ -274,18 +190,10 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
       if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
         return reply.code(304).send(null);
       }
-      const ifRange = request.headers['if-range'];
-      const range = ifRange && ifRange !== etag ? null : parseRange(request.headers.range, current.size);
-      if (range === 'unsatisfiable') {
-        throw new RangeNotSatisfiableError(current.size);
-      }
+      const range = requestedRange(request, current.size, etag);
       const { stream } = await documents.open(request.ctx, current.id, range ?? undefined);
       reply.type(current.media_type);
-      if (range) {
-        reply.code(206);
-        reply.header('content-range', `bytes ${range.start}-${range.end}/${current.size}`);
-        reply.header('content-length', String(range.end - range.start + 1));
-      } else reply.header('content-length', String(current.size));
+      describeRange(reply, range, current.size);
       return reply.send(stream as never);
     },
   });
