@@ -71,7 +71,7 @@ describe('GET /courses after a course changes', () => {
     assert.equal(created.total, before.total + 1);
     assert.equal(created.statuses['in-process'], 'draft');
 
-    for (const to_state of ['review', 'approved', 'published']) {
+    for (const to_state of ['review', 'approved', 'published'] as const) {
       await courses.transition(ctx, 'in-process', { to_state });
       assert.equal((await list()).statuses['in-process'], to_state);
     }

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { validateInput } from '../../platform/validation.ts';
+import { CourseCreate, CourseTransition } from './schemas.ts';
 import { courseServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'slug', 'code', 'title', 'price', 'currency', 'language', 'status'];
@@ -18,7 +20,8 @@ export function adminCourseCommands(admin: Command, run: Runner): void {
     )
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const course = await courseServiceFor(platform).create(ctx, parseData(options.data));
+        const input = validateInput(CourseCreate, parseData(options.data));
+        const course = await courseServiceFor(platform).create(ctx, input);
         out.result(course, `Course ${course.slug} created (id ${course.id}, ${course.status}).\n${table([course], COLUMNS)}`);
       }),
     );
@@ -29,7 +32,8 @@ export function adminCourseCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"to_state":"published"}')
     .action((slug: string, options) =>
       run(async ({ platform, out, ctx }) => {
-        const course = await courseServiceFor(platform).transition(ctx, slug, parseData(options.data));
+        const input = validateInput(CourseTransition, parseData(options.data));
+        const course = await courseServiceFor(platform).transition(ctx, slug, input);
         out.result(course, `Course ${course.slug} is now ${course.status}.`);
       }),
     );

@@ -15,12 +15,6 @@ export function minorDigits(currency: string): number {
   return digits;
 }
 
-const currencies = new Set(Intl.supportedValuesOf('currency'));
-
-export function isCurrency(code: unknown): code is string {
-  return typeof code === 'string' && /^[A-Z]{3}$/.test(code) && currencies.has(code);
-}
-
 /** `minor` units of `currency` as a decimal string, without floating point. */
 export function formatMoney(minor: number, currency: string): string {
   const digits = minorDigits(currency);

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { BooleanFilter, ListQuery } from '../../http/list.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { Line, Text } from '../../platform/validation.ts';
 
 /** The publication workflow's states (see lifecycle.ts). */
 export const COURSE_STATES = ['draft', 'review', 'approved', 'published', 'archived'] as const;
@@ -42,3 +43,38 @@ export const CourseListQuery = ListQuery({
     active: BooleanFilter('Only published courses, or only courses in every other publication state (draft, review, approved, archived):'),
   },
 });
+
+/** A course's slug: lowercase letters and digits in words joined by single hyphens. */
+export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+
+/** `academy admin courses create`: a new course, in `draft`. */
+export const CourseCreate = Type.Object(
+  {
+    slug: Type.String({
+      maxLength: 100,
+      pattern: SLUG_PATTERN,
+      'x-message': 'must be lowercase letters and digits in words joined by single hyphens, e.g. "project-management-101"',
+    }),
+    title: Line(200),
+    code: Type.String({
+      maxLength: 50,
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+      'x-message': 'must be letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "PM-101"',
+    }),
+    // The currency's minor-unit digits are checked by the service, which knows the currency.
+    price: Type.String({
+      maxLength: 20,
+      pattern: '^[0-9]{1,12}(\\.[0-9]+)?$',
+      'x-message': 'must be a non-negative decimal number as a string, e.g. "450.00"',
+    }),
+    currency: Type.String({ format: 'currency' }),
+    language: Type.String({ format: 'locale', maxLength: 35, description: 'Stored in its canonical form (`en-gb` becomes `en-GB`).' }),
+    description: Type.Optional(Nullable(Text(10_000))),
+  },
+  { additionalProperties: false },
+);
+export type CourseCreate = Static<typeof CourseCreate>;
+
+/** `academy admin courses transition`: the state to move to. */
+export const CourseTransition = Type.Object({ to_state: StringEnum(COURSE_STATES) }, { additionalProperties: false });
+export type CourseTransition = Static<typeof CourseTransition>;

@@ -3,19 +3,14 @@ import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { ConflictError, NotFoundError } from '../../platform/errors.ts';
-import { Fields } from '../../platform/fields.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { openWorkflow } from '../workflows/open.ts';
 import { COURSE_EVENTS, courseLifecycle } from './lifecycle.ts';
-import { formatMoney, isCurrency, parseMoney } from './money.ts';
+import { formatMoney, minorDigits, parseMoney } from './money.ts';
 import { type CourseFilter, type CourseRepository, type CourseRow, createCourseRepository } from './repository.ts';
-import { COURSE_STATES, type Course, type CourseSort, type CourseState } from './schemas.ts';
-
-export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const CODE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const CREATE_FIELDS = ['slug', 'title', 'code', 'price', 'currency', 'language', 'description'] as const;
+import type { Course, CourseCreate, CourseSort, CourseState, CourseTransition } from './schemas.ts';
 
 export function presentCourse(row: CourseRow): Course {
   return {
@@ -33,15 +28,6 @@ export function presentCourse(row: CourseRow): Course {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
-}
-
-function canonicalLanguage(tag: string): string | null {
-  try {
-    const [canonical] = Intl.getCanonicalLocales(tag);
-    return canonical ?? null;
-  } catch {
-    return null;
-  }
 }
 
 export interface CourseServiceDeps {
@@ -92,59 +78,36 @@ export function createCourseService(deps: CourseServiceDeps) {
       return presentCourse(await find(slug));
     },
 
-    /** Creates a course in `draft` (`academy admin courses create`). */
-    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Course> {
-      const fields = new Fields(data, CREATE_FIELDS);
-      const slug = fields.text('slug', {
-        required: true,
-        max: 100,
-        pattern: SLUG,
-        hint: 'The slug must be lowercase letters and digits in words joined by single hyphens, e.g. "project-management-101".',
-      });
-      const title = fields.text('title', { required: true, max: 200 });
-      const code = fields.text('code', {
-        required: true,
-        max: 50,
-        pattern: CODE,
-        hint: 'The code must be letters, digits, ".", "_" or "-", e.g. "PM-101".',
-      });
-      const description = fields.text('description', { max: 10_000 });
-      const currency = fields.text('currency', { required: true });
-      if (currency && !isCurrency(currency)) fields.add('currency', 'The currency must be an ISO 4217 code, e.g. EUR.');
-      const price = fields.text('price', { required: true, max: 20 });
-      let priceMinor: number | null = null;
-      if (price && currency && isCurrency(currency)) {
-        priceMinor = parseMoney(price, currency);
-        if (priceMinor === null) {
-          fields.add(
-            'price',
-            `The price must be a non-negative decimal string with at most the ${currency} minor-unit digits, e.g. "450.00".`,
-          );
-        }
-      } else if (price !== undefined && price !== null && !/^\d+(\.\d+)?$/.test(price)) {
-        fields.add('price', 'The price must be a non-negative decimal string, e.g. "450.00".');
+    /**
+     * Creates a course in `draft` (`academy admin courses create`). The input is checked against
+     * CourseCreate; what needs the currency or the database (the price's decimals, a slug or code
+     * taken) is checked here.
+     */
+    async create(ctx: ServiceContext, input: CourseCreate): Promise<Course> {
+      const errors: Record<string, string[]> = {};
+      const priceMinor = parseMoney(input.price, input.currency);
+      if (priceMinor === null) {
+        const digits = minorDigits(input.currency);
+        const example = formatMoney(450 * 10 ** digits, input.currency);
+        const rule = digits === 0 ? 'be a whole number' : `have at most ${digits} decimal${digits === 1 ? '' : 's'}`;
+        errors.price = [`The price field must ${rule} for ${input.currency}, e.g. "${example}".`];
       }
-      const languageTag = fields.text('language', { required: true, max: 35 });
-      const language = languageTag ? canonicalLanguage(languageTag) : null;
-      if (languageTag && !language) fields.add('language', 'The language must be a BCP 47 language tag, e.g. en or de-AT.');
-      if (slug || code) {
-        const taken = await courses.taken(slug ?? '', code ?? '');
-        if (taken.slug) fields.add('slug', `A course with the slug "${slug}" exists already.`);
-        if (taken.code) fields.add('code', `A course with the code "${code}" exists already.`);
-      }
-      fields.check();
+      const taken = await courses.taken(input.slug, input.code);
+      if (taken.slug) errors.slug = [`The slug field must be unique: a course with the slug "${input.slug}" exists already.`];
+      if (taken.code) errors.code = [`The code field must be unique: a course with the code "${input.code}" exists already.`];
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
       const now = ctx.clock.now().toISOString();
       const row = await deps.db.transaction().execute(async (trx) => {
         await deps.changes.announce(trx);
         return courses.insert(trx, {
-          slug: slug as string,
-          code: code as string,
-          title: title as string,
-          description: description ?? null,
+          slug: input.slug,
+          code: input.code,
+          title: input.title.trim(),
+          description: input.description?.trim() ?? null,
           price_minor: priceMinor as number,
-          currency: currency as string,
-          language: language as string,
+          currency: input.currency,
+          language: Intl.getCanonicalLocales(input.language)[0] as string,
           status: 'draft',
           published_at: null,
           archived_at: null,
@@ -160,14 +123,11 @@ export function createCourseService(deps: CourseServiceDeps) {
      * transition`). A state the workflow does not know is a 422; one it does not allow from the
      * current state a 409 `invalid_transition`.
      */
-    async transition(ctx: ServiceContext, slug: string, data: Record<string, unknown>): Promise<Course> {
-      const fields = new Fields(data, ['to_state']);
-      const to = fields.oneOf('to_state', COURSE_STATES, { required: true });
-      fields.check();
+    async transition(ctx: ServiceContext, slug: string, { to_state: to }: CourseTransition): Promise<Course> {
       return deps.db.transaction().execute(async (trx) => {
         const course = await find(slug, trx);
         const from = course.status as CourseState;
-        const move = courseLifecycle.moveTo(from, to as CourseState);
+        const move = courseLifecycle.moveTo(from, to);
         if (!move) throw new ConflictError('invalid_transition', `A course cannot move from ${from} to ${to}.`);
         const now = ctx.clock.now().toISOString();
         const set: Record<string, unknown> = { updated_at: now };
