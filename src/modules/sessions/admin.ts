@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { idArgument } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { validateInput } from '../../platform/validation.ts';
 import { createCourseRepository } from '../courses/repository.ts';
-import type { Session } from './schemas.ts';
+import { type Session, SessionCreate, SessionTransition, SessionUpdate } from './schemas.ts';
 import { sessionServiceFor } from './service.ts';
 
 const COLUMNS = [
@@ -37,7 +38,8 @@ export function adminSessionCommands(admin: Command, run: Runner): void {
     )
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const session = await sessionServiceFor(platform).create(ctx, parseData(options.data));
+        const input = validateInput(SessionCreate, parseData(options.data));
+        const session = await sessionServiceFor(platform).create(ctx, input);
         out.result(session, show(session, 'created'));
       }),
     );
@@ -48,7 +50,9 @@ export function adminSessionCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"max_participants":25}')
     .action((id: string, options) =>
       run(async ({ platform, out, ctx }) => {
-        const session = await sessionServiceFor(platform).update(ctx, idArgument(id), parseData(options.data));
+        const sessionId = idArgument(id);
+        const input = validateInput(SessionUpdate, parseData(options.data));
+        const session = await sessionServiceFor(platform).update(ctx, sessionId, input);
         out.result(session, show(session, 'updated'));
       }),
     );
@@ -61,7 +65,9 @@ export function adminSessionCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"to_state":"cancelled"}')
     .action((id: string, options) =>
       run(async ({ platform, out, ctx }) => {
-        const session = await sessionServiceFor(platform).transition(ctx, idArgument(id), parseData(options.data));
+        const sessionId = idArgument(id);
+        const input = validateInput(SessionTransition, parseData(options.data));
+        const session = await sessionServiceFor(platform).transition(ctx, sessionId, input);
         out.result(session, `Session ${session.id} is now ${session.workflow_state}.`);
       }),
     );

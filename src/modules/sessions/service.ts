@@ -3,8 +3,7 @@ import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { ConflictError, NotFoundError } from '../../platform/errors.ts';
-import { Fields } from '../../platform/fields.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { localDate } from '../../platform/time.ts';
@@ -15,22 +14,7 @@ import { createOrganizationRepository, type OrganizationRepository } from '../or
 import { SESSION_EVENTS, type SessionMove, sessionLifecycle } from './lifecycle.ts';
 import { presentSession } from './present.ts';
 import { createSessionRepository, type SessionRepository, type SessionRow } from './repository.ts';
-import { SESSION_STATES, type Session, type SessionSort, type SessionState } from './schemas.ts';
-
-const EDITABLE = [
-  'name',
-  'max_participants',
-  'waitlist_enabled',
-  'registration_opens_at',
-  'registration_closes_at',
-  'starts_on',
-  'ends_on',
-  'instructor_name',
-  'workflow_state',
-] as const;
-/** The states a session may be created in: before it runs. */
-const INITIAL_STATES = ['draft', 'scheduled', 'open_for_registration'] as const;
-const MAX_SEATS = 100_000;
+import type { Session, SessionCreate, SessionSort, SessionState, SessionTransition, SessionUpdate } from './schemas.ts';
 
 export interface SessionServiceDeps {
   db: Kysely<DB>;
@@ -54,6 +38,23 @@ function sessionPayload(row: SessionRow, state: SessionState, at: string) {
     ends_on: row.ends_on,
     at,
   };
+}
+
+/** The instant `value` in UTC, as stored; null and absence stay as they are. */
+function utc<T extends string | null | undefined>(value: T): T {
+  return (typeof value === 'string' ? new Date(value).toISOString() : value) as T;
+}
+
+/** The rules across the date and time fields, with the stored values standing in for absent ones. */
+function checkDates(
+  errors: Record<string, string[]>,
+  merged: Pick<SessionRow, 'starts_on' | 'ends_on' | 'registration_opens_at' | 'registration_closes_at'>,
+): void {
+  if (merged.ends_on < merged.starts_on) errors.ends_on = ['The ends_on field must be on or after starts_on.'];
+  const { registration_opens_at: opens, registration_closes_at: closes } = merged;
+  if (opens && closes && Date.parse(closes) <= Date.parse(opens)) {
+    errors.registration_closes_at = ['The registration_closes_at field must be after registration_opens_at.'];
+  }
 }
 
 /** Session reads kept in memory (each a few hundred bytes): the sessions read most often. */
@@ -86,20 +87,6 @@ export function createSessionService(deps: SessionServiceDeps) {
     const name = sessionLifecycle.moveTo(from, to);
     if (!name) throw new ConflictError('invalid_transition', `A session cannot move from ${from} to ${to}.`);
     await move(trx, row, name, now);
-  }
-
-  /** Checks the date and time fields together, with the stored values standing in for absent ones. */
-  function checkDates(
-    fields: Fields,
-    merged: Pick<SessionRow, 'starts_on' | 'ends_on' | 'registration_opens_at' | 'registration_closes_at'>,
-  ) {
-    if (!fields.failed('ends_on') && !fields.failed('starts_on') && merged.ends_on < merged.starts_on) {
-      fields.add('ends_on', 'The ends_on date must be on or after starts_on.');
-    }
-    const { registration_opens_at: opens, registration_closes_at: closes } = merged;
-    if (opens && closes && !fields.failed('registration_closes_at') && Date.parse(closes) <= Date.parse(opens)) {
-      fields.add('registration_closes_at', 'The registration_closes_at time must be after registration_opens_at.');
-    }
   }
 
   async function find(id: number, executor?: Kysely<DB>): Promise<SessionRow> {
@@ -149,43 +136,41 @@ export function createSessionService(deps: SessionServiceDeps) {
       return presentSession(await find(id), ctx.clock.now());
     },
 
-    /** Creates a session of a course (`academy admin sessions create`), in `draft` unless told otherwise. */
-    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Session> {
-      const fields = new Fields(data, ['course', ...EDITABLE]);
-      const slug = fields.text('course', { required: true, max: 100 });
-      const course = slug ? await deps.courses.findBySlug(slug) : undefined;
-      if (slug && !course) fields.add('course', `No course has the slug "${slug}".`);
-      const name = fields.text('name', { required: true, max: 200 });
-      const max = fields.integer('max_participants', { required: true, min: 0, max: MAX_SEATS });
-      const waitlist = fields.boolean('waitlist_enabled');
-      const opens = fields.timestamp('registration_opens_at');
-      const closes = fields.timestamp('registration_closes_at');
-      const startsOn = fields.date('starts_on', { required: true });
-      const endsOn = fields.date('ends_on', { required: true });
-      const instructor = fields.text('instructor_name', { max: 200 });
-      const state = fields.oneOf('workflow_state', INITIAL_STATES) ?? 'draft';
-      checkDates(fields, {
-        starts_on: startsOn ?? '',
-        ends_on: endsOn ?? '',
-        registration_opens_at: opens ?? null,
-        registration_closes_at: closes ?? null,
+    /**
+     * Creates a session of a course (`academy admin sessions create`), in `draft` unless told
+     * otherwise. The input is checked against SessionCreate; the course and the rules across the
+     * dates are checked here.
+     */
+    async create(ctx: ServiceContext, input: SessionCreate): Promise<Session> {
+      const slug = input.course.trim();
+      const course = await deps.courses.findBySlug(slug);
+      const opens = utc(input.registration_opens_at ?? null);
+      const closes = utc(input.registration_closes_at ?? null);
+      const state = input.workflow_state ?? 'draft';
+      const errors: Record<string, string[]> = {};
+      if (!course) errors.course = [`The course field must be the slug of a course; no course has the slug "${slug}".`];
+      checkDates(errors, {
+        starts_on: input.starts_on,
+        ends_on: input.ends_on,
+        registration_opens_at: opens,
+        registration_closes_at: closes,
       });
-      fields.check();
+      if (!course || Object.keys(errors).length > 0) throw new ValidationError(errors);
 
       const now = ctx.clock.now().toISOString();
       // Read back in the transaction: a 5xx after the commit would free the Idempotency-Key, and the
       // retry would create a second session.
       const row = await deps.db.transaction().execute(async (trx) => {
         const created = await sessions.insert(trx, {
-          course_id: course?.id as number,
-          name: name as string,
-          max_participants: max as number,
-          waitlist_enabled: waitlist ?? true,
-          registration_opens_at: opens ?? null,
-          registration_closes_at: closes ?? null,
-          starts_on: startsOn as string,
-          ends_on: endsOn as string,
-          instructor_name: instructor ?? null,
+          course_id: course.id,
+          name: input.name.trim(),
+          max_participants: input.max_participants,
+          waitlist_enabled: input.waitlist_enabled ?? true,
+          registration_opens_at: opens,
+          registration_closes_at: closes,
+          starts_on: input.starts_on,
+          ends_on: input.ends_on,
+          instructor_name: input.instructor_name?.trim() ?? null,
           workflow_state: state,
           created_at: now,
           updated_at: now,
@@ -205,52 +190,41 @@ export function createSessionService(deps: SessionServiceDeps) {
      * `max_participants` gives the new seats to the waitlist at once; fewer seats than confirmed
      * enrolments is refused. A `workflow_state` is a workflow move, as `transition` makes it.
      */
-    async update(ctx: ServiceContext, id: number, data: Record<string, unknown>): Promise<Session> {
-      const fields = new Fields(data, EDITABLE);
-      const name = fields.text('name', { required: fields.has('name'), max: 200 });
-      const max = fields.integer('max_participants', { required: fields.has('max_participants'), min: 0, max: MAX_SEATS });
-      const waitlist = fields.boolean('waitlist_enabled', { required: fields.has('waitlist_enabled') });
-      const opens = fields.timestamp('registration_opens_at');
-      const closes = fields.timestamp('registration_closes_at');
-      const startsOn = fields.date('starts_on', { required: fields.has('starts_on') });
-      const endsOn = fields.date('ends_on', { required: fields.has('ends_on') });
-      const instructor = fields.text('instructor_name', { max: 200 });
-      const state = fields.oneOf('workflow_state', SESSION_STATES, { required: fields.has('workflow_state') });
-      if (state === 'cancelled') {
-        // Cancelling is its own act (CONTRACT: `cancelled` only through the transition), not a field edit.
-        fields.add('workflow_state', 'A session is cancelled only through its transition (sessions transition ID, to_state "cancelled").');
-      }
-      fields.check();
-
+    async update(ctx: ServiceContext, id: number, input: SessionUpdate): Promise<Session> {
+      const { max_participants: max, workflow_state: state } = input;
+      const opens = utc(input.registration_opens_at);
+      const closes = utc(input.registration_closes_at);
       const now = ctx.clock.now().toISOString();
       await deps.db.transaction().execute(async (trx) => {
         const row = await sessions.lock(trx, id);
         if (!row) throw new NotFoundError();
         const merged = {
-          starts_on: startsOn ?? row.starts_on,
-          ends_on: endsOn ?? row.ends_on,
+          starts_on: input.starts_on ?? row.starts_on,
+          ends_on: input.ends_on ?? row.ends_on,
           registration_opens_at: opens === undefined ? row.registration_opens_at : opens,
           registration_closes_at: closes === undefined ? row.registration_closes_at : closes,
         };
-        const checks = new Fields({}, []);
-        checkDates(checks, merged);
-        if (typeof max === 'number' && max < row.confirmed_count) {
-          checks.add('max_participants', `The session has ${row.confirmed_count} confirmed enrolments; max_participants cannot be lower.`);
+        const errors: Record<string, string[]> = {};
+        checkDates(errors, merged);
+        if (max !== undefined && max < row.confirmed_count) {
+          errors.max_participants = [
+            `The max_participants field must be at least ${row.confirmed_count}: the session has ${row.confirmed_count} confirmed enrolments.`,
+          ];
         }
-        checks.check();
+        if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
         const changes = {
-          ...(name ? { name } : {}),
-          ...(typeof max === 'number' ? { max_participants: max } : {}),
-          ...(typeof waitlist === 'boolean' ? { waitlist_enabled: waitlist } : {}),
-          ...(instructor !== undefined ? { instructor_name: instructor } : {}),
+          ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+          ...(max !== undefined ? { max_participants: max } : {}),
+          ...(input.waitlist_enabled !== undefined ? { waitlist_enabled: input.waitlist_enabled } : {}),
+          ...(input.instructor_name !== undefined ? { instructor_name: input.instructor_name?.trim() ?? null } : {}),
           ...merged,
           updated_at: now,
         };
         await sessions.update(trx, id, changes);
         // The move's event describes the session as this update leaves it (its new name or dates).
         if (state && state !== row.workflow_state) await moveTo(trx, { ...row, ...changes }, state, now);
-        if (typeof max === 'number' && max > row.max_participants) {
+        if (max !== undefined && max > row.max_participants) {
           const counts = {
             confirmed_count: row.confirmed_count,
             waitlisted_count: row.waitlisted_count,
@@ -267,15 +241,12 @@ export function createSessionService(deps: SessionServiceDeps) {
      * only way to cancel one. An unknown state is a 422; one the workflow does not allow from the
      * current state a 409 `invalid_transition`.
      */
-    async transition(ctx: ServiceContext, id: number, data: Record<string, unknown>): Promise<Session> {
-      const fields = new Fields(data, ['to_state']);
-      const to = fields.oneOf('to_state', SESSION_STATES, { required: true });
-      fields.check();
+    async transition(ctx: ServiceContext, id: number, { to_state: to }: SessionTransition): Promise<Session> {
       // Read in the transaction: a committed move always gets its answer (a retry would be a 409).
       const moved = await deps.db.transaction().execute(async (trx) => {
         const row = await sessions.lock(trx, id);
         if (!row) throw new NotFoundError();
-        await moveTo(trx, row, to as SessionState, ctx.clock.now().toISOString());
+        await moveTo(trx, row, to, ctx.clock.now().toISOString());
         return find(id, trx);
       });
       return presentSession(moved, ctx.clock.now());
