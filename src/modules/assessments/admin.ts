@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { idArgument } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { validateInput } from '../../platform/validation.ts';
+import { AssessmentCreate } from './schemas.ts';
 import { assessmentServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'session_id', 'title', 'kind', 'due_at', 'max_score'];
@@ -16,7 +18,8 @@ export function adminAssessmentCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"session_id":3,"title":"Final exam","kind":"exam","due_at":"2027-01-15T15:00:00Z","max_score":100}')
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const assessment = await assessmentServiceFor(platform).create(ctx, parseData(options.data));
+        const input = validateInput(AssessmentCreate, parseData(options.data));
+        const assessment = await assessmentServiceFor(platform).create(ctx, input);
         out.result(assessment, `Assessment ${assessment.id} created.\n${table([assessment], COLUMNS)}`);
       }),
     );

@@ -1,6 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { Line } from '../../platform/validation.ts';
+import { Instant } from '../sessions/schemas.ts';
 
 export const ASSESSMENT_KINDS = ['assignment', 'exam', 'quiz', 'project', 'practical'] as const;
 export type AssessmentKind = (typeof ASSESSMENT_KINDS)[number];
@@ -24,3 +26,17 @@ export const ASSESSMENT_SORTS = ['id', 'due_at', 'title'] as const;
 export type AssessmentSort = (typeof ASSESSMENT_SORTS)[number];
 
 export const AssessmentListQuery = ListQuery({ sort: ASSESSMENT_SORTS });
+
+/** `academy admin assessments create`: an assessment of a training session. */
+export const AssessmentCreate = Type.Object(
+  {
+    session_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+    title: Line(200),
+    // Null, like absence: an `assignment`, with no deadline and no score.
+    kind: Type.Optional(Nullable(StringEnum(ASSESSMENT_KINDS))),
+    due_at: Type.Optional(Nullable(Instant())),
+    max_score: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100_000 }))),
+  },
+  { additionalProperties: false },
+);
+export type AssessmentCreate = Static<typeof AssessmentCreate>;

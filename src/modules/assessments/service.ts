@@ -1,12 +1,11 @@
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { NotFoundError } from '../../platform/errors.ts';
-import { Fields } from '../../platform/fields.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { sessionInCourse } from '../sessions/lookup.ts';
 import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
 import { type AssessmentRepository, type AssessmentRow, createAssessmentRepository } from './repository.ts';
-import { ASSESSMENT_KINDS, type Assessment, type AssessmentKind, type AssessmentSort } from './schemas.ts';
+import type { Assessment, AssessmentCreate, AssessmentKind, AssessmentSort } from './schemas.ts';
 
 export function presentAssessment(row: AssessmentRow): Assessment {
   return {
@@ -42,24 +41,20 @@ export function createAssessmentService(deps: { assessments: AssessmentRepositor
       return presentAssessment(row);
     },
 
-    /** Adds an assessment to a session (`academy admin assessments create`). */
-    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Assessment> {
-      const fields = new Fields(data, ['session_id', 'title', 'kind', 'due_at', 'max_score']);
-      const sessionId = fields.integer('session_id', { required: true, min: 1 });
-      const title = fields.text('title', { required: true, max: 200 });
-      const kind = fields.oneOf('kind', ASSESSMENT_KINDS) ?? 'assignment';
-      const dueAt = fields.timestamp('due_at');
-      const maxScore = fields.integer('max_score', { min: 1, max: 100_000 });
-      if (typeof sessionId === 'number' && !(await deps.sessions.findById(sessionId)))
-        fields.add('session_id', 'No training session has this id.');
-      fields.check();
+    /** Adds an assessment to a session (`academy admin assessments create`); the session must exist (422). */
+    async create(ctx: ServiceContext, input: AssessmentCreate): Promise<Assessment> {
+      if (!(await deps.sessions.findById(input.session_id))) {
+        throw new ValidationError({
+          session_id: [`The session_id field must be the id of a training session; none has the id ${input.session_id}.`],
+        });
+      }
       const now = ctx.clock.now().toISOString();
       const row = await deps.assessments.insert({
-        session_id: sessionId as number,
-        title: title as string,
-        kind,
-        due_at: dueAt ?? null,
-        max_score: maxScore ?? null,
+        session_id: input.session_id,
+        title: input.title.trim(),
+        kind: input.kind ?? 'assignment',
+        due_at: input.due_at ? new Date(input.due_at).toISOString() : null,
+        max_score: input.max_score ?? null,
         created_at: now,
         updated_at: now,
       });
