@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { idArgument } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { validateInput } from '../../platform/validation.ts';
+import { MeetingCreate } from './schemas.ts';
 import { meetingServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'session_id', 'held_on', 'starts_at', 'ends_at', 'location', 'status', 'effective_status'];
@@ -19,7 +21,8 @@ export function adminMeetingCommands(admin: Command, run: Runner): void {
     )
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const meeting = await meetingServiceFor(platform).create(ctx, parseData(options.data));
+        const input = validateInput(MeetingCreate, parseData(options.data));
+        const meeting = await meetingServiceFor(platform).create(ctx, input);
         out.result(meeting, `Meeting ${meeting.id} created.\n${table([meeting], COLUMNS)}`);
       }),
     );

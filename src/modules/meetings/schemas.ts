@@ -1,6 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list.ts';
 import { DateString, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { Text } from '../../platform/validation.ts';
+import { Instant } from '../sessions/schemas.ts';
 
 /** The persisted status, in the spec's spelling. */
 export const MEETING_STATUSES = ['Scheduled', 'Cancelled'] as const;
@@ -35,3 +37,17 @@ export const MEETING_SORTS = ['id', 'held_on'] as const;
 export type MeetingSort = (typeof MEETING_SORTS)[number];
 
 export const MeetingListQuery = ListQuery({ sort: MEETING_SORTS });
+
+/** `academy admin meetings create`: a class day of a training session. */
+export const MeetingCreate = Type.Object(
+  {
+    session_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+    held_on: Type.String({ format: 'date' }),
+    starts_at: Type.Optional(Nullable(Instant('On `held_on` in the organization’s time zone.'))),
+    ends_at: Type.Optional(Nullable(Instant('After `starts_at`, on `held_on` in the organization’s time zone.'))),
+    // An address may take several lines.
+    location: Type.Optional(Nullable(Text(500))),
+  },
+  { additionalProperties: false },
+);
+export type MeetingCreate = Static<typeof MeetingCreate>;

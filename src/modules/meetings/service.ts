@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { ConflictError, NotFoundError } from '../../platform/errors.ts';
-import { Fields } from '../../platform/fields.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { endOfDay, startOfDay } from '../../platform/time.ts';
@@ -11,7 +10,7 @@ import { createOrganizationRepository, type OrganizationRepository } from '../or
 import { sessionInCourse } from '../sessions/lookup.ts';
 import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
 import { createMeetingRepository, type MeetingRepository, type MeetingRow } from './repository.ts';
-import type { EffectiveStatus, Meeting, MeetingSort, MeetingStatus } from './schemas.ts';
+import type { EffectiveStatus, Meeting, MeetingCreate, MeetingSort, MeetingStatus } from './schemas.ts';
 
 /** A meeting is Scheduled until an administrator cancels it. */
 export const meetingLifecycle = defineLifecycle<MeetingStatus, 'cancel'>({
@@ -82,39 +81,36 @@ export function createMeetingService(deps: MeetingServiceDeps) {
      * Adds a class day to a session (`academy admin meetings create`). `starts_at` and `ends_at` must
      * fall on `held_on` in the organization's time zone, and `ends_at` after `starts_at` (422).
      */
-    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Meeting> {
-      const fields = new Fields(data, ['session_id', 'held_on', 'starts_at', 'ends_at', 'location']);
-      const sessionId = fields.integer('session_id', { required: true, min: 1 });
-      const heldOn = fields.date('held_on', { required: true });
-      const startsAt = fields.timestamp('starts_at');
-      const endsAt = fields.timestamp('ends_at');
-      const location = fields.text('location', { max: 500 });
+    async create(ctx: ServiceContext, input: MeetingCreate): Promise<Meeting> {
+      const { held_on: heldOn } = input;
+      const startsAt = input.starts_at ? new Date(input.starts_at).toISOString() : null;
+      const endsAt = input.ends_at ? new Date(input.ends_at).toISOString() : null;
       const zone = await timezone();
-      if (heldOn) {
-        const dayStart = startOfDay(heldOn, zone).getTime();
-        const dayEnd = endOfDay(heldOn, zone).getTime();
-        const onDay = (at: number, isEnd: boolean) => (isEnd ? at > dayStart && at <= dayEnd : at >= dayStart && at < dayEnd);
-        for (const [field, value, isEnd] of [
-          ['starts_at', startsAt, false],
-          ['ends_at', endsAt, true],
-        ] as const) {
-          if (value && !onDay(Date.parse(value), isEnd))
-            fields.add(field, `The ${field} time must be on ${heldOn} in the organization's time zone (${zone}).`);
-        }
+      const errors: Record<string, string[]> = {};
+      const dayStart = startOfDay(heldOn, zone).getTime();
+      const dayEnd = endOfDay(heldOn, zone).getTime();
+      const onDay = (at: number, isEnd: boolean) => (isEnd ? at > dayStart && at <= dayEnd : at >= dayStart && at < dayEnd);
+      for (const [field, value, isEnd] of [
+        ['starts_at', startsAt, false],
+        ['ends_at', endsAt, true],
+      ] as const) {
+        if (value && !onDay(Date.parse(value), isEnd))
+          errors[field] = [`The ${field} field must be on ${heldOn} in the organization's time zone (${zone}).`];
       }
-      if (startsAt && endsAt && !fields.failed('ends_at') && Date.parse(endsAt) <= Date.parse(startsAt)) {
-        fields.add('ends_at', 'The ends_at time must be after starts_at.');
+      if (startsAt && endsAt && !errors.ends_at && Date.parse(endsAt) <= Date.parse(startsAt)) {
+        errors.ends_at = ['The ends_at field must be after starts_at.'];
       }
-      if (typeof sessionId === 'number' && !(await deps.sessions.findById(sessionId)))
-        fields.add('session_id', 'No training session has this id.');
-      fields.check();
+      if (!(await deps.sessions.findById(input.session_id))) {
+        errors.session_id = [`The session_id field must be the id of a training session; none has the id ${input.session_id}.`];
+      }
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
       const now = ctx.clock.now();
       const row = await deps.meetings.insert({
-        session_id: sessionId as number,
-        held_on: heldOn as string,
-        starts_at: startsAt ?? null,
-        ends_at: endsAt ?? null,
-        location: location ?? null,
+        session_id: input.session_id,
+        held_on: heldOn,
+        starts_at: startsAt,
+        ends_at: endsAt,
+        location: input.location?.trim() ?? null,
         status: 'Scheduled',
         cancelled_at: null,
         created_at: now.toISOString(),
