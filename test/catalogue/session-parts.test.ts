@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { MeetingCreate } from '../../src/modules/meetings/schemas.ts';
 import { meetingServiceFor } from '../../src/modules/meetings/service.ts';
+import { ResourceCreate } from '../../src/modules/resources/schemas.ts';
 import { resourceServiceFor } from '../../src/modules/resources/service.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { endOfDay, localDate, startOfDay } from '../../src/platform/time.ts';
+import { validateInput } from '../../src/platform/validation.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -120,9 +123,11 @@ describe("a session's assessments, learning resources and meetings", () => {
   test('resources: created through the service with the checks of each type', async () => {
     const resources = resourceServiceFor(app.platform);
     const ctx = operatorContext(app.platform);
-    const text = await resources.create(ctx, { session_id: sessionId, title: 'Notes', type: 'text', body: 'Lift with care.' });
+    // As `academy admin resources create` takes it: checked against the schema, then by the service.
+    const create = async (data: unknown) => resources.create(ctx, validateInput(ResourceCreate, data));
+    const text = await create({ session_id: sessionId, title: 'Notes', type: 'text', body: 'Lift with care.' });
     assert.deepEqual([text.status, text.published_at, text.url], ['draft', null, null]);
-    const link = await resources.create(ctx, {
+    const link = await create({
       session_id: sessionId,
       title: 'Video',
       type: 'link',
@@ -130,11 +135,11 @@ describe("a session's assessments, learning resources and meetings", () => {
       status: 'published',
     });
     assert.deepEqual([link.status, link.published_at], ['published', NOW]);
-    await refused(resources.create(ctx, { session_id: sessionId, title: 'x', type: 'link' }), 422, 'url');
-    await refused(resources.create(ctx, { session_id: sessionId, title: 'x', type: 'text' }), 422, 'body');
-    await refused(resources.create(ctx, { session_id: sessionId, title: 'x', type: 'video' }), 422, 'type');
-    await refused(resources.create(ctx, { session_id: sessionId, title: 'x', type: 'link', url: 'ftp://x' }), 422, 'url');
-    await refused(resources.create(ctx, { session_id: 999_999, title: 'x', type: 'text', body: 'y' }), 422, 'session_id');
+    await refused(create({ session_id: sessionId, title: 'x', type: 'link' }), 422, 'url');
+    await refused(create({ session_id: sessionId, title: 'x', type: 'text' }), 422, 'body');
+    await refused(create({ session_id: sessionId, title: 'x', type: 'video' }), 422, 'type');
+    await refused(create({ session_id: sessionId, title: 'x', type: 'link', url: 'ftp://x' }), 422, 'url');
+    await refused(create({ session_id: 999_999, title: 'x', type: 'text', body: 'y' }), 422, 'session_id');
   });
 
   test('meetings: listed per session, sorted by day, one read, 404 across sessions', async () => {
@@ -224,8 +229,10 @@ describe("a session's assessments, learning resources and meetings", () => {
       clock.set(NOW);
       const meetings = meetingServiceFor(app.platform);
       const ctx = operatorContext(app.platform);
+      // As `academy admin meetings create` takes it: checked against the schema, then by the service.
+      const create = async (data: unknown) => meetings.create(ctx, validateInput(MeetingCreate, data));
       // 00:30 on 12 January in Auckland is still 11 January in UTC: the organization's day counts.
-      const created = await meetings.create(ctx, {
+      const created = await create({
         session_id: sessionId,
         held_on: '2027-01-12',
         starts_at: '2027-01-11T11:30:00Z',
@@ -237,18 +244,10 @@ describe("a session's assessments, learning resources and meetings", () => {
         ['2027-01-11T11:30:00.000Z', '2027-01-12T11:00:00.000Z', 'Scheduled', 'scheduled'],
       );
       assert.equal(localDate(new Date(created.starts_at as string), 'Pacific/Auckland'), '2027-01-12');
+      await refused(create({ session_id: sessionId, held_on: '2027-01-12', starts_at: '2027-01-11T10:59:00Z' }), 422, 'starts_at');
+      await refused(create({ session_id: sessionId, held_on: '2027-01-12', ends_at: '2027-01-12T11:00:01Z' }), 422, 'ends_at');
       await refused(
-        meetings.create(ctx, { session_id: sessionId, held_on: '2027-01-12', starts_at: '2027-01-11T10:59:00Z' }),
-        422,
-        'starts_at',
-      );
-      await refused(
-        meetings.create(ctx, { session_id: sessionId, held_on: '2027-01-12', ends_at: '2027-01-12T11:00:01Z' }),
-        422,
-        'ends_at',
-      );
-      await refused(
-        meetings.create(ctx, {
+        create({
           session_id: sessionId,
           held_on: '2027-01-12',
           starts_at: '2027-01-11T20:00:00Z',
@@ -257,12 +256,8 @@ describe("a session's assessments, learning resources and meetings", () => {
         422,
         'ends_at',
       );
-      await refused(meetings.create(ctx, { session_id: sessionId, held_on: '2027-02-30' }), 422, 'held_on');
-      await refused(
-        meetings.create(ctx, { session_id: sessionId, held_on: '2027-01-12', starts_at: '2027-01-12 09:00' }),
-        422,
-        'starts_at',
-      );
+      await refused(create({ session_id: sessionId, held_on: '2027-02-30' }), 422, 'held_on');
+      await refused(create({ session_id: sessionId, held_on: '2027-01-12', starts_at: '2027-01-12 09:00' }), 422, 'starts_at');
 
       const cancelledNow = await meetings.cancel(ctx, created.id);
       assert.deepEqual([cancelledNow.status, cancelledNow.effective_status, cancelledNow.cancelled_at], ['Cancelled', 'cancelled', NOW]);

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { idArgument } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { validateInput } from '../../platform/validation.ts';
+import { ResourceCreate } from './schemas.ts';
 import { resourceServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'session_id', 'title', 'type', 'status', 'url', 'published_at'];
@@ -18,7 +20,8 @@ export function adminResourceCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"session_id":3,"title":"Slides","type":"link","url":"https://…","status":"draft"}')
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const resource = await resourceServiceFor(platform).create(ctx, parseData(options.data));
+        const input = validateInput(ResourceCreate, parseData(options.data));
+        const resource = await resourceServiceFor(platform).create(ctx, input);
         out.result(resource, `Resource ${resource.id} created (${resource.status}).\n${table([resource], COLUMNS)}`);
       }),
     );

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { Line, Text } from '../../platform/validation.ts';
 
 export const RESOURCE_TYPES = ['link', 'file', 'text'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
@@ -29,3 +30,27 @@ export const RESOURCE_SORTS = ['id', 'title', 'published_at'] as const;
 export type ResourceSort = (typeof RESOURCE_SORTS)[number];
 
 export const ResourceListQuery = ListQuery({ sort: RESOURCE_SORTS });
+
+/** `academy admin resources create`: a learning resource of a training session, a draft unless `status` says published. */
+export const ResourceCreate = Type.Object(
+  {
+    session_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+    title: Line(200),
+    type: StringEnum(RESOURCE_TYPES),
+    url: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 2000,
+          pattern: '^https?://\\S+$',
+          'x-message': 'must be an http or https URL',
+          description: 'Required for a `link` or a `file`.',
+        }),
+      ),
+    ),
+    body: Type.Optional(Nullable(Text(100_000, { description: 'Required for a `text` resource.' }))),
+    // Null, like absence: a draft.
+    status: Type.Optional(Nullable(StringEnum(RESOURCE_STATUSES))),
+  },
+  { additionalProperties: false },
+);
+export type ResourceCreate = Static<typeof ResourceCreate>;

@@ -2,29 +2,19 @@ import type { Kysely } from 'kysely';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { NotFoundError } from '../../platform/errors.ts';
-import { Fields } from '../../platform/fields.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { sessionInCourse } from '../sessions/lookup.ts';
 import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
 import { createResourceRepository, type ResourceRepository, type ResourceRow } from './repository.ts';
-import {
-  type LearningResource,
-  RESOURCE_STATUSES,
-  RESOURCE_TYPES,
-  type ResourceSort,
-  type ResourceStatus,
-  type ResourceType,
-} from './schemas.ts';
+import type { LearningResource, ResourceCreate, ResourceSort, ResourceStatus, ResourceType } from './schemas.ts';
 
 /** A learning resource is drafted, then published (once: a published resource stays published). */
 export const resourceLifecycle = defineLifecycle<ResourceStatus, 'publish'>({
   table: 'learning_resources',
   moves: { publish: { from: ['draft'], to: 'published' } },
 });
-
-const URL_PATTERN = /^https?:\/\/\S+$/;
 
 export function presentResource(row: ResourceRow): LearningResource {
   return {
@@ -64,27 +54,29 @@ export function createResourceService(deps: { db: Kysely<DB>; resources: Resourc
       return presentResource(row);
     },
 
-    /** Adds a resource to a session (`academy admin resources create`), in draft unless `status` says published. */
-    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<LearningResource> {
-      const fields = new Fields(data, ['session_id', 'title', 'type', 'url', 'body', 'status']);
-      const sessionId = fields.integer('session_id', { required: true, min: 1 });
-      const title = fields.text('title', { required: true, max: 200 });
-      const type = fields.oneOf('type', RESOURCE_TYPES, { required: true });
-      const url = fields.text('url', { max: 2000, pattern: URL_PATTERN, hint: 'The url must be an http or https URL.' });
-      const body = fields.text('body', { max: 100_000 });
-      const status = fields.oneOf('status', RESOURCE_STATUSES) ?? 'draft';
-      if ((type === 'link' || type === 'file') && !url && !fields.failed('url')) fields.add('url', `A ${type} resource needs a url.`);
-      if (type === 'text' && !body && !fields.failed('body')) fields.add('body', 'A text resource needs a body.');
-      if (typeof sessionId === 'number' && !(await deps.sessions.findById(sessionId)))
-        fields.add('session_id', 'No training session has this id.');
-      fields.check();
+    /**
+     * Adds a resource to a session (`academy admin resources create`), in draft unless `status` says
+     * published. A link or a file needs its url, a text its body (422).
+     */
+    async create(ctx: ServiceContext, input: ResourceCreate): Promise<LearningResource> {
+      const { type } = input;
+      const url = input.url ?? null;
+      const body = input.body?.trim() ?? null;
+      const status = input.status ?? 'draft';
+      const errors: Record<string, string[]> = {};
+      if ((type === 'link' || type === 'file') && !url) errors.url = [`The url field is required for a ${type} resource.`];
+      if (type === 'text' && !body) errors.body = ['The body field is required for a text resource.'];
+      if (!(await deps.sessions.findById(input.session_id))) {
+        errors.session_id = [`The session_id field must be the id of a training session; none has the id ${input.session_id}.`];
+      }
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
       const now = ctx.clock.now().toISOString();
       const row = await deps.resources.insert({
-        session_id: sessionId as number,
-        title: title as string,
-        type: type as ResourceType,
-        url: url ?? null,
-        body: body ?? null,
+        session_id: input.session_id,
+        title: input.title.trim(),
+        type,
+        url,
+        body,
         status,
         published_at: status === 'published' ? now : null,
         created_at: now,
