@@ -144,4 +144,137 @@ describe('academy admin: courses, sessions, meetings, assessments, resources, en
     assert.notEqual(conflict.code, 0);
     assert.match(conflict.stderr, /cannot move from published to draft/);
   });
+
+  describe("--data is checked against the action's schema: every field at once, in the API's words", () => {
+    let course: { id: number; slug: string };
+    let session: { id: number };
+    /** The field errors of a refused `admin` action, one `field: message` line each, sorted. */
+    const refused = async (...args: string[]) => {
+      const result = await runCli(['--json', 'admin', ...args], env);
+      assert.notEqual(result.code, 0, args.join(' '));
+      const [first, ...lines] = jsonError(result.stderr).split('\n');
+      assert.match(first as string, /^validation_failed: /);
+      return lines.map((line) => line.trim()).sort();
+    };
+
+    before(async () => {
+      const f = fixtures(platform);
+      course = await f.course({ slug: 'schema-words', code: 'SW-1' });
+      session = await f.session({ course_id: course.id, starts_on: '2027-03-01', ends_on: '2027-03-02' });
+    });
+
+    test('courses create and transition', async () => {
+      assert.deepEqual(
+        await refused(
+          'courses',
+          'create',
+          ...data({ slug: 'X Y', title: '', code: 'a b', price: 'ten', currency: 'EURO', language: 'not a tag!', colour: 'red' }),
+        ),
+        [
+          'code: The code field must be letters, digits, ".", "_" or "-", starting with a letter or digit, e.g. "PM-101".',
+          'colour: The colour field is not recognised.',
+          'currency: The currency field must be an ISO 4217 currency code, such as EUR.',
+          'language: The language field must be a BCP 47 language tag, such as en-GB.',
+          'price: The price field must be a non-negative decimal number as a string, e.g. "450.00".',
+          'slug: The slug field must be lowercase letters and digits in words joined by single hyphens, e.g. "project-management-101".',
+          'title: The title field must not be empty.',
+        ],
+      );
+      assert.deepEqual(
+        await refused(
+          'courses',
+          'create',
+          ...data({ slug: 'yen', title: 'Yen', code: 'Y1', price: '450.5', currency: 'JPY', language: 'ja' }),
+        ),
+        ['price: The price field must be a whole number for JPY, e.g. "450".'],
+      );
+      assert.deepEqual(await refused('courses', 'transition', course.slug, ...data({})), ['to_state: The to_state field is required.']);
+    });
+
+    test('sessions create, update and transition', async () => {
+      assert.deepEqual(
+        await refused('sessions', 'create', ...data({ course: course.slug, name: 'x', max_participants: -1, starts_on: '2027-3-1' })),
+        [
+          'ends_on: The ends_on field is required.',
+          'max_participants: The max_participants field must be at least 0.',
+          'starts_on: The starts_on field must be a date written YYYY-MM-DD.',
+        ],
+      );
+      assert.deepEqual(
+        await refused(
+          'sessions',
+          'create',
+          ...data({
+            course: 'no-such-course',
+            name: 'x',
+            max_participants: 1,
+            starts_on: '2027-03-05',
+            ends_on: '2027-03-01',
+            registration_opens_at: '2027-02-01T00:00:00Z',
+            registration_closes_at: '2027-01-01T00:00:00Z',
+          }),
+        ),
+        [
+          'course: The course field must be the slug of a course; no course has the slug "no-such-course".',
+          'ends_on: The ends_on field must be on or after starts_on.',
+          'registration_closes_at: The registration_closes_at field must be after registration_opens_at.',
+        ],
+      );
+      assert.deepEqual(
+        await refused('sessions', 'update', String(session.id), ...data({ course: 'other', workflow_state: 'cancelled', name: null })),
+        [
+          'course: The course field is not recognised.',
+          'name: The name field must be text.',
+          'workflow_state: The workflow_state field must not be cancelled here: a session is cancelled only through its transition (sessions transition ID, to_state "cancelled").',
+        ],
+      );
+      assert.deepEqual(await refused('sessions', 'update', String(session.id), ...data({ ends_on: '2027-02-01' })), [
+        'ends_on: The ends_on field must be on or after starts_on.',
+      ]);
+      assert.deepEqual(await refused('sessions', 'transition', String(session.id), ...data({ to_state: 'paused' })), [
+        'to_state: The to_state field must be one of: draft, scheduled, open_for_registration, in_progress, completed, cancelled.',
+      ]);
+      // A date-time the format allows but no clock has (a leap second) is refused, not a failure of the action.
+      assert.deepEqual(
+        await refused('sessions', 'update', String(session.id), ...data({ registration_opens_at: '2027-01-11T23:59:60Z' })),
+        [
+          'registration_opens_at: The registration_opens_at field must be an RFC 3339 date-time with a time zone, e.g. 2027-01-11T09:00:00Z.',
+        ],
+      );
+    });
+
+    test('meetings create', async () => {
+      assert.deepEqual(
+        await refused(
+          'meetings',
+          'create',
+          ...data({ session_id: session.id, held_on: '2027-03-01', starts_at: '2027-03-01T12:00:00Z', ends_at: '2027-03-01T09:00:00Z' }),
+        ),
+        ['ends_at: The ends_at field must be after starts_at.'],
+      );
+      assert.deepEqual(
+        await refused('meetings', 'create', ...data({ session_id: session.id, held_on: '2027-03-01', starts_at: '2027-03-02T09:00:00Z' })),
+        ["starts_at: The starts_at field must be on 2027-03-01 in the organization's time zone (UTC)."],
+      );
+    });
+
+    test('assessments create', async () => {
+      assert.deepEqual(await refused('assessments', 'create', ...data({ session_id: 999_999, title: 'Exam', max_score: 0 })), [
+        'max_score: The max_score field must be at least 1.',
+      ]);
+      assert.deepEqual(await refused('assessments', 'create', ...data({ session_id: 999_999, title: 'Exam' })), [
+        'session_id: The session_id field must be the id of a training session; none has the id 999999.',
+      ]);
+    });
+
+    test('resources create', async () => {
+      assert.deepEqual(
+        await refused('resources', 'create', ...data({ session_id: session.id, title: 'Slides', type: 'link', url: 'ftp://x' })),
+        ['url: The url field must be an http or https URL.'],
+      );
+      assert.deepEqual(await refused('resources', 'create', ...data({ session_id: session.id, title: 'Slides', type: 'link' })), [
+        'url: The url field is required for a link resource.',
+      ]);
+    });
+  });
 });
