@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { isUniqueViolation } from '../../src/db/errors.ts';
+import { EnrolmentCompletion, EnrolmentCreate } from '../../src/modules/enrolments/schemas.ts';
 import { type EnrolmentService, enrolmentServiceFor } from '../../src/modules/enrolments/service.ts';
 import { type SessionService, sessionServiceFor } from '../../src/modules/sessions/service.ts';
 import { operatorContext, type ServiceContext } from '../../src/platform/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import { validateInput } from '../../src/platform/validation.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { createTestPlatform } from '../support/platform.ts';
 
@@ -37,10 +39,13 @@ describe('enrolments with a waitlist', () => {
     sessions = sessionServiceFor(platform);
   });
 
+  // As `academy admin enrolments create|complete` call the service: the data checked by its schema first.
+  const enrol = async (data: unknown) => enrolments.enrol(ctx, validateInput(EnrolmentCreate, data));
+  const complete = async (id: number, data: unknown) => enrolments.complete(ctx, id, validateInput(EnrolmentCompletion, data));
   const students = async (n: number) => Promise.all(Array.from({ length: n }, () => f.student()));
   const enrolAll = async (sessionId: number, ids: number[]) => {
     const out = [];
-    for (const id of ids) out.push(await enrolments.enrol(ctx, { student_id: id, session_id: sessionId }));
+    for (const id of ids) out.push(await enrol({ student_id: id, session_id: sessionId }));
     return out;
   };
   const counts = async (id: number) => {
@@ -157,11 +162,11 @@ describe('enrolments with a waitlist', () => {
   test('a cancelled enrolment does not block a new one; two live enrolments of one student in one session are a 409', async () => {
     const session = await f.session({ max_participants: 5 });
     const [student] = await students(1);
-    const first = await enrolments.enrol(ctx, { student_id: student?.id, session_id: session.id });
-    const duplicate = await refused(enrolments.enrol(ctx, { student_id: student?.id, session_id: session.id }), 409, 'conflict');
+    const first = await enrol({ student_id: student?.id, session_id: session.id });
+    const duplicate = await refused(enrol({ student_id: student?.id, session_id: session.id }), 409, 'conflict');
     assert.match(duplicate.message, /already enrolled/);
     await enrolments.cancel(ctx, first.id);
-    const again = await enrolments.enrol(ctx, { student_id: student?.id, session_id: session.id });
+    const again = await enrol({ student_id: student?.id, session_id: session.id });
     assert.equal(again.status, 'confirmed');
     assert.notEqual(again.id, first.id);
     assert.deepEqual(await counts(session.id), { confirmed: 1, waitlisted: 0, seats: 4, capacity: 'available' });
@@ -185,18 +190,18 @@ describe('enrolments with a waitlist', () => {
   test('without a waitlist a full session refuses with a 409 conflict; seats 0 with a waitlist waitlists at 1', async () => {
     const closed = await f.session({ max_participants: 1, waitlist_enabled: false });
     const [a, b] = await students(2);
-    assert.equal((await enrolments.enrol(ctx, { student_id: a?.id, session_id: closed.id })).status, 'confirmed');
+    assert.equal((await enrol({ student_id: a?.id, session_id: closed.id })).status, 'confirmed');
     assert.deepEqual(await counts(closed.id), { confirmed: 1, waitlisted: 0, seats: 0, capacity: 'full' });
-    const full = await refused(enrolments.enrol(ctx, { student_id: b?.id, session_id: closed.id }), 409, 'conflict');
+    const full = await refused(enrol({ student_id: b?.id, session_id: closed.id }), 409, 'conflict');
     assert.match(full.message, /full/);
 
     const none = await f.session({ max_participants: 0 });
     assert.deepEqual(await counts(none.id), { confirmed: 0, waitlisted: 0, seats: 0, capacity: 'waitlist' });
-    const waiting = await enrolments.enrol(ctx, { student_id: b?.id, session_id: none.id });
+    const waiting = await enrol({ student_id: b?.id, session_id: none.id });
     assert.deepEqual([waiting.status, waiting.waitlist_position], ['waitlisted', 1]);
     const noSeatsNoList = await f.session({ max_participants: 0, waitlist_enabled: false });
     assert.equal((await counts(noSeatsNoList.id)).capacity, 'full');
-    await refused(enrolments.enrol(ctx, { student_id: b?.id, session_id: noSeatsNoList.id }), 409, 'conflict');
+    await refused(enrol({ student_id: b?.id, session_id: noSeatsNoList.id }), 409, 'conflict');
   });
 
   test('only students enrol: staff, users without an application and unknown ids are a 422 on student_id', async () => {
@@ -205,12 +210,12 @@ describe('enrolments with a waitlist', () => {
     await f.application({ user_id: staff.id });
     const applicant = await f.user();
     for (const id of [staff.id, applicant.id, 999_999]) {
-      await refused(enrolments.enrol(ctx, { student_id: id, session_id: session.id }), 422, 'validation_failed', 'student_id');
+      await refused(enrol({ student_id: id, session_id: session.id }), 422, 'validation_failed', 'student_id');
     }
     const [student] = await students(1);
-    await refused(enrolments.enrol(ctx, { student_id: student?.id, session_id: 999_999 }), 422, 'validation_failed', 'session_id');
-    await refused(enrolments.enrol(ctx, { student_id: 'x', session_id: session.id, seat: 1 }), 422, 'validation_failed', 'seat');
-    const error = await refused(enrolments.enrol(ctx, {}), 422, 'validation_failed');
+    await refused(enrol({ student_id: student?.id, session_id: 999_999 }), 422, 'validation_failed', 'session_id');
+    await refused(enrol({ student_id: 'x', session_id: session.id, seat: 1 }), 422, 'validation_failed', 'seat');
+    const error = await refused(enrol({}), 422, 'validation_failed');
     assert.deepEqual(Object.keys(error.details ?? {}).sort(), ['session_id', 'student_id']);
   });
 
@@ -218,7 +223,7 @@ describe('enrolments with a waitlist', () => {
     const [student] = await students(1);
     for (const state of ['cancelled', 'completed']) {
       const session = await f.session({ workflow_state: state });
-      await refused(enrolments.enrol(ctx, { student_id: student?.id, session_id: session.id }), 409, 'conflict');
+      await refused(enrol({ student_id: student?.id, session_id: session.id }), 409, 'conflict');
     }
   });
 
@@ -230,26 +235,21 @@ describe('enrolments with a waitlist', () => {
       people.map((p) => p.id),
     );
     assert.equal((await sessions.getById(ctx, session.id)).completion_rate, 0);
-    const done = await enrolments.complete(ctx, made[0]?.id as number, { completion_outcome: 'passed', completion_notes: 'Top marks' });
+    const done = await complete(made[0]?.id as number, { completion_outcome: 'passed', completion_notes: 'Top marks' });
     assert.deepEqual([done.status, done.completion_outcome, done.completion_notes], ['confirmed', 'passed', 'Top marks']);
     assert.ok(done.completion_recorded_at);
     assert.equal((await sessions.getById(ctx, session.id)).completion_rate, 33.3);
-    await enrolments.complete(ctx, made[1]?.id as number, { completion_outcome: 'withdrawn' });
+    await complete(made[1]?.id as number, { completion_outcome: 'withdrawn' });
     assert.equal((await sessions.getById(ctx, session.id)).completion_rate, 66.7);
-    await enrolments.complete(ctx, made[2]?.id as number, { completion_outcome: 'failed' });
+    await complete(made[2]?.id as number, { completion_outcome: 'failed' });
     assert.equal((await sessions.getById(ctx, session.id)).completion_rate, 100);
 
-    await refused(enrolments.complete(ctx, made[0]?.id as number, { completion_outcome: 'failed' }), 409, 'invalid_transition');
-    await refused(enrolments.complete(ctx, made[3]?.id as number, { completion_outcome: 'passed' }), 409, 'invalid_transition');
-    await refused(
-      enrolments.complete(ctx, made[1]?.id as number, { completion_outcome: 'great' }),
-      422,
-      'validation_failed',
-      'completion_outcome',
-    );
-    await refused(enrolments.complete(ctx, made[1]?.id as number, {}), 422, 'validation_failed', 'completion_outcome');
+    await refused(complete(made[0]?.id as number, { completion_outcome: 'failed' }), 409, 'invalid_transition');
+    await refused(complete(made[3]?.id as number, { completion_outcome: 'passed' }), 409, 'invalid_transition');
+    await refused(complete(made[1]?.id as number, { completion_outcome: 'great' }), 422, 'validation_failed', 'completion_outcome');
+    await refused(complete(made[1]?.id as number, {}), 422, 'validation_failed', 'completion_outcome');
     await refused(enrolments.cancel(ctx, made[0]?.id as number), 409, 'invalid_transition');
-    await refused(enrolments.complete(ctx, 999_999, { completion_outcome: 'passed' }), 404, 'not_found');
+    await refused(complete(999_999, { completion_outcome: 'passed' }), 404, 'not_found');
     await refused(enrolments.cancel(ctx, 999_999), 404, 'not_found');
     const completed = await eventsOf('enrollment.completed', session.id);
     assert.equal(completed.length, 3);

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { idArgument } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
-import { Fields } from '../../platform/fields.ts';
-import type { Enrolment } from './schemas.ts';
+import { validateInput } from '../../platform/validation.ts';
+import { type Enrolment, EnrolmentCancel, EnrolmentCompletion, EnrolmentCreate } from './schemas.ts';
 import { enrolmentServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'student_id', 'session_id', 'course_id', 'status', 'waitlist_position', 'completion_outcome', 'created_at'];
@@ -25,7 +25,8 @@ export function adminEnrolmentCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"student_id":12,"session_id":3}')
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const enrolment = await enrolmentServiceFor(platform).enrol(ctx, parseData(options.data));
+        const input = validateInput(EnrolmentCreate, parseData(options.data));
+        const enrolment = await enrolmentServiceFor(platform).enrol(ctx, input);
         out.result(enrolment, show(enrolment, 'created'));
       }),
     );
@@ -36,10 +37,9 @@ export function adminEnrolmentCommands(admin: Command, run: Runner): void {
     .option('--data <json>', '{"reason":"Changed jobs"}')
     .action((id: string, options: { data?: string }) =>
       run(async ({ platform, out, ctx }) => {
-        const fields = new Fields(parseData(options.data), ['reason']);
-        const reason = fields.text('reason', { max: 2000 });
-        fields.check();
-        const enrolment = await enrolmentServiceFor(platform).cancel(ctx, idArgument(id), reason);
+        const enrolmentId = idArgument(id);
+        const { reason } = validateInput(EnrolmentCancel, parseData(options.data));
+        const enrolment = await enrolmentServiceFor(platform).cancel(ctx, enrolmentId, reason);
         out.result(enrolment, show(enrolment, 'cancelled'));
       }),
     );
@@ -50,7 +50,9 @@ export function adminEnrolmentCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"completion_outcome":"passed","completion_notes":"…"}')
     .action((id: string, options) =>
       run(async ({ platform, out, ctx }) => {
-        const enrolment = await enrolmentServiceFor(platform).complete(ctx, idArgument(id), parseData(options.data));
+        const enrolmentId = idArgument(id);
+        const input = validateInput(EnrolmentCompletion, parseData(options.data));
+        const enrolment = await enrolmentServiceFor(platform).complete(ctx, enrolmentId, input);
         out.result(enrolment, `Enrolment ${enrolment.id} completed: ${enrolment.completion_outcome}.`);
       }),
     );

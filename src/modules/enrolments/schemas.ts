@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { Text } from '../../platform/validation.ts';
 
 export const ENROLMENT_STATUSES = ['confirmed', 'waitlisted', 'cancelled'] as const;
 export type EnrolmentStatus = (typeof ENROLMENT_STATUSES)[number];
@@ -37,6 +38,35 @@ export const Enrolment = Type.Object(
   { $id: 'Enrolment' },
 );
 export type Enrolment = Static<typeof Enrolment>;
+
+const Id = (description: string) => Type.Integer({ minimum: 1, maximum: 2147483647, description });
+
+/** `academy admin enrolments create`. Not part of the API (enrolments are made in the administration). */
+export const EnrolmentCreate = Type.Object(
+  {
+    student_id: Id('A student: a user with a course application who is not staff.'),
+    session_id: Id('The training session to enrol in.'),
+  },
+  { additionalProperties: false },
+);
+export type EnrolmentCreate = Static<typeof EnrolmentCreate>;
+
+/** `academy admin enrolments cancel ID`: why, if the operator says. */
+export const EnrolmentCancel = Type.Object(
+  { reason: Type.Optional(Nullable(Text(2000, { description: 'Why the enrolment is cancelled (trimmed).' }))) },
+  { additionalProperties: false },
+);
+export type EnrolmentCancel = Static<typeof EnrolmentCancel>;
+
+/** `academy admin enrolments complete ID`: the outcome of a confirmed enrolment, once. */
+export const EnrolmentCompletion = Type.Object(
+  {
+    completion_outcome: StringEnum(COMPLETION_OUTCOMES),
+    completion_notes: Type.Optional(Nullable(Text(10_000, { description: 'Trimmed.' }))),
+  },
+  { additionalProperties: false },
+);
+export type EnrolmentCompletion = Static<typeof EnrolmentCompletion>;
 
 export const ENROLMENT_SORTS = ['id', 'created_at', 'updated_at'] as const;
 export type EnrolmentSort = (typeof ENROLMENT_SORTS)[number];

@@ -4,12 +4,11 @@ import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
-import { Fields } from '../../platform/fields.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createSessionRepository, type SessionRepository, type SessionRow } from '../sessions/repository.ts';
 import { createEnrolmentRepository, type EnrolmentFilter, type EnrolmentRepository, type EnrolmentRow } from './repository.ts';
-import { COMPLETION_OUTCOMES, type CompletionOutcome, type Enrolment, type EnrolmentSort, type EnrolmentStatus } from './schemas.ts';
+import type { CompletionOutcome, Enrolment, EnrolmentCompletion, EnrolmentCreate, EnrolmentSort, EnrolmentStatus } from './schemas.ts';
 import { createWaitlist, enrolmentLifecycle, enrolmentPayload, type Waitlist } from './waitlist.ts';
 
 /** Sessions that take no new enrolments. */
@@ -90,12 +89,9 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
      * Only students may enrol (422 on student_id), once per session while the enrolment is not
      * cancelled (409), and not into a completed or cancelled session (409). Records `enrollment.created`.
      */
-    async enrol(ctx: ServiceContext, data: Record<string, unknown>): Promise<Enrolment> {
-      const fields = new Fields(data, ['student_id', 'session_id']);
-      const studentId = fields.integer('student_id', { required: true, min: 1 });
-      const sessionId = fields.integer('session_id', { required: true, min: 1 });
-      fields.check();
-      if (!(await enrolments.isStudent(studentId as number))) {
+    async enrol(ctx: ServiceContext, input: EnrolmentCreate): Promise<Enrolment> {
+      const { student_id: studentId, session_id: sessionId } = input;
+      if (!(await enrolments.isStudent(studentId))) {
         throw ValidationError.field(
           'student_id',
           'The student_id must be the id of a student (a user with a course application who is not staff).',
@@ -107,19 +103,19 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
         // The answer is read in the transaction: a connection lost after the commit must not turn into a
         // 5xx, which frees the Idempotency-Key for a retry that would then be refused as a second enrolment.
         const row = await deps.db.transaction().execute(async (trx) => {
-          const session = await sessions.lock(trx, sessionId as number);
+          const session = await sessions.lock(trx, sessionId);
           if (!session) throw ValidationError.field('session_id', 'No training session has this id.');
           if (CLOSED_STATES.includes(session.workflow_state)) {
             throw new ConflictError('conflict', `The session is ${session.workflow_state}; it takes no enrolments.`);
           }
-          const existing = await enrolments.live(trx, studentId as number, session.id);
+          const existing = await enrolments.live(trx, studentId, session.id);
           if (existing) throw new ConflictError('conflict', `The student is already enrolled in this session (enrolment ${existing.id}).`);
 
           const counts = countsOf(session);
           const seat = session.max_participants - counts.confirmed_count > 0;
           if (!seat && !session.waitlist_enabled) throw new ConflictError('conflict', 'The session is full and has no waitlist.');
           const created = await enrolments.insert(trx, {
-            user_id: studentId as number,
+            user_id: studentId,
             session_id: session.id,
             status: seat ? 'confirmed' : 'waitlisted',
             waitlist_position: seat ? null : counts.waitlisted_count + 1,
@@ -156,7 +152,8 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
      * goes to the oldest waitlisted enrolment (`enrollment.promoted`); a waitlisted one leaves the
      * waitlist, which closes up behind it. A cancelled or completed enrolment is a 409 `invalid_transition`.
      */
-    async cancel(ctx: ServiceContext, id: number, reason?: string | null): Promise<Enrolment> {
+    async cancel(ctx: ServiceContext, id: number, givenReason?: string | null): Promise<Enrolment> {
+      const reason = givenReason?.trim() || null;
       const now = ctx.clock.now().toISOString();
       // The answer is read in the transaction: once it commits, the answer is sent whatever the
       // database does next (a retry after a lost answer would be a 409).
@@ -165,11 +162,11 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
           throw new ConflictError('invalid_transition', 'A completed enrolment cannot be cancelled.');
         }
         await enrolmentLifecycle.apply(trx, id, 'cancel', {
-          set: { cancelled_at: now, cancellation_reason: reason ?? null, waitlist_position: null, updated_at: now },
+          set: { cancelled_at: now, cancellation_reason: reason, waitlist_position: null, updated_at: now },
           event: {
             sink: deps.outbox,
             type: 'enrollment.cancelled',
-            payload: enrolmentPayload(row, { status: 'cancelled', previous_status: row.status, reason: reason ?? null }),
+            payload: enrolmentPayload(row, { status: 'cancelled', previous_status: row.status, reason }),
           },
         });
         const counts = countsOf(session);
@@ -185,11 +182,9 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
      * Records the completion of a confirmed enrolment (`academy admin enrolments complete`): its
      * outcome and notes, once. Records `enrollment.completed`.
      */
-    async complete(ctx: ServiceContext, id: number, data: Record<string, unknown>): Promise<Enrolment> {
-      const fields = new Fields(data, ['completion_outcome', 'completion_notes']);
-      const outcome = fields.oneOf('completion_outcome', COMPLETION_OUTCOMES, { required: true });
-      const notes = fields.text('completion_notes', { max: 10_000 });
-      fields.check();
+    async complete(ctx: ServiceContext, id: number, input: EnrolmentCompletion): Promise<Enrolment> {
+      const outcome = input.completion_outcome;
+      const notes = input.completion_notes?.trim() ?? null;
       const now = ctx.clock.now().toISOString();
       const completed = await withSession(id, async (trx, row, session) => {
         if (row.status !== 'confirmed') {
@@ -200,7 +195,7 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
         }
         await enrolments.update(trx, id, {
           completion_outcome: outcome,
-          completion_notes: notes ?? null,
+          completion_notes: notes,
           completion_recorded_at: now,
           updated_at: now,
         });
