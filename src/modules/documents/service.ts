@@ -67,6 +67,27 @@ export interface UploadFile {
   mediaType: string | undefined;
 }
 
+/** A part of an upload as it arrives: a form field, or the file. */
+export type UploadPart = { kind: 'field'; name: string; value: string } | { kind: 'file'; name: string; file: UploadFile };
+
+/** The file of an upload once stored, with the media type read from its content and its cleaned name. */
+type ReceivedFile = StoredFile & { mediaType: string; filename: string };
+
+/** What an upload has sent so far: its fields by name, and its file once stored. */
+interface Received {
+  fields: Record<string, string | undefined>;
+  file: ReceivedFile | null;
+}
+
+/** An upload that passed every check but the database's: its type, file and fields. */
+interface CheckedUpload {
+  type: DocumentType;
+  file: ReceivedFile;
+  title: string | null | undefined;
+  studentId: number | null | undefined;
+  supersedesId: number | null | undefined;
+}
+
 /** A file name fit to show and to send back: no path, no control characters, at most 255 characters. */
 export function cleanFilename(name: string | undefined): string {
   // Browsers send a quote in a multipart file name as %22 (and CR, LF as %0D, %0A: dropped below).
@@ -180,6 +201,131 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     }
   }
 
+  /** Reads the parts as they arrive: the fields noted, the one file streamed to storage. */
+  async function receiveParts(parts: AsyncIterable<UploadPart>, received: Received): Promise<void> {
+    for await (const part of parts) {
+      if (part.kind === 'field') {
+        if (part.name in received.fields) throw ValidationError.field(part.name, `The ${part.name} field was sent twice.`);
+        received.fields[part.name] = part.value;
+        continue;
+      }
+      if (part.name !== 'file') throw ValidationError.field(part.name, `Files are sent in the file field, not ${part.name}.`);
+      if (received.file) throw ValidationError.field('file', 'Send one file per upload.');
+      received.file = await storeFile(part.file, received.fields);
+    }
+  }
+
+  /**
+   * Streams the file to storage, checked against the fields sent before it: its size limit is its
+   * type's when the type came first (else the largest of any type), its content sniffed on the way.
+   */
+  async function storeFile(upload: UploadFile, fields: Received['fields']): Promise<ReceivedFile> {
+    const early = readFields(fields, false);
+    if (Object.keys(early.errors).length > 0) throw new ValidationError(early.errors);
+    const found: { mediaType?: string } = {};
+    const limit = early.type ? rules[early.type].maxBytes : largest;
+    const file = await storage.put(
+      sniffing(upload, () => early.type, found),
+      { maxBytes: limit, prefix: 'documents' },
+    );
+    return { ...file, mediaType: found.mediaType ?? 'application/octet-stream', filename: cleanFilename(upload.filename) };
+  }
+
+  /** Once every part has arrived: the fields and the file checked against the document type's rules. */
+  function checkUpload(received: Received): CheckedUpload {
+    const checked = readFields(received.fields, true);
+    if (!received.file) checked.errors.file = ['The file field is required: send the file as a multipart part named file.'];
+    if (Object.keys(checked.errors).length > 0) throw new ValidationError(checked.errors);
+    const file = received.file as ReceivedFile;
+    const type = checked.type as DocumentType;
+    if (file.size > rules[type].maxBytes) throw new FileTooLargeError(rules[type].maxBytes);
+    if (!rules[type].mediaTypes.includes(file.mediaType)) throw refuseMediaType(type, file.mediaType);
+    if (file.size === 0) throw ValidationError.field('file', 'The file is empty.');
+    return { type, file, title: checked.title, studentId: checked.studentId, supersedesId: checked.supersedesId };
+  }
+
+  /**
+   * In one transaction: the document's row, the prior version archived when it is a new version, its
+   * events and the job that checks the stored file.
+   */
+  async function recordUpload(ctx: ServiceContext, upload: CheckedUpload): Promise<DocumentRow> {
+    const { type, file, supersedesId } = upload;
+    const now = ctx.clock.now().toISOString();
+    return db.transaction().execute(async (trx) => {
+      await checkStudent(trx, upload.studentId);
+      if (supersedesId) await checkPriorVersion(trx, supersedesId, type);
+      const inserted = await documents.insert(trx, {
+        type,
+        status: 'stored',
+        title: upload.title ?? null,
+        filename: file.filename,
+        media_type: file.mediaType,
+        size: file.size,
+        sha256: file.sha256,
+        storage_key: file.key,
+        student_id: upload.studentId ?? null,
+        supersedes_id: supersedesId ?? null,
+        uploaded_by_token_id: ctx.actor.tokenId,
+        created_at: now,
+        updated_at: now,
+      });
+      if (supersedesId) await archivePriorVersion(trx, supersedesId, inserted, now);
+      await outbox.emit(trx, 'document.stored', { document_id: inserted, type, size: file.size, sha256: file.sha256 });
+      await deps.queue.enqueue(trx, 'documents.process', { documentId: inserted });
+      // Read in the transaction: once it has committed, nothing is left to fail, so a 5xx (which
+      // frees an Idempotency-Key for a retry) means that nothing was stored.
+      return find(trx, inserted);
+    });
+  }
+
+  /** The version a new one supersedes: it exists, has the same type, and is the current version. */
+  async function checkPriorVersion(trx: Kysely<DB>, priorId: number, type: DocumentType): Promise<void> {
+    // Locked until the commit, so that of concurrent new versions of one prior only the first
+    // finds it current; the others wait, then find it superseded (SQLite: writers take turns).
+    await documents.lock(trx, deps.dialect, priorId);
+    const prior = await documents.find(trx, priorId);
+    if (!prior) throw ValidationError.field('supersedes_id', `There is no document with id ${priorId}.`);
+    if (prior.type !== type) {
+      throw ValidationError.field('supersedes_id', `Document ${prior.id} is a ${prior.type}; a new version must have the same type.`);
+    }
+    if (prior.status === 'deleted') {
+      throw new ConflictError('invalid_transition', `Document ${prior.id} is deleted; a deleted document has no new versions.`);
+    }
+    if (prior.superseded_by_id !== null) {
+      throw new ConflictError(
+        'conflict',
+        `Document ${prior.id} is already superseded by document ${prior.superseded_by_id}; only the current version ` +
+          'takes a new version.',
+      );
+    }
+    if (prior.status === 'archived') {
+      throw new ConflictError('conflict', `Document ${prior.id} is archived; only the current version takes a new version.`);
+    }
+  }
+
+  async function archivePriorVersion(trx: Kysely<DB>, priorId: number, supersededBy: number, now: string): Promise<void> {
+    // Conditional (stored or available only): even unlocked, two new versions cannot both archive it.
+    const archived = await documentLifecycle.tryApply(trx, priorId, 'archive', {
+      set: { archived_at: now, updated_at: now },
+      event: { sink: outbox, type: 'document.archived', payload: { document_id: priorId, superseded_by_id: supersededBy } },
+    });
+    if (!archived) {
+      throw new ConflictError('conflict', `Document ${priorId} was superseded meanwhile; only the current version takes a new version.`);
+    }
+  }
+
+  /**
+   * Whatever refused the upload, or cut it short, the file it left is removed; unless the row was
+   * committed after all (the connection was lost at the commit, or afterwards while reading the row
+   * back): then the file is the document's. When that cannot be told now, the file is kept: a stray
+   * file (which `academy admin storage sweep` removes later) is better than a document without its file.
+   */
+  async function removeUnclaimedFile(file: ReceivedFile | null): Promise<void> {
+    if (file && !(await documents.namedKeys([file.key]).catch(() => new Set([file.key]))).has(file.key)) {
+      await storage.delete(file.key).catch(() => {});
+    }
+  }
+
   return {
     rules,
 
@@ -198,123 +344,16 @@ export function createDocumentService(deps: DocumentServiceDeps) {
      * largest of any type, checked again at the end); every refusal, and an aborted upload, leaves
      * neither a row nor a file.
      */
-    async upload(
-      ctx: ServiceContext,
-      parts: AsyncIterable<{ kind: 'field'; name: string; value: string } | { kind: 'file'; name: string; file: UploadFile }>,
-    ): Promise<Document> {
-      const fields: Record<string, string | undefined> = {};
-      const received: { file: (StoredFile & { mediaType: string; filename: string }) | null } = { file: null };
+    async upload(ctx: ServiceContext, parts: AsyncIterable<UploadPart>): Promise<Document> {
+      const received: Received = { fields: {}, file: null };
       try {
-        for await (const part of parts) {
-          if (part.kind === 'field') {
-            if (part.name in fields) throw ValidationError.field(part.name, `The ${part.name} field was sent twice.`);
-            fields[part.name] = part.value;
-            continue;
-          }
-          if (part.name !== 'file') throw ValidationError.field(part.name, `Files are sent in the file field, not ${part.name}.`);
-          if (received.file) throw ValidationError.field('file', 'Send one file per upload.');
-          const early = readFields(fields, false);
-          if (Object.keys(early.errors).length > 0) throw new ValidationError(early.errors);
-          const found: { mediaType?: string } = {};
-          const limit = early.type ? rules[early.type].maxBytes : largest;
-          const file = await storage.put(
-            sniffing(part.file, () => early.type, found),
-            { maxBytes: limit, prefix: 'documents' },
-          );
-          received.file = {
-            ...file,
-            mediaType: found.mediaType ?? 'application/octet-stream',
-            filename: cleanFilename(part.file.filename),
-          };
-        }
-        const checked = readFields(fields, true);
-        if (!received.file) checked.errors.file = ['The file field is required: send the file as a multipart part named file.'];
-        if (Object.keys(checked.errors).length > 0) throw new ValidationError(checked.errors);
-        const file = received.file as NonNullable<typeof received.file>;
-        const type = checked.type as DocumentType;
-        if (file.size > rules[type].maxBytes) throw new FileTooLargeError(rules[type].maxBytes);
-        if (!rules[type].mediaTypes.includes(file.mediaType)) throw refuseMediaType(type, file.mediaType);
-        if (file.size === 0) throw ValidationError.field('file', 'The file is empty.');
-
-        const now = ctx.clock.now().toISOString();
-        const stored = await db.transaction().execute(async (trx) => {
-          await checkStudent(trx, checked.studentId);
-          if (checked.supersedesId) {
-            // Locked until the commit, so that of concurrent new versions of one prior only the first
-            // finds it current; the others wait, then find it superseded (SQLite: writers take turns).
-            await documents.lock(trx, deps.dialect, checked.supersedesId);
-            const prior = await documents.find(trx, checked.supersedesId);
-            if (!prior) throw ValidationError.field('supersedes_id', `There is no document with id ${checked.supersedesId}.`);
-            if (prior.type !== type) {
-              throw ValidationError.field(
-                'supersedes_id',
-                `Document ${prior.id} is a ${prior.type}; a new version must have the same type.`,
-              );
-            }
-            if (prior.status === 'deleted') {
-              throw new ConflictError('invalid_transition', `Document ${prior.id} is deleted; a deleted document has no new versions.`);
-            }
-            if (prior.superseded_by_id !== null) {
-              throw new ConflictError(
-                'conflict',
-                `Document ${prior.id} is already superseded by document ${prior.superseded_by_id}; only the current version ` +
-                  'takes a new version.',
-              );
-            }
-            if (prior.status === 'archived') {
-              throw new ConflictError('conflict', `Document ${prior.id} is archived; only the current version takes a new version.`);
-            }
-          }
-          const inserted = await documents.insert(trx, {
-            type,
-            status: 'stored',
-            title: checked.title ?? null,
-            filename: file.filename,
-            media_type: file.mediaType,
-            size: file.size,
-            sha256: file.sha256,
-            storage_key: file.key,
-            student_id: checked.studentId ?? null,
-            supersedes_id: checked.supersedesId ?? null,
-            uploaded_by_token_id: ctx.actor.tokenId,
-            created_at: now,
-            updated_at: now,
-          });
-          if (checked.supersedesId) {
-            // Conditional (stored or available only): even unlocked, two new versions cannot both archive it.
-            const archived = await documentLifecycle.tryApply(trx, checked.supersedesId, 'archive', {
-              set: { archived_at: now, updated_at: now },
-              event: {
-                sink: outbox,
-                type: 'document.archived',
-                payload: { document_id: checked.supersedesId, superseded_by_id: inserted },
-              },
-            });
-            if (!archived) {
-              throw new ConflictError(
-                'conflict',
-                `Document ${checked.supersedesId} was superseded meanwhile; only the current version takes a new version.`,
-              );
-            }
-          }
-          await outbox.emit(trx, 'document.stored', { document_id: inserted, type, size: file.size, sha256: file.sha256 });
-          await deps.queue.enqueue(trx, 'documents.process', { documentId: inserted });
-          // Read in the transaction: once it has committed, nothing is left to fail, so a 5xx (which
-          // frees an Idempotency-Key for a retry) means that nothing was stored.
-          return find(trx, inserted);
-        });
-        ctx.logger.info({ documentId: stored.id, size: file.size, type }, 'document stored');
+        await receiveParts(parts, received);
+        const upload = checkUpload(received);
+        const stored = await recordUpload(ctx, upload);
+        ctx.logger.info({ documentId: stored.id, size: upload.file.size, type: upload.type }, 'document stored');
         return presentDocument(stored);
       } catch (error) {
-        // Whatever refused the upload, or cut it short, the file it left is removed; unless the row
-        // was committed after all (the connection was lost at the commit, or afterwards while reading
-        // the row back): then the file is the document's. When that cannot be told now, the file is
-        // kept: a stray file (which `academy admin storage sweep`
-        // removes later) is better than a document without its file.
-        const file = received.file;
-        if (file && !(await documents.namedKeys([file.key]).catch(() => new Set([file.key]))).has(file.key)) {
-          await storage.delete(file.key).catch(() => {});
-        }
+        await removeUnclaimedFile(received.file);
         throw error;
       }
     },
