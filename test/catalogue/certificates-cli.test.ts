@@ -63,7 +63,8 @@ describe('academy admin certificates', () => {
         ['issue', '--data', JSON.stringify({ enrolment_id: waitlisted.id })],
         /Enrolment \d+ is waitlisted; only a confirmed enrolment earns a certificate/,
       ],
-      [['issue', '--data', '{}'], /enrolment_id: The enrolment_id field is required/],
+      [['issue', '--data', '{}'], /enrolment_id: The enrolment_id field is required\./],
+      [['revoke', '1', '--data', '{"reason":"  "}'], /reason: The reason field must not be blank\./],
       [['revoke', '99999999'], /not_found/],
       // A malformed id names nothing: the API's code, as for an unknown one.
       [['revoke', 'CERT-2026-000001'], /^not_found: "CERT-2026-000001" is not an id/],

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { idArgument } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { validateInput } from '../../platform/validation.ts';
+import { CertificateIssue, CertificateRevoke } from './schemas.ts';
 import { certificateServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'certificate_number', 'status', 'student_id', 'course', 'enrolment_id', 'issued_at', 'revoked_at'];
@@ -16,7 +18,8 @@ export function adminCertificateCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"enrolment_id":42}')
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const certificate = await certificateServiceFor(platform).issue(ctx, parseData(options.data));
+        const input = validateInput(CertificateIssue, parseData(options.data));
+        const certificate = await certificateServiceFor(platform).issue(ctx, input);
         out.result(
           certificate,
           `Certificate ${certificate.certificate_number} issued (id ${certificate.id}).\n` +
@@ -31,7 +34,9 @@ export function adminCertificateCommands(admin: Command, run: Runner): void {
     .option('--data <json>', '{"reason":"Issued in error"}')
     .action((id: string, options) =>
       run(async ({ platform, out, ctx }) => {
-        const certificate = await certificateServiceFor(platform).revoke(ctx, idArgument(id), parseData(options.data));
+        const certificateId = idArgument(id);
+        const input = validateInput(CertificateRevoke, parseData(options.data));
+        const certificate = await certificateServiceFor(platform).revoke(ctx, certificateId, input);
         out.result(certificate, `Certificate ${certificate.certificate_number} revoked.`);
       }),
     );

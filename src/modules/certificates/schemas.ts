@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list.ts';
 import { Nullable, StringEnum } from '../../http/schemas.ts';
+import { Text } from '../../platform/validation.ts';
 
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
@@ -63,3 +64,23 @@ export const CertificateListQuery = ListQuery({
     status: Type.Optional(StringEnum(CERTIFICATE_STATUSES, { description: 'Only `valid` or only `revoked` certificates.' })),
   },
 });
+
+/** `academy admin certificates issue`. Not part of the API (certificates are issued in the administration). */
+export const CertificateIssue = Type.Object(
+  {
+    enrolment_id: Type.Integer({
+      minimum: 1,
+      maximum: 2147483647,
+      description: 'A confirmed enrolment whose completion is recorded as passed.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CertificateIssue = Static<typeof CertificateIssue>;
+
+/** `academy admin certificates revoke ID`. */
+export const CertificateRevoke = Type.Object(
+  { reason: Type.Optional(Nullable(Text(500, { description: 'Why, shown to nobody but the administration (trimmed).' }))) },
+  { additionalProperties: false },
+);
+export type CertificateRevoke = Static<typeof CertificateRevoke>;

@@ -7,12 +7,18 @@ import { ConflictError, NotFoundError, ValidationError } from '../../platform/er
 import { defineLifecycle, type EventSink } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { type CertificateFilter, type CertificateRepository, type CertificateRow, createCertificateRepository } from './repository.ts';
-import type { Certificate, CertificateSort, CertificateStatus, CertificateVerification } from './schemas.ts';
+import type {
+  Certificate,
+  CertificateIssue,
+  CertificateRevoke,
+  CertificateSort,
+  CertificateStatus,
+  CertificateVerification,
+} from './schemas.ts';
 
 /** 24 random bytes: 192 bits, 32 URL-safe characters (base64url). */
 const TOKEN_BYTES = 24;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32}$/;
-const REASON_MAX = 500;
 
 export function newVerificationToken(): string {
   return randomBytes(TOKEN_BYTES).toString('base64url');
@@ -46,14 +52,6 @@ export function presentCertificate(row: CertificateRow): Certificate {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
-}
-
-function unknownFields(data: Record<string, unknown>, known: readonly string[]): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const field of Object.keys(data)) {
-    if (!known.includes(field)) errors[field] = [`The ${field} field is not recognised (known: ${known.join(', ')}).`];
-  }
-  return errors;
 }
 
 export function createCertificateService(deps: { db: Kysely<DB>; certificates: CertificateRepository; outbox: EventSink }) {
@@ -107,14 +105,8 @@ export function createCertificateService(deps: { db: Kysely<DB>; certificates: C
      * Issues the certificate of a confirmed enrolment completed as `passed`
      * (`academy admin certificates issue`), with its `certificate.issued` event in the same transaction.
      */
-    async issue(ctx: ServiceContext, data: Record<string, unknown>): Promise<Certificate> {
-      const errors = unknownFields(data, ['enrolment_id']);
-      const enrolmentId = data.enrolment_id;
-      if (typeof enrolmentId !== 'number' || !Number.isSafeInteger(enrolmentId) || enrolmentId < 1) {
-        errors.enrolment_id = ['The enrolment_id field is required: the id of a confirmed enrolment completed as passed.'];
-      }
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-      const id = enrolmentId as number;
+    async issue(ctx: ServiceContext, input: CertificateIssue): Promise<Certificate> {
+      const id = input.enrolment_id;
 
       const alreadyIssued = (existing: { id: number; certificate_number: string }) =>
         new ConflictError('conflict', `Enrolment ${id} already has certificate ${existing.certificate_number} (id ${existing.id}).`);
@@ -169,17 +161,11 @@ export function createCertificateService(deps: { db: Kysely<DB>; certificates: C
     },
 
     /** Revokes a valid certificate (`academy admin certificates revoke`); verification then says `revoked`. */
-    async revoke(ctx: ServiceContext, id: number, data: Record<string, unknown>): Promise<Certificate> {
-      const errors = unknownFields(data, ['reason']);
-      const reason = data.reason ?? null;
-      if (reason !== null && (typeof reason !== 'string' || reason.trim() === '' || reason.length > REASON_MAX)) {
-        errors.reason = [`The reason must be text of at most ${REASON_MAX} characters.`];
-      }
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    async revoke(ctx: ServiceContext, id: number, input: CertificateRevoke = {}): Promise<Certificate> {
       const now = ctx.clock.now().toISOString();
       return db.transaction().execute(async (trx) => {
         await certificateLifecycle.apply(trx, id, 'revoke', {
-          set: { revoked_at: now, revocation_reason: typeof reason === 'string' ? reason.trim() : null, updated_at: now },
+          set: { revoked_at: now, revocation_reason: input.reason?.trim() ?? null, updated_at: now },
         });
         ctx.logger.info({ certificateId: id }, 'certificate revoked');
         return presentCertificate(await find(id, trx));
