@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Compilable, Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { HeldSnapshot } from '../../db/held-snapshot.ts';
+import type { ArrayRows, HeldSnapshot } from '../../db/held-snapshot.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -11,7 +11,7 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { JobRepository } from '../../platform/jobs/repository.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
-import type { Storage } from '../../platform/storage.ts';
+import type { Storage, StoredFile } from '../../platform/storage.ts';
 import { createReportRepository, NEXT_ATTEMPT, type ReportFilter, type ReportRow } from './repository.ts';
 import type { Report, ReportRequest, ReportSort, ReportStatus } from './schemas.ts';
 import { REPORTS, type ReportFormat, type ReportParameters, type ReportType } from './types.ts';
@@ -82,6 +82,17 @@ export interface ReportServiceDeps {
   jobs: JobRepository;
 }
 
+/** A report's file while it is generated: the stream storage reads, its write, and what writes into it. */
+interface FileRun {
+  out: PassThrough;
+  stored: Promise<StoredFile>;
+  writer: RowWriter | null;
+  /** Why storage failed, once it has (the generation stops at its next write). */
+  storeError: Error | null;
+  /** The snapshot the rows are read in, while it is held. */
+  snapshot: HeldSnapshot | null;
+}
+
 export function createReportService(deps: ReportServiceDeps) {
   const { db, storage, outbox } = deps;
   const batch = deps.batch ?? BATCH;
@@ -104,6 +115,184 @@ export function createReportService(deps: ReportServiceDeps) {
 
   async function fail(ctx: ServiceContext, id: number, reason: string): Promise<void> {
     await db.transaction().execute((trx) => failIn(trx, ctx, id, reason));
+  }
+
+  /** Takes the report for this attempt (`generating`), unless it has finished meanwhile. */
+  function claim(ctx: ServiceContext, id: number): Promise<boolean> {
+    const started = ctx.clock.now().toISOString();
+    return db.transaction().execute((trx) =>
+      reportLifecycle.tryApply(trx, id, 'generate', {
+        set: { attempts: NEXT_ATTEMPT, progress: 0, row_count: 0, updated_at: started },
+      }),
+    );
+  }
+
+  /** The report's file, stored while it is written: storage takes `out` as the writer fills it. */
+  function startFile(): FileRun {
+    const out = new PassThrough();
+    // Its errors reach the generation through `stored` and the writer; none may go unhandled.
+    out.on('error', () => {});
+    const run: FileRun = { out, stored: storage.put(out, { prefix: 'reports' }), writer: null, storeError: null, snapshot: null };
+    // The storage write runs beside the generation: when it fails, the writer is destroyed with its
+    // error, so that a write waiting for a reader that is gone fails instead of waiting for ever.
+    run.stored.catch((error: Error) => {
+      run.storeError = error;
+      run.writer?.destroy(error);
+      out.destroy(error);
+    });
+    return run;
+  }
+
+  /** Writes every row of the report to its file, a page at a time, read in one snapshot; returns their number. */
+  async function writeRows(ctx: ServiceContext, row: ReportRow, parameters: ReportParameters, run: FileRun): Promise<number> {
+    const definition = REPORTS[row.type as ReportType];
+    // exceljs takes rows without backpressure: the next page of a spreadsheet is asked for once
+    // this one is written, or its zip stream would hold what the file has not taken yet.
+    const ahead = row.format === 'csv' ? READ_AHEAD : 0;
+    // Pages read outside one snapshot could show a state the database never held: a cancellation
+    // and the promotion it caused, committed between two pages, as one seat taken twice.
+    run.snapshot = await deps.holdSnapshot(Math.max(1, ahead));
+    const reader = run.snapshot;
+    const one = async (query: Compilable<unknown>) => Number((await reader.arrays(query.compile())).rows[0]?.[0] ?? 0);
+    const total = await one(definition.count(db, parameters));
+    const last = await one(definition.lastId(db));
+    run.writer = await rowWriter(row.format as ReportFormat, run.out, definition.columns, definition.title);
+    if (run.storeError) throw run.storeError;
+    const pages = pagesAhead((afterId, upTo) => reader.arrays(definition.page(db, parameters, afterId, upTo).compile()), last);
+    const written = await writePages(ctx, row, { pages, ahead, total }, run);
+    await run.snapshot.close();
+    run.snapshot = null;
+    await run.writer.end();
+    run.out.end();
+    return written;
+  }
+
+  /**
+   * Pages as id ranges up to `last`: so the next ones can be asked for before this one is written (on
+   * PostgreSQL, READ_AHEAD pages are read by the server, on as many connections, meanwhile).
+   * `fill(n)` keeps n pages asked for; `next` takes the oldest.
+   */
+  function pagesAhead(read: (afterId: number, upTo: number) => Promise<ArrayRows>, last: number) {
+    const reading: Promise<ArrayRows>[] = [];
+    let readTo = 0;
+    return {
+      fill(pages: number) {
+        while (reading.length < pages && readTo < last) {
+          const upTo = Math.min(readTo + batch, last);
+          const page = read(readTo, upTo);
+          // Awaited by the writer, where its failure is reported; it must not count as unhandled meanwhile.
+          page.catch(() => {});
+          reading.push(page);
+          readTo = upTo;
+        }
+      },
+      next: () => reading.shift(),
+    };
+  }
+
+  /** Writes the pages in order as they are read, noting progress; returns the number of rows written. */
+  async function writePages(
+    ctx: ServiceContext,
+    row: ReportRow,
+    source: { pages: ReturnType<typeof pagesAhead>; ahead: number; total: number },
+    run: FileRun,
+  ): Promise<number> {
+    const { pages, ahead } = source;
+    const writer = run.writer as RowWriter;
+    const keys = REPORTS[row.type as ReportType].columns.map((column) => column.key);
+    const progress = progressNoter(ctx, row.id, source.total);
+    let written = 0;
+    let checked = false;
+    pages.fill(1);
+    for (let next = pages.next(); next; next = pages.next()) {
+      const page = await next;
+      pages.fill(ahead);
+      const rows = page.rows;
+      if (rows.length === 0) {
+        pages.fill(1);
+        continue;
+      }
+      if (!checked && page.columns.join() !== keys.join()) {
+        throw new Error(`The ${row.type} report's query selects ${page.columns.join(', ')}, not its columns ${keys.join(', ')}.`);
+      }
+      checked = true;
+      await writer.write(rows);
+      pages.fill(1);
+      if (run.storeError) throw run.storeError;
+      written += rows.length;
+      await progress(written);
+    }
+    return written;
+  }
+
+  /** Notes how far the report has got, at most every PROGRESS_EVERY_MS (99% until it is generated). */
+  function progressNoter(ctx: ServiceContext, id: number, total: number) {
+    let reportedAt = Date.now();
+    return async (written: number) => {
+      if (Date.now() - reportedAt < PROGRESS_EVERY_MS) return;
+      reportedAt = Date.now();
+      const progress = total === 0 ? 99 : Math.min(99, Math.floor((100 * written) / total));
+      await reports.update(id, { progress, row_count: written, updated_at: ctx.clock.now().toISOString() });
+    };
+  }
+
+  async function markGenerated(ctx: ServiceContext, id: number, written: number): Promise<void> {
+    const generatedAt = ctx.clock.now().toISOString();
+    await db.transaction().execute((trx) =>
+      reportLifecycle.tryApply(trx, id, 'generated', {
+        set: { progress: 100, row_count: written, generated_at: generatedAt, updated_at: generatedAt },
+        event: { sink: outbox, type: 'report.generated', payload: { report_id: id, row_count: written } },
+      }),
+    );
+  }
+
+  /** stored → available in one transaction, with `export.completed`; false when the report has moved on. */
+  function makeAvailable(ctx: ServiceContext, row: ReportRow, written: number, file: StoredFile): Promise<boolean> {
+    const id = row.id;
+    const now = ctx.clock.now();
+    const at = now.toISOString();
+    return db.transaction().execute(async (trx) => {
+      const kept = await reportLifecycle.tryApply(trx, id, 'stored', {
+        set: { storage_key: file.key, size: file.size, sha256: file.sha256, updated_at: at },
+        event: { sink: outbox, type: 'report.stored', payload: { report_id: id, size: file.size } },
+      });
+      if (!kept) return false;
+      const expiresAt = new Date(now.getTime() + REPORTS[row.type as ReportType].expiryDays * DAY).toISOString();
+      return reportLifecycle.tryApply(trx, id, 'available', {
+        set: { available_at: at, expires_at: expiresAt, updated_at: at },
+        event: {
+          sink: outbox,
+          type: 'export.completed',
+          payload: {
+            report_id: id,
+            type: row.type,
+            format: row.format,
+            row_count: written,
+            size: file.size,
+            download_path: `/api/v1/reports/${id}/download`,
+          },
+        },
+      });
+    });
+  }
+
+  /** After a failure: the snapshot released, the file removed unless the report names it, the report `failed`. */
+  async function abandon(ctx: ServiceContext, id: number, run: FileRun, error: unknown): Promise<void> {
+    await run.snapshot?.close().catch(() => {});
+    run.out.destroy(error as Error);
+    const file = await run.stored.catch(() => null);
+    // The file is removed unless the report names it after all: the connection may have been lost
+    // at the commit that made it available. When that cannot be told now, the file is kept.
+    const named = file
+      ? await find(id).then(
+          (now) => now.storage_key === file.key,
+          () => true,
+        )
+      : false;
+    if (file && !named) await storage.delete(file.key).catch(() => {});
+    const reason = error instanceof Error ? error.message : String(error);
+    ctx.logger.warn({ reportId: id, err: error }, 'report generation failed');
+    await fail(ctx, id, `Generation failed: ${reason}`);
   }
 
   return {
@@ -174,143 +363,20 @@ export function createReportService(deps: ReportServiceDeps) {
      * retried, which starts again into a new file.
      */
     async generate(ctx: ServiceContext, id: number): Promise<ReportStatus | 'skipped'> {
-      const started = ctx.clock.now().toISOString();
-      const claimed = await db.transaction().execute((trx) =>
-        reportLifecycle.tryApply(trx, id, 'generate', {
-          set: { attempts: NEXT_ATTEMPT, progress: 0, row_count: 0, updated_at: started },
-        }),
-      );
-      if (!claimed) return 'skipped';
+      if (!(await claim(ctx, id))) return 'skipped';
       const row = await find(id);
-      const definition = REPORTS[row.type as ReportType];
       const parameters = JSON.parse(row.parameters) as ReportParameters;
-      const out = new PassThrough();
-      // Its errors reach the generation through `stored` and the writer; none may go unhandled.
-      out.on('error', () => {});
-      const stored = storage.put(out, { prefix: 'reports' });
-      // The storage write runs beside the generation: when it fails, the writer is destroyed with its
-      // error, so that a write waiting for a reader that is gone fails instead of waiting for ever.
-      let writer: RowWriter | null = null;
-      let storeError: Error | null = null;
-      stored.catch((error: Error) => {
-        storeError = error;
-        writer?.destroy(error);
-        out.destroy(error);
-      });
-      // exceljs takes rows without backpressure: the next page of a spreadsheet is asked for once
-      // this one is written, or its zip stream would hold what the file has not taken yet.
-      const ahead = row.format === 'csv' ? READ_AHEAD : 0;
-      let snapshot: HeldSnapshot | null = null;
+      const run = startFile();
       try {
-        // Pages read outside one snapshot could show a state the database never held: a cancellation
-        // and the promotion it caused, committed between two pages, as one seat taken twice.
-        snapshot = await deps.holdSnapshot(Math.max(1, ahead));
-        const reader = snapshot;
-        const one = async (query: Compilable<unknown>) => Number((await reader.arrays(query.compile())).rows[0]?.[0] ?? 0);
-        const total = await one(definition.count(db, parameters));
-        const last = await one(definition.lastId(db));
-        writer = await rowWriter(row.format as ReportFormat, out, definition.columns, definition.title);
-        if (storeError) throw storeError;
-        const keys = definition.columns.map((column) => column.key);
-        const read = (afterId: number, upTo: number) => {
-          const reading = reader.arrays(definition.page(db, parameters, afterId, upTo).compile());
-          // Awaited below, where its failure is reported; it must not count as unhandled meanwhile.
-          reading.catch(() => {});
-          return reading;
-        };
-        // Pages are id ranges, so the next ones can be asked for before this one is written: on
-        // PostgreSQL, READ_AHEAD pages are read by the server (on as many connections) meanwhile.
-        const reading: ReturnType<typeof read>[] = [];
-        let readTo = 0;
-        const readAhead = (pages: number) => {
-          while (reading.length < pages && readTo < last) {
-            const upTo = Math.min(readTo + batch, last);
-            reading.push(read(readTo, upTo));
-            readTo = upTo;
-          }
-        };
-        let written = 0;
-        let checked = false;
-        let reportedAt = Date.now();
-        readAhead(1);
-        for (let next = reading.shift(); next; next = reading.shift()) {
-          const page = await next;
-          readAhead(ahead);
-          const rows = page.rows;
-          if (rows.length === 0) {
-            readAhead(1);
-            continue;
-          }
-          if (!checked && page.columns.join() !== keys.join()) {
-            throw new Error(`The ${row.type} report's query selects ${page.columns.join(', ')}, not its columns ${keys.join(', ')}.`);
-          }
-          checked = true;
-          await writer.write(rows);
-          readAhead(1);
-          if (storeError) throw storeError;
-          written += rows.length;
-          if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
-            reportedAt = Date.now();
-            const progress = total === 0 ? 99 : Math.min(99, Math.floor((100 * written) / total));
-            await reports.update(id, { progress, row_count: written, updated_at: ctx.clock.now().toISOString() });
-          }
-        }
-        await snapshot.close();
-        snapshot = null;
-        await writer.end();
-        out.end();
-        const generatedAt = ctx.clock.now().toISOString();
-        await db.transaction().execute((trx) =>
-          reportLifecycle.tryApply(trx, id, 'generated', {
-            set: { progress: 100, row_count: written, generated_at: generatedAt, updated_at: generatedAt },
-            event: { sink: outbox, type: 'report.generated', payload: { report_id: id, row_count: written } },
-          }),
-        );
-        const file = await stored;
-        const now = ctx.clock.now();
-        const at = now.toISOString();
-        const moved = await db.transaction().execute(async (trx) => {
-          const kept = await reportLifecycle.tryApply(trx, id, 'stored', {
-            set: { storage_key: file.key, size: file.size, sha256: file.sha256, updated_at: at },
-            event: { sink: outbox, type: 'report.stored', payload: { report_id: id, size: file.size } },
-          });
-          if (!kept) return false;
-          const expiresAt = new Date(now.getTime() + definition.expiryDays * DAY).toISOString();
-          return reportLifecycle.tryApply(trx, id, 'available', {
-            set: { available_at: at, expires_at: expiresAt, updated_at: at },
-            event: {
-              sink: outbox,
-              type: 'export.completed',
-              payload: {
-                report_id: id,
-                type: row.type,
-                format: row.format,
-                row_count: written,
-                size: file.size,
-                download_path: `/api/v1/reports/${id}/download`,
-              },
-            },
-          });
-        });
+        const written = await writeRows(ctx, row, parameters, run);
+        await markGenerated(ctx, id, written);
+        const file = await run.stored;
+        const moved = await makeAvailable(ctx, row, written, file);
         if (!moved) await storage.delete(file.key);
         ctx.logger.info({ reportId: id, rows: written, size: file.size }, 'report available');
         return moved ? 'available' : 'skipped';
       } catch (error) {
-        await snapshot?.close().catch(() => {});
-        out.destroy(error as Error);
-        const file = await stored.catch(() => null);
-        // The file is removed unless the report names it after all: the connection may have been lost
-        // at the commit that made it available. When that cannot be told now, the file is kept.
-        const named = file
-          ? await find(id).then(
-              (now) => now.storage_key === file.key,
-              () => true,
-            )
-          : false;
-        if (file && !named) await storage.delete(file.key).catch(() => {});
-        const reason = error instanceof Error ? error.message : String(error);
-        ctx.logger.warn({ reportId: id, err: error }, 'report generation failed');
-        await fail(ctx, id, `Generation failed: ${reason}`);
+        await abandon(ctx, id, run, error);
         return 'failed';
       }
     },
