@@ -333,25 +333,96 @@ function ascii(text: string): string {
     .replace(/[^a-z]+/g, '');
 }
 
+/** The days and hours of the plan, relative to the day of seeding. */
+interface Timeline {
+  now: number;
+  /** Midnight (UTC) of the day of seeding. */
+  today: number;
+  /** `hour` o'clock (UTC), `days` days from today. */
+  at(days: number, hour: number): number;
+  /** The moment, or an hour ago when it would be later. */
+  past(moment: number): number;
+}
+
+function timeline(now: number): Timeline {
+  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
+  return { now, today, at: (days, hour) => today + days * DAY + hour * HOUR, past: (moment) => Math.min(moment, now - HOUR) };
+}
+
+/** How many of each the plan holds for `scale` (a minimum of each, so that a tiny scale still has every case). */
+function countsFor(scale: number) {
+  return {
+    students: Math.max(50, Math.round(PER_SCALE.students * scale)),
+    staff: Math.max(5, Math.round(PER_SCALE.staff * scale)),
+    courses: Math.max(5, Math.round(PER_SCALE.courses * scale)),
+    sessions: Math.max(12, Math.round(PER_SCALE.sessions * scale)),
+    enrolmentTarget: Math.round(PER_SCALE.enrolments * scale),
+  };
+}
+
+type Counts = ReturnType<typeof countsFor>;
+
+/** Enrolments as columns (one typed array per field): a million rows without an object per row. */
+interface EnrolmentRows {
+  count: number;
+  user: Int32Array;
+  session: Int32Array;
+  status: Uint8Array;
+  position: Int32Array;
+  created: Float64Array;
+  cancelled: Float64Array;
+  outcome: Uint8Array;
+  completed: Float64Array;
+}
+
+interface CertificateRows {
+  count: number;
+  enrolment: Int32Array;
+  issued: Float64Array;
+  revoked: Float64Array;
+}
+
+/** Each student's earliest application to each course, by `student * courses + course`. */
+interface ApplicationBook {
+  earliest: Map<number, number>;
+  apply(student: number, course: number, moment: number): void;
+}
+
 /** The whole data set for `scale`, decided in memory before anything is written (compact arrays for the big tables). */
 export function planScale(scale: number, now: number) {
   if (!(scale > 0 && scale <= MAX_SCALE)) throw new Error(`The scale must be a number above 0 and at most ${MAX_SCALE}.`);
   const random = createRandom(SEED);
-  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
-  const at = (days: number, hour: number) => today + days * DAY + hour * HOUR;
-  const past = (moment: number) => Math.min(moment, now - HOUR);
+  const time = timeline(now);
+  const counts = countsFor(scale);
+  const courses = planCourses(random, counts.courses);
+  const sessions = planSessions(random, time, courses, counts.sessions);
+  dateCourses(random, time, courses, sessions);
+  const demand = enrolmentDemand(random, time, sessions, counts);
+  const book = applicationBook(counts.courses);
+  const { enrolments, certificates } = planEnrolments(random, time, sessions, demand, counts.students, book);
+  applyUnenrolled(random, time, courses, enrolments, counts.students, book);
+  const { applications, userUpdated } = listApplications(book, counts);
+  return {
+    scale,
+    today: time.today,
+    studentCount: counts.students,
+    staffCount: counts.staff,
+    userCreated: signupTimes(courses, book, counts.students),
+    userUpdated,
+    courses,
+    sessions,
+    enrolments,
+    certificates,
+    applications,
+  };
+}
 
-  const studentCount = Math.max(50, Math.round(PER_SCALE.students * scale));
-  const staffCount = Math.max(5, Math.round(PER_SCALE.staff * scale));
-  const courseCount = Math.max(5, Math.round(PER_SCALE.courses * scale));
-  const sessionCount = Math.max(12, Math.round(PER_SCALE.sessions * scale));
-  const enrolmentTarget = Math.round(PER_SCALE.enrolments * scale);
-
-  // Courses: the first five in each publication state, the rest mostly published.
+/** Courses: the first five in each publication state, the rest mostly published. */
+function planCourses(random: Random, count: number): CoursePlan[] {
   const courses: CoursePlan[] = [];
   const slugs = new Set<string>();
   const fixedStates: CourseState[] = ['published', 'archived', 'approved', 'review', 'draft'];
-  for (let i = 0; i < courseCount; i++) {
+  for (let i = 0; i < count; i++) {
     const [subject, prefix] = random.pick(SUBJECTS);
     const level = random.pick(LEVELS);
     const title = `${subject} ${level}`;
@@ -372,7 +443,14 @@ export function planScale(scale: number, now: number) {
       updated: 0,
     });
   }
-  // Sessions go to published courses, past ones to archived courses too, draft ones to approved courses.
+  return courses;
+}
+
+/**
+ * Sessions go to published courses, past ones to archived courses too, draft ones to approved courses;
+ * the first six are one in each workflow state.
+ */
+function planSessions(random: Random, time: Timeline, courses: CoursePlan[], count: number): SessionPlan[] {
   const pool: number[] = [];
   for (const [index, course] of courses.entries()) {
     const share = { published: 10, archived: 6, approved: 1, review: 0, draft: 0 }[course.state];
@@ -381,29 +459,13 @@ export function planScale(scale: number, now: number) {
   const forcedStates: SessionState[] = ['draft', 'scheduled', 'open_for_registration', 'in_progress', 'completed', 'cancelled'];
   const sessions: SessionPlan[] = [];
   const perCourse = new Map<number, number>();
-  for (let i = 0; i < sessionCount; i++) {
+  for (let i = 0; i < count; i++) {
     const course = i < forcedStates.length ? 0 : (random.pick(pool) as number);
     const courseState = (courses[course] as CoursePlan).state;
-    let state: SessionState;
-    if (i < forcedStates.length) state = forcedStates[i] as SessionState;
-    else if (courseState === 'approved') state = 'draft';
-    else if (courseState === 'archived') state = random.chance(0.9) ? 'completed' : 'cancelled';
-    else {
-      state = weighted(random, { completed: 44, open_for_registration: 30, in_progress: 6, scheduled: 8, draft: 6, cancelled: 6 });
-    }
-    let startsOn: number;
-    let days = random.int(1, 5);
-    if (state === 'completed') startsOn = courseState === 'archived' ? random.int(-700, -100) : random.int(-700, -10);
-    else if (state === 'in_progress') {
-      startsOn = random.int(-4, 0);
-      days = random.int(1 - startsOn, 5 - startsOn);
-    } else if (state === 'open_for_registration') startsOn = random.int(3, 44);
-    else if (state === 'scheduled') startsOn = random.int(50, 200);
-    else if (state === 'draft') startsOn = random.int(30, 300);
-    else startsOn = courseState === 'archived' ? random.int(-300, -60) : random.int(-300, 120);
-    if (state === 'completed') days = Math.min(days, -1 - startsOn);
-    const opens = at(startsOn - 45, 9);
-    const closes = at(startsOn - 1, 18);
+    const state = i < forcedStates.length ? (forcedStates[i] as SessionState) : sessionState(random, courseState);
+    const { startsOn, days } = sessionDays(random, state, courseState);
+    const opens = time.at(startsOn - 45, 9);
+    const closes = time.at(startsOn - 1, 18);
     const number = (perCourse.get(course) ?? 0) + 1;
     perCourse.set(course, number);
     sessions.push({
@@ -415,7 +477,7 @@ export function planScale(scale: number, now: number) {
       seats: random.int(30, 200),
       waitlist: random.chance(0.9),
       instructor: random.pick(INSTRUCTORS),
-      created: Math.min(opens - 14 * DAY, now - 2 * DAY),
+      created: Math.min(opens - 14 * DAY, time.now - 2 * DAY),
       opens,
       closes,
       cancelledAt: 0,
@@ -425,48 +487,80 @@ export function planScale(scale: number, now: number) {
       updated: 0,
     });
   }
+  return sessions;
+}
 
-  /** When the session's workflow last moved (its updated_at unless an enrolment changed later). */
-  const lastMove = (session: SessionPlan): number =>
-    ({
-      draft: session.created,
-      scheduled: session.created + HOUR,
-      open_for_registration: session.opens,
-      in_progress: at(session.startsOn, 8),
-      completed: at(session.endsOn + 1, 7),
-      cancelled: session.cancelledAt,
-    })[session.state];
+function sessionState(random: Random, courseState: CourseState): SessionState {
+  if (courseState === 'approved') return 'draft';
+  if (courseState === 'archived') return random.chance(0.9) ? 'completed' : 'cancelled';
+  return weighted(random, { completed: 44, open_for_registration: 30, in_progress: 6, scheduled: 8, draft: 6, cancelled: 6 });
+}
 
-  // Course history: created well before its first session, published, archived after its last.
+/** A session's first day (from today) and length, as its state requires: a completed one ended yesterday at the latest. */
+function sessionDays(random: Random, state: SessionState, courseState: CourseState): { startsOn: number; days: number } {
+  let startsOn: number;
+  let days = random.int(1, 5);
+  if (state === 'completed') startsOn = courseState === 'archived' ? random.int(-700, -100) : random.int(-700, -10);
+  else if (state === 'in_progress') {
+    startsOn = random.int(-4, 0);
+    days = random.int(1 - startsOn, 5 - startsOn);
+  } else if (state === 'open_for_registration') startsOn = random.int(3, 44);
+  else if (state === 'scheduled') startsOn = random.int(50, 200);
+  else if (state === 'draft') startsOn = random.int(30, 300);
+  else startsOn = courseState === 'archived' ? random.int(-300, -60) : random.int(-300, 120);
+  if (state === 'completed') days = Math.min(days, -1 - startsOn);
+  return { startsOn, days };
+}
+
+/** When the session's workflow last moved (its updated_at unless an enrolment changed later). */
+function lastMove(time: Timeline, session: SessionPlan): number {
+  return {
+    draft: session.created,
+    scheduled: session.created + HOUR,
+    open_for_registration: session.opens,
+    in_progress: time.at(session.startsOn, 8),
+    completed: time.at(session.endsOn + 1, 7),
+    cancelled: session.cancelledAt,
+  }[session.state];
+}
+
+/** Course history: created well before its first session, published, archived after its last. */
+function dateCourses(random: Random, time: Timeline, courses: CoursePlan[], sessions: SessionPlan[]): void {
   const firstSession = new Map<number, number>();
   const lastEnd = new Map<number, number>();
   for (const s of sessions) {
     firstSession.set(s.course, Math.min(firstSession.get(s.course) ?? Number.POSITIVE_INFINITY, s.created));
-    lastEnd.set(s.course, Math.max(lastEnd.get(s.course) ?? 0, at(s.endsOn + 1, 7)));
+    lastEnd.set(s.course, Math.max(lastEnd.get(s.course) ?? 0, time.at(s.endsOn + 1, 7)));
   }
   for (const [index, course] of courses.entries()) {
     const first = firstSession.get(index);
-    course.created = Math.min(now - 60 * DAY - random.int(0, 300) * DAY, (first ?? Number.POSITIVE_INFINITY) - 30 * DAY);
+    course.created = Math.min(time.now - 60 * DAY - random.int(0, 300) * DAY, (first ?? Number.POSITIVE_INFINITY) - 30 * DAY);
     const steps = { draft: 0, review: 1, approved: 2, published: 3, archived: 3 }[course.state];
     course.updated = course.created + steps * 2 * DAY;
     if (steps === 3) course.publishedAt = course.updated;
     if (course.state === 'archived') {
-      course.archivedAt = past(Math.max((course.publishedAt as number) + DAY, (lastEnd.get(index) ?? 0) + 20 * DAY));
+      course.archivedAt = time.past(Math.max((course.publishedAt as number) + DAY, (lastEnd.get(index) ?? 0) + 20 * DAY));
       course.updated = course.archivedAt;
     }
   }
+}
 
-  // How many enrol where: in proportion to seats and a demand drawn per session, summing to the target.
+/**
+ * How many enrol where, and when they may: in proportion to seats and a demand drawn per session,
+ * summing to the target; within each session's registration window.
+ */
+function enrolmentDemand(random: Random, time: Timeline, sessions: SessionPlan[], counts: Counts) {
   const windows = sessions.map((s) => {
     const takes = s.state !== 'draft' && s.state !== 'scheduled';
-    const end = s.state === 'cancelled' ? Math.min(s.closes, now - DAY) : Math.min(s.closes, now - HOUR);
+    const end = s.state === 'cancelled' ? Math.min(s.closes, time.now - DAY) : Math.min(s.closes, time.now - HOUR);
     const start = s.opens + HOUR;
     const [low, high] = DEMAND[s.state] ?? [0.6, 1.1];
     return { start, end, weight: takes && end > start ? s.seats * (low + random.next() * (high - low)) : 0 };
   });
+  const students = counts.students;
   // Sessions past registration hold no waitlist: at most their seats (and the few who cancelled).
   const caps = sessions.map((s) =>
-    Math.min(studentCount, s.state === 'open_for_registration' && s.waitlist ? studentCount : Math.floor(s.seats * (1 + CANCELLED_RATE))),
+    Math.min(students, s.state === 'open_for_registration' && s.waitlist ? students : Math.floor(s.seats * (1 + CANCELLED_RATE))),
   );
   const wantedAt = (factor: number) => windows.map((w, i) => Math.min(caps[i] as number, Math.round(factor * w.weight)));
   const sum = (numbers: number[]) => numbers.reduce((total, n) => total + n, 0);
@@ -474,13 +568,36 @@ export function planScale(scale: number, now: number) {
   let [low, high] = [0, 64];
   for (let step = 0; step < 50; step++) {
     const middle = (low + high) / 2;
-    if (sum(wantedAt(middle)) < enrolmentTarget) low = middle;
+    if (sum(wantedAt(middle)) < counts.enrolmentTarget) low = middle;
     else high = middle;
   }
   const wanted = wantedAt(high);
-  const capacity = sum(wanted);
+  return { windows, wanted, capacity: sum(wanted) };
+}
 
-  const enrolments = {
+function applicationBook(courseCount: number): ApplicationBook {
+  const earliest = new Map<number, number>();
+  return {
+    earliest,
+    apply(student, course, moment) {
+      const key = student * courseCount + course;
+      const known = earliest.get(key);
+      if (known === undefined || moment < known) earliest.set(key, moment);
+    },
+  };
+}
+
+/** Every session's enrolments, completions and certificates; each enrolment with its application before it. */
+function planEnrolments(
+  random: Random,
+  time: Timeline,
+  sessions: SessionPlan[],
+  demand: ReturnType<typeof enrolmentDemand>,
+  studentCount: number,
+  book: ApplicationBook,
+) {
+  const capacity = demand.capacity;
+  const enrolments: EnrolmentRows = {
     count: 0,
     user: new Int32Array(capacity),
     session: new Int32Array(capacity),
@@ -491,76 +608,106 @@ export function planScale(scale: number, now: number) {
     outcome: new Uint8Array(capacity),
     completed: new Float64Array(capacity),
   };
-  const certificates = {
+  const certificates: CertificateRows = {
     count: 0,
     enrolment: new Int32Array(capacity),
     issued: new Float64Array(capacity),
     revoked: new Float64Array(capacity),
   };
-  const applications = new Map<number, number>();
-  const userUpdated = new Float64Array(studentCount);
-  const apply = (student: number, course: number, moment: number) => {
-    const key = student * courseCount + course;
-    const known = applications.get(key);
-    if (known === undefined || moment < known) applications.set(key, moment);
-  };
-
   for (const [index, session] of sessions.entries()) {
-    const { start, end } = windows[index] as { start: number; end: number };
-    const n = wanted[index] as number;
-    session.cancelledAt = session.state === 'cancelled' ? past(end + DAY) : 0;
-    let updated = session.created;
-    if (n === 0) {
-      session.updated = past(Math.max(updated, lastMove(session)));
-      continue;
-    }
-    const chosen = new Set<number>();
-    const span = end - start;
-    const liveCap = session.state === 'open_for_registration' && session.waitlist ? Number.POSITIVE_INFINITY : session.seats;
-    for (let k = 0; k < n && chosen.size < studentCount; k++) {
-      let student = random.int(0, studentCount - 1);
-      while (chosen.has(student)) student = random.int(0, studentCount - 1);
-      chosen.add(student);
-      const created = Math.floor(start + ((k + random.next()) / n) * span);
-      let status: number;
-      let cancelledAt = 0;
-      if (session.state === 'cancelled') {
-        status = STATUS.cancelled;
-        cancelledAt = session.cancelledAt;
-      } else if (random.chance(CANCELLED_RATE)) {
-        status = STATUS.cancelled;
-        cancelledAt = Math.floor(created + random.next() * (end - created));
-      } else if (session.confirmed < session.seats) status = STATUS.confirmed;
-      else if (session.confirmed + session.waitlisted < liveCap) status = STATUS.waitlisted;
-      else continue;
-      const e = enrolments.count++;
-      enrolments.user[e] = student;
-      enrolments.session[e] = index;
-      enrolments.status[e] = status;
-      enrolments.created[e] = created;
-      enrolments.cancelled[e] = cancelledAt;
-      updated = Math.max(updated, created, cancelledAt);
-      if (status === STATUS.confirmed) session.confirmed += 1;
-      if (status === STATUS.waitlisted) enrolments.position[e] = ++session.waitlisted;
-      if (status === STATUS.confirmed && session.state === 'completed') {
-        const outcome = weighted(random, { passed: 78, failed: 14, withdrawn: 8 });
-        enrolments.outcome[e] = OUTCOME[outcome];
-        enrolments.completed[e] = at(session.endsOn, 17);
-        session.completed += 1;
-        if (outcome === 'passed' && random.chance(CERTIFICATE_RATE)) {
-          const c = certificates.count++;
-          const issued = past(at(session.endsOn + 2, 10));
-          certificates.enrolment[c] = e;
-          certificates.issued[c] = issued;
-          certificates.revoked[c] = random.chance(REVOKED_RATE) ? past(issued + 30 * DAY) : 0;
-        }
-      }
-      apply(student, session.course, created - 2 * DAY);
-    }
-    session.updated = past(Math.max(updated, lastMove(session)));
+    const window = demand.windows[index] as { start: number; end: number };
+    enrolSession(random, time, { session, index, window, wanted: demand.wanted[index] as number }, studentCount, {
+      enrolments,
+      certificates,
+      book,
+    });
   }
+  return { enrolments, certificates };
+}
 
-  // Every student has applied somewhere: those who never enrolled, to a published course.
+/**
+ * One session's enrolments, spread over its registration window: confirmed up to its seats, then
+ * waitlisted while it takes more, a few cancelled; completed (and some certified) when it is.
+ */
+function enrolSession(
+  random: Random,
+  time: Timeline,
+  { session, index, window, wanted: n }: { session: SessionPlan; index: number; window: { start: number; end: number }; wanted: number },
+  studentCount: number,
+  into: { enrolments: EnrolmentRows; certificates: CertificateRows; book: ApplicationBook },
+): void {
+  const { enrolments } = into;
+  const { start, end } = window;
+  session.cancelledAt = session.state === 'cancelled' ? time.past(end + DAY) : 0;
+  let updated = session.created;
+  if (n === 0) {
+    session.updated = time.past(Math.max(updated, lastMove(time, session)));
+    return;
+  }
+  const chosen = new Set<number>();
+  const span = end - start;
+  const liveCap = session.state === 'open_for_registration' && session.waitlist ? Number.POSITIVE_INFINITY : session.seats;
+  for (let k = 0; k < n && chosen.size < studentCount; k++) {
+    let student = random.int(0, studentCount - 1);
+    while (chosen.has(student)) student = random.int(0, studentCount - 1);
+    chosen.add(student);
+    const created = Math.floor(start + ((k + random.next()) / n) * span);
+    let status: number;
+    let cancelledAt = 0;
+    if (session.state === 'cancelled') {
+      status = STATUS.cancelled;
+      cancelledAt = session.cancelledAt;
+    } else if (random.chance(CANCELLED_RATE)) {
+      status = STATUS.cancelled;
+      cancelledAt = Math.floor(created + random.next() * (end - created));
+    } else if (session.confirmed < session.seats) status = STATUS.confirmed;
+    else if (session.confirmed + session.waitlisted < liveCap) status = STATUS.waitlisted;
+    else continue;
+    const e = enrolments.count++;
+    enrolments.user[e] = student;
+    enrolments.session[e] = index;
+    enrolments.status[e] = status;
+    enrolments.created[e] = created;
+    enrolments.cancelled[e] = cancelledAt;
+    updated = Math.max(updated, created, cancelledAt);
+    if (status === STATUS.confirmed) session.confirmed += 1;
+    if (status === STATUS.waitlisted) enrolments.position[e] = ++session.waitlisted;
+    if (status === STATUS.confirmed && session.state === 'completed') completeEnrolment(random, time, session, e, into);
+    into.book.apply(student, session.course, created - 2 * DAY);
+  }
+  session.updated = time.past(Math.max(updated, lastMove(time, session)));
+}
+
+/** A confirmed enrolment of a completed session: its outcome, and for some who passed a certificate. */
+function completeEnrolment(
+  random: Random,
+  time: Timeline,
+  session: SessionPlan,
+  e: number,
+  { enrolments, certificates }: { enrolments: EnrolmentRows; certificates: CertificateRows },
+): void {
+  const outcome = weighted(random, { passed: 78, failed: 14, withdrawn: 8 });
+  enrolments.outcome[e] = OUTCOME[outcome];
+  enrolments.completed[e] = time.at(session.endsOn, 17);
+  session.completed += 1;
+  if (outcome === 'passed' && random.chance(CERTIFICATE_RATE)) {
+    const c = certificates.count++;
+    const issued = time.past(time.at(session.endsOn + 2, 10));
+    certificates.enrolment[c] = e;
+    certificates.issued[c] = issued;
+    certificates.revoked[c] = random.chance(REVOKED_RATE) ? time.past(issued + 30 * DAY) : 0;
+  }
+}
+
+/** Every student has applied somewhere: those who never enrolled, to a published course. */
+function applyUnenrolled(
+  random: Random,
+  time: Timeline,
+  courses: CoursePlan[],
+  enrolments: EnrolmentRows,
+  studentCount: number,
+  book: ApplicationBook,
+): void {
   const published = courses.flatMap((c, i) => (c.state === 'published' ? [i] : []));
   const enrolled = new Uint8Array(studentCount);
   for (let e = 0; e < enrolments.count; e++) enrolled[enrolments.user[e] as number] = 1;
@@ -568,44 +715,37 @@ export function planScale(scale: number, now: number) {
     if (!enrolled[student]) {
       const course = random.pick(published);
       const opened = (courses[course] as CoursePlan).publishedAt as number;
-      apply(student, course, past(Math.max(opened + DAY, now - random.int(1, 400) * DAY)));
+      book.apply(student, course, time.past(Math.max(opened + DAY, time.now - random.int(1, 400) * DAY)));
     }
   }
-  const applicationList = {
-    user: new Int32Array(applications.size),
-    course: new Int32Array(applications.size),
-    created: new Float64Array(applications.size),
-  };
+}
+
+/** The applications as columns, and each student's last change (their latest application). */
+function listApplications(book: ApplicationBook, counts: Counts) {
+  const size = book.earliest.size;
+  const applications = { user: new Int32Array(size), course: new Int32Array(size), created: new Float64Array(size) };
+  const userUpdated = new Float64Array(counts.students);
   let a = 0;
-  for (const [key, moment] of applications) {
-    const student = Math.floor(key / courseCount);
-    applicationList.user[a] = student;
-    applicationList.course[a] = key % courseCount;
-    applicationList.created[a] = moment;
+  for (const [key, moment] of book.earliest) {
+    const student = Math.floor(key / counts.courses);
+    applications.user[a] = student;
+    applications.course[a] = key % counts.courses;
+    applications.created[a] = moment;
     userUpdated[student] = Math.max(userUpdated[student] as number, moment);
     a += 1;
   }
+  return { applications, userUpdated };
+}
 
+/** When each student signed up: spread over 150 days, before anything they applied to. */
+function signupTimes(courses: CoursePlan[], book: ApplicationBook, studentCount: number): (student: number) => number {
   let firstApplication = Number.POSITIVE_INFINITY;
-  for (const moment of applications.values()) firstApplication = Math.min(firstApplication, moment);
+  for (const moment of book.earliest.values()) firstApplication = Math.min(firstApplication, moment);
   const firstCourse = Math.min(...courses.map((c) => c.created));
   // Students signed up before anything they applied to.
   const signupStart = Math.min(firstCourse, firstApplication) - 200 * DAY;
   const signupSpan = 150 * DAY;
-
-  return {
-    scale,
-    today,
-    studentCount,
-    staffCount,
-    userCreated: (student: number) => Math.floor(signupStart + (student / studentCount) * signupSpan),
-    userUpdated,
-    courses,
-    sessions,
-    enrolments,
-    certificates,
-    applications: applicationList,
-  };
+  return (student: number) => Math.floor(signupStart + (student / studentCount) * signupSpan);
 }
 
 export type ScalePlan = ReturnType<typeof planScale>;
