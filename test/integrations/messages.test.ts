@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
+import { IntegrationCreate } from '../../src/modules/integrations/schemas.ts';
 import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { EventType } from '../../src/platform/events/types.ts';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
+import { validateInput } from '../../src/platform/validation.ts';
 import { eventually } from '../support/eventually.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
@@ -327,22 +329,27 @@ describe('integration messages', () => {
 
   test('integration creation validates every field', async () => {
     const service = integrationServiceFor(app.platform);
-    await assert.rejects(
-      service.create(ops, {
-        key: 'Not A Slug',
-        name: '',
-        url: 'ftp://x',
-        events: ['enrollment.created', 'nope'],
-        auth_header: 'a\r\nX-Evil: 1',
-        extra: 1,
-      }),
+    // As `academy admin integrations create` checks its --data, before the service.
+    assert.throws(
+      () =>
+        validateInput(IntegrationCreate, {
+          key: 'Not A Slug',
+          name: '',
+          url: 'ftp://x',
+          events: ['enrollment.created', 'nope'],
+          auth_header: 'a\r\nX-Evil: 1',
+          extra: 1,
+        }),
       (error: { code: string; details: Record<string, string[]> }) => {
         assert.equal(error.code, 'validation_failed');
-        assert.deepEqual(Object.keys(error.details).sort(), ['auth_header', 'events', 'extra', 'key', 'name', 'url']);
-        assert.match(error.details.events?.[0] ?? '', /Unknown event type\(s\): nope/);
+        assert.deepEqual(Object.keys(error.details).sort(), ['auth_header', 'events.1', 'extra', 'key', 'name', 'url']);
+        assert.match(error.details['events.1']?.[0] ?? '', /^The events\.1 field must be one of: enrollment\.created, /);
         return true;
       },
     );
+    await assert.rejects(service.create(ops, { key: 'lan', name: 'LAN', url: 'http://user:pw@example.org/' }), {
+      details: { url: ['The URL must not contain credentials.'] },
+    });
     await service.create(ops, { key: 'dup', name: 'Dup', url: 'http://127.0.0.1:9/', events: ['alert.sent'] });
     await assert.rejects(service.create(ops, { key: 'dup', name: 'Dup 2', url: 'http://127.0.0.1:9/' }), {
       details: { key: ['An integration with the key "dup" already exists.'] },

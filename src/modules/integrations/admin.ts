@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { NotFoundError } from '../../platform/errors.ts';
+import { validateInput } from '../../platform/validation.ts';
+import { IntegrationCreate } from './schemas.ts';
 import { integrationServiceFor } from './service.ts';
 
 /** `academy admin integrations create|list|enable|disable`: the outbound integration endpoints. */
@@ -19,7 +21,8 @@ export function adminIntegrationCommands(admin: Command, run: Runner): void {
     )
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const integration = await integrationServiceFor(platform).create(ctx, parseData(options.data));
+        const input = validateInput(IntegrationCreate, parseData(options.data));
+        const integration = await integrationServiceFor(platform).create(ctx, input);
         out.result(integration, JSON.stringify(integration, null, 2));
       }),
     );

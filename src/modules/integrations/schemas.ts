@@ -1,6 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list.ts';
 import { Nullable, Ref, StringEnum } from '../../http/schemas.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../platform/events/types.ts';
+import { Line } from '../../platform/validation.ts';
 
 export const MESSAGE_STATUSES = ['queued', 'delivering', 'delivered', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -70,3 +72,40 @@ export const Integration = Type.Object(
   { $id: 'Integration' },
 );
 export type Integration = Static<typeof Integration>;
+
+/** `academy admin integrations create`: an outbound endpoint. Not part of the API. */
+export const IntegrationCreate = Type.Object(
+  {
+    key: Type.String({
+      maxLength: 64,
+      pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$',
+      'x-message': 'must be a slug of lowercase letters, digits, "-" or "_", e.g. "crm"',
+    }),
+    name: Line(200),
+    // Whether the host may be reached (a public address) is the service's to decide (src/platform/outbound.ts).
+    url: Type.String({
+      pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://',
+      'x-message': 'must be an http or https URL, e.g. https://crm.example.org/events',
+    }),
+    // A list or null as one type (not a union), so that a bad list is told once, without "must be null".
+    events: Type.Optional(
+      Type.Unsafe<WebhookEventType[] | null>({
+        ...Type.Array(StringEnum(WEBHOOK_EVENT_TYPES), { minItems: 1 }),
+        type: ['array', 'null'],
+        description: 'Event types to send (repeats are dropped); omitted or null for every webhook event type.',
+      }),
+    ),
+    auth_header: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 4096,
+          // A line break would let the value inject further headers into every delivery.
+          pattern: '^[^\\r\\n\\0]*[^\\s\\0][^\\r\\n\\0]*$',
+          'x-message': 'must be a single-line header value, e.g. "Bearer xyz"',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type IntegrationCreate = Static<typeof IntegrationCreate>;

@@ -8,7 +8,6 @@ import { defineLifecycle } from '../../platform/lifecycle.ts';
 import { type Outbound, outboundFor } from '../../platform/outbound.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
-import { checkEventTypes } from '../webhooks/service.ts';
 import {
   createIntegrationRepository,
   type IntegrationRepository,
@@ -16,7 +15,7 @@ import {
   type MessageFilter,
   type MessageRow,
 } from './repository.ts';
-import type { Integration, IntegrationMessage, MessageSort, MessageStatus } from './schemas.ts';
+import type { Integration, IntegrationCreate, IntegrationMessage, MessageSort, MessageStatus } from './schemas.ts';
 
 /**
  * The message lifecycle as data. `start` also starts from `delivering`, so that an attempt cut short
@@ -84,9 +83,6 @@ export function messageView(row: MessageRow): IntegrationMessage {
   };
 }
 
-const CREATE_FIELDS = ['key', 'name', 'url', 'events', 'auth_header'];
-const KEY = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
-
 export function createIntegrationService(deps: {
   db: Kysely<DB>;
   integrations: IntegrationRepository;
@@ -99,49 +95,22 @@ export function createIntegrationService(deps: {
 
   return {
     /** Creates an integration endpoint from the operator's JSON (`academy admin integrations create`). */
-    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<Integration> {
+    async create(ctx: ServiceContext, input: IntegrationCreate): Promise<Integration> {
       const errors: Record<string, string[]> = {};
-      const add = (field: string, message: string) => {
-        errors[field] = [...(errors[field] ?? []), message];
-      };
-      for (const field of Object.keys(data)) {
-        if (!CREATE_FIELDS.includes(field)) add(field, `The ${field} field is not recognised (known: ${CREATE_FIELDS.join(', ')}).`);
-      }
-      const { key, name, url, auth_header: authHeader } = data;
-      if (typeof key !== 'string' || !KEY.test(key) || key.length > 64) {
-        add('key', 'The key must be a slug of lowercase letters, digits, "-" or "_" (at most 64 characters), e.g. "crm".');
-      } else if (await integrations.findIntegrationByKey(key)) {
-        add('key', `An integration with the key "${key}" already exists.`);
-      }
-      if (typeof name !== 'string' || name.trim() === '' || name.length > 200)
-        add('name', 'The name is required (at most 200 characters).');
-      if (typeof url !== 'string') add('url', 'The url is required.');
-      else {
-        const problem = await deps.outbound.targetProblem(url.trim());
-        if (problem) add('url', problem);
-      }
-      if (authHeader !== undefined && authHeader !== null) {
-        // A line break would let the value inject further headers into every delivery.
-        if (typeof authHeader !== 'string' || authHeader.trim() === '' || /[\r\n\0]/.test(authHeader) || authHeader.length > 4096) {
-          add('auth_header', 'The auth_header must be a single-line header value, e.g. "Bearer xyz".');
-        }
-      }
-      let events: string[] | null = null;
-      try {
-        events = checkEventTypes(data.events);
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        for (const message of error.details?.events ?? []) add('events', message);
-      }
+      if (await integrations.findIntegrationByKey(input.key)) errors.key = [`An integration with the key "${input.key}" already exists.`];
+      const url = input.url.trim();
+      const problem = await deps.outbound.targetProblem(url);
+      if (problem) errors.url = [problem];
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      const events = input.events ? [...new Set(input.events)] : null;
 
       const now = ctx.clock.now().toISOString();
       const row = await integrations.insertIntegration({
-        key: key as string,
-        name: (name as string).trim(),
-        url: (url as string).trim(),
+        key: input.key,
+        name: input.name.trim(),
+        url,
         events: events === null ? null : JSON.stringify(events),
-        auth_header: typeof authHeader === 'string' ? deps.secrets.seal('integrationAuthHeader', authHeader.trim()) : null,
+        auth_header: input.auth_header ? deps.secrets.seal('integrationAuthHeader', input.auth_header.trim()) : null,
         enabled: true,
         created_at: now,
         updated_at: now,
