@@ -112,7 +112,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const metrics = createMetrics({ gc: platform.config.gcMetrics });
-  addPlatformMetrics(metrics.registry, platform);
+  addPlatformMetrics(metrics.registry, platform, modules as readonly AcademyModule[]);
   http.removeContentTypeParser('text/plain');
   http.addSchema(ErrorBody);
   const otherMethod = registerErrorHandling(http);
@@ -195,7 +195,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     });
   }
 
-  await http.register(fastifySwagger, openApiOptions);
+  await http.register(fastifySwagger, openApiOptions(modules as readonly AcademyModule[]));
   await http.register(fastifySwaggerUi, {
     routePrefix: '/docs',
     uiConfig: {

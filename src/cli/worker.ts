@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { createWorkerProbeServer } from '../http/metrics.ts';
 import { closeWithin } from '../http/server.ts';
-import { checkModuleConfig } from '../modules/index.ts';
+import { checkModuleConfig, modules } from '../modules/index.ts';
 import { schedulerFor } from '../modules/tasks/scheduler.ts';
+import type { AcademyModule } from '../platform/module.ts';
 import { positiveInt } from './ids.ts';
 import type { Runner } from './runner.ts';
 
@@ -37,7 +38,7 @@ export function workerCommands(program: Command, run: Runner): void {
           const scheduler = schedulerFor(platform);
           scheduler.start();
           const { metricsPort, host } = platform.config;
-          const probes = metricsPort === null ? null : await createWorkerProbeServer(platform, worker);
+          const probes = metricsPort === null ? null : await createWorkerProbeServer(platform, worker, modules as readonly AcademyModule[]);
           const probesAt = probes ? await probes.listen({ port: metricsPort as number, host }) : null;
           // On stderr, as `serve` says where it listens: stdout carries the process's JSON log lines only.
           out.banner(

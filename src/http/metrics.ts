@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import { ping } from '../db/database.ts';
 import { DatabaseUnavailableError } from '../platform/errors.ts';
+import type { AcademyModule } from '../platform/module.ts';
 import type { Platform } from '../platform/platform.ts';
 import { sendError } from './errors.ts';
 import { addPlatformMetrics } from './platform-metrics.ts';
@@ -178,9 +179,13 @@ export async function createMetricsServer(metrics: Metrics, config: Config): Pro
 
 /**
  * What a worker process serves on ACADEMY_METRICS_PORT: liveness, readiness (the database answers)
- * and Prometheus metrics of the process and its jobs.
+ * and Prometheus metrics of the process, its jobs and the modules (their `metrics`).
  */
-export async function createWorkerProbeServer(platform: Platform, worker: { readonly running: number }): Promise<FastifyInstance> {
+export async function createWorkerProbeServer(
+  platform: Platform,
+  worker: { readonly running: number },
+  modules: readonly AcademyModule[],
+): Promise<FastifyInstance> {
   const registry = new Registry();
   collectProcessMetrics(registry, platform.config.gcMetrics);
   new Gauge({
@@ -191,7 +196,7 @@ export async function createWorkerProbeServer(platform: Platform, worker: { read
       this.set(worker.running);
     },
   });
-  addPlatformMetrics(registry, platform);
+  addPlatformMetrics(registry, platform, modules);
   const server = Fastify({ ...serverOptions(platform.config), logger: false });
   server.get('/livez', async () => ({ status: 'ok' }));
   server.get('/readyz', async (_request, reply) => {

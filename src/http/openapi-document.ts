@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENTS, webhookEnvelope } from '../modules/webhooks/events.ts';
 import { WEBHOOK_EVENT_TYPES } from '../platform/events/types.ts';
 import { POLICIES } from '../platform/rate-limit.ts';
-import { SCHEMA_EXAMPLES } from './openapi-examples.ts';
+import { DEFAULT_CODES, ERROR_CODES, type ErrorCode, type OperationErrors } from './error-codes.ts';
 
 /**
  * Completes the document the routes describe (src/http/openapi.ts) with what no single route says:
@@ -9,6 +9,10 @@ import { SCHEMA_EXAMPLES } from './openapi-examples.ts';
  * response with the `code` values it can carry), 304s on conditional GETs, the `Idempotency-Key`
  * outcomes of authenticated POSTs, 412 on PATCH, examples for every schema and operation, and the
  * `webhooks` the platform delivers. Runtime serialization is untouched: only the document changes.
+ *
+ * It reads what each route declares (its tags and schemas; its error codes and `Location` in its
+ * config, carried here as the operation's FACTS) and the examples of the schemas the modules name:
+ * nothing here is particular to one operation or one module.
  */
 
 type Json = Record<string, any>;
@@ -142,73 +146,15 @@ const PARAMETERS: Json = {
   },
 };
 
-/** Every error code with its status and a message the server really sends for it. */
-const ERROR_CODES: Record<string, { status: number; message: string; errors?: Record<string, string[]> }> = {
-  malformed_request: { status: 400, message: 'The request body could not be parsed.' },
-  unauthenticated: { status: 401, message: 'An access token is required.' },
-  insufficient_scope: { status: 403, message: 'This action needs the courses:read scope.' },
-  permission_denied: { status: 403, message: 'You do not have permission to perform this action.' },
-  not_found: { status: 404, message: 'The requested resource was not found.' },
-  invalid_transition: { status: 409, message: 'Cannot archive from deleted: the archive move is not allowed in that state.' },
-  conflict: { status: 409, message: 'Document 41 is already superseded by document 42; only the current version takes a new version.' },
-  not_retryable: { status: 409, message: 'Only a failed message can be retried; this message is delivered.' },
-  report_not_available: { status: 409, message: 'The report is generating; it can be downloaded once it is available.' },
-  task_disabled: { status: 409, message: 'The task reports.expire is disabled; enable it before running it.' },
-  idempotency_key_in_use: {
-    status: 409,
-    message: 'A request with this Idempotency-Key is still being processed. Retry after it has finished.',
-  },
-  idempotency_key_answer_lost: {
-    status: 409,
-    message:
-      'The request with this Idempotency-Key was carried out, but its response was lost (the server failed after saving its changes). Look the outcome up instead of sending the request again; a new key would run it again.',
-  },
-  precondition_failed: { status: 412, message: 'The resource has changed since the version given in If-Match.' },
-  payload_too_large: { status: 413, message: 'The request body is too large.' },
-  unsupported_media_type: { status: 415, message: 'The request body media type is not supported; send application/json.' },
-  range_not_satisfiable: { status: 416, message: "The requested range is outside the file's 184320 bytes." },
-  validation_failed: {
-    status: 422,
-    message: 'The per_page field must be at least 1.',
-    errors: { per_page: ['The per_page field must be at least 1.'] },
-  },
-  idempotency_key_reused: {
-    status: 422,
-    message: 'This Idempotency-Key was already used for a different request (method, path or body). Use a new key for a new request.',
-  },
-  rate_limited: { status: 429, message: 'Too many requests. Retry after the time given in Retry-After.' },
-  unavailable: { status: 503, message: 'The database is temporarily unavailable; retry later.' },
-};
+/**
+ * The extensions of an operation that carry what its route declares in its config (src/http/openapi.ts)
+ * to the completion, which removes them.
+ */
+export const FACTS = { errors: 'x-academy-errors', location: 'x-academy-location' } as const;
 
-/** The codes of each error status that every operation answering it can carry. */
-const DEFAULT_CODES: Record<string, string[]> = {
-  400: ['malformed_request'],
-  401: ['unauthenticated'],
-  403: ['insufficient_scope'],
-  404: ['not_found'],
-  412: ['precondition_failed'],
-  413: ['payload_too_large'],
-  415: ['unsupported_media_type'],
-  416: ['range_not_satisfiable'],
-  422: ['validation_failed'],
-  429: ['rate_limited'],
-};
-
-/** Codes particular to some operations (src/modules/… services), by operationId and status. */
-const OPERATION_CODES: Record<string, Record<string, string[]>> = {
-  uploadDocument: { 409: ['invalid_transition', 'conflict'] },
-  updateDocument: { 409: ['invalid_transition'] },
-  deleteDocument: { 409: ['invalid_transition'] },
-  archiveDocument: { 409: ['invalid_transition'] },
-  retryIntegrationMessage: { 409: ['not_retryable'] },
-  downloadReport: { 409: ['report_not_available'] },
-  runTask: { 409: ['task_disabled'] },
-  archiveUser: { 409: ['invalid_transition'] },
-  inviteUser: { 409: ['invalid_transition'] },
-  reactivateUser: { 409: ['invalid_transition'] },
-  suspendUser: { 409: ['invalid_transition'] },
-  assignWorkflow: { 403: ['insufficient_scope', 'permission_denied'] },
-  transitionWorkflow: { 403: ['insufficient_scope', 'permission_denied'], 409: ['invalid_transition'] },
+/** The examples of the kit's own schemas; those of the modules' schemas come with the modules. */
+const KIT_EXAMPLES: Record<string, unknown> = {
+  Error: { message: 'The requested resource was not found.', code: 'not_found' },
 };
 
 const ERROR_HEADERS: Record<string, string[]> = {
@@ -220,12 +166,12 @@ const ERROR_HEADERS: Record<string, string[]> = {
 const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
 /** A named error response for one set of codes, e.g. `InvalidTransitionOrIdempotencyKeyInUse`. */
-function errorResponse(components: Json, status: string, codes: string[]): { $ref: string } {
+function errorResponse(components: Json, status: string, codes: readonly string[]): { $ref: string } {
   const name = codes.map(pascal).join('Or');
   if (!components.responses[name]) {
     const examples = Object.fromEntries(
       codes.map((code) => {
-        const known = ERROR_CODES[code];
+        const known: { status: number; message: string; errors?: object } | undefined = ERROR_CODES[code as ErrorCode];
         if (!known || String(known.status) !== status) throw new Error(`OpenAPI: the error code ${code} is not a ${status}`);
         const value = { message: known.message, code, ...(known.errors ? { errors: known.errors } : {}) };
         return [code, { summary: `\`${code}\``, value }];
@@ -358,11 +304,13 @@ function headersOf(names: string[]): Json {
   return Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
 }
 
-const LOCATION_OPERATIONS = new Set(['createUser', 'uploadDocument', 'requestReport', 'runTask']);
-
 function completeOperation(doc: Json, path: string, method: string, op: Json): void {
   const id = op.operationId as string;
   if (!id) throw new Error(`OpenAPI: ${method.toUpperCase()} ${path} has no operationId`);
+  const declared = (op[FACTS.errors] ?? {}) as Record<string, readonly string[]>;
+  const location = op[FACTS.location] === true;
+  delete op[FACTS.errors];
+  delete op[FACTS.location];
   for (const tag of op.tags ?? []) {
     if (!TAGS.some((t) => t.name === tag)) throw new Error(`OpenAPI: ${id} uses the undeclared tag ${tag}`);
   }
@@ -396,8 +344,11 @@ function completeOperation(doc: Json, path: string, method: string, op: Json): v
     const media = response.content?.['application/json'];
     const isError = code >= 400 && (media === undefined || media.schema?.$ref === '#/components/schemas/Error');
     if (isError) {
-      let codes = OPERATION_CODES[id]?.[status] ?? DEFAULT_CODES[status] ?? (idempotent && status === '409' ? [] : undefined);
-      if (!codes) throw new Error(`OpenAPI: ${id} answers ${status}, but which error codes it carries is not declared`);
+      const defaults: readonly string[] = DEFAULT_CODES[code as keyof OperationErrors] ?? [];
+      let codes = [...new Set([...defaults, ...(declared[status] ?? [])])];
+      if (!codes.length && !(idempotent && status === '409')) {
+        throw new Error(`OpenAPI: ${id} answers ${status}, but its route declares no error codes for it (config.errors)`);
+      }
       if (idempotent && status === '409') codes = [...codes, 'idempotency_key_in_use', 'idempotency_key_answer_lost'];
       if (idempotent && status === '422') codes = [...codes, 'idempotency_key_reused'];
       responses[status] = errorResponse(doc.components, status, codes);
@@ -411,7 +362,7 @@ function completeOperation(doc: Json, path: string, method: string, op: Json): v
       if (method === 'get') headers.push('ETag');
       if (method === 'get' && scoped) headers.push('Cache-Control');
       if (isList(media?.schema)) headers.push('Link');
-      if (LOCATION_OPERATIONS.has(id)) headers.push('Location');
+      if (location) headers.push('Location');
       if (idempotent) headers.push('Idempotent-Replayed');
     }
     response.headers = { ...headersOf(headers), ...response.headers };
@@ -493,7 +444,8 @@ const WEBHOOK_PARAMETERS = [
   },
 ];
 
-export function completeDocument(doc: Json): Json {
+/** Completes the document; `examples` are the modules' examples of their named schemas, by name. */
+export function completeDocument(doc: Json, examples: Readonly<Record<string, unknown>>): Json {
   doc.info.contact = { name: 'Academy API team', url: 'https://academy.example/support', email: 'api@academy.example' };
   doc.info.license = { name: 'Proprietary', url: 'https://academy.example/terms' };
   doc.tags = [...TAGS, { name: 'Webhooks', description: 'Events the platform POSTs to subscribed webhook endpoints and integrations.' }];
@@ -510,8 +462,8 @@ export function completeDocument(doc: Json): Json {
     },
   };
   for (const [name, schema] of Object.entries(doc.components.schemas as Json)) {
-    const example = SCHEMA_EXAMPLES[name];
-    if (example === undefined) throw new Error(`OpenAPI: the schema ${name} has no example (src/http/openapi-examples.ts)`);
+    const example = KIT_EXAMPLES[name] ?? examples[name];
+    if (example === undefined) throw new Error(`OpenAPI: the schema ${name} has no example (the examples of its module's manifest)`);
     schema.examples = [example];
   }
   for (const [path, item] of Object.entries(doc.paths as Json)) {

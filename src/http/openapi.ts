@@ -1,8 +1,24 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { AcademyModule } from '../platform/module.ts';
 import { POLICIES } from '../platform/rate-limit.ts';
 import { MAX_REPORTED_FIELDS } from '../platform/validation.ts';
+import type { OperationErrors } from './error-codes.ts';
 import { MAX_BODY_VALUES } from './input.ts';
-import { completeDocument } from './openapi-document.ts';
+import { completeDocument, FACTS } from './openapi-document.ts';
+
+/**
+ * What a route says of itself for the OpenAPI document, beside its schema and its `access`
+ * (src/http/access.ts):
+ * - `errors`: the error codes it answers beyond each status's defaults, e.g. `{ 409: ['invalid_transition'] }`
+ *   (src/http/error-codes.ts); each status is documented as one of its responses;
+ * - `location`: its success answers carry `Location`, the path of what it created or queued.
+ */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    errors?: OperationErrors;
+    location?: true;
+  }
+}
 
 const description = `
 The Training Administration REST API v1 of Academy.
@@ -49,33 +65,57 @@ Every error body is \`{"message": "…", "code": "snake_case", "errors"?: {"fiel
 | 500 / 503 | \`internal_error\` / \`unavailable\` | server-side failure |
 `.trim();
 
-export const openApiOptions: FastifyDynamicSwaggerOptions = {
-  openapi: {
-    openapi: '3.1.0',
-    info: { title: 'Academy — Training Administration API', version: '1.0.0', description },
-    servers: [{ url: '/', description: 'This server' }],
-    components: {
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An access token created with `academy tokens create`.' },
+/**
+ * The document's options over the modules' contributions: the examples of the schemas they name
+ * (AcademyModule.examples), collected here so that the assembly imports no module.
+ */
+export function openApiOptions(modules: readonly AcademyModule[]): FastifyDynamicSwaggerOptions {
+  const examples: Record<string, unknown> = {};
+  for (const module of modules) {
+    for (const [name, example] of Object.entries(module.examples ?? {})) {
+      if (name in examples) throw new Error(`OpenAPI: the module ${module.name} gives the schema ${name} a second example`);
+      examples[name] = example;
+    }
+  }
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Academy — Training Administration API', version: '1.0.0', description },
+      servers: [{ url: '/', description: 'This server' }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An access token created with `academy tokens create`.' },
+        },
       },
     },
-  },
-  // Shared schemas appear under their own names in components.schemas.
-  refResolver: {
-    buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
-  },
-  // Public routes say so explicitly (no security) and document their rate limit; scoped routes get
-  // theirs from the access hook (src/http/access.ts), which also validates them.
-  transform: ({ schema, url, route }) => {
-    const access = route.config?.access;
-    if (!schema || !access || typeof access !== 'object' || !('public' in access)) return { schema, url };
-    return {
-      url,
-      schema: { ...schema, security: [], response: { 429: { $ref: 'Error' }, ...(schema.response as object) } },
-    };
-  },
-  transformObject: (documentObject) => {
-    const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
-    return completeDocument(document as Record<string, any>) as typeof document;
-  },
-};
+    // Shared schemas appear under their own names in components.schemas.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+    // Public routes say so explicitly (no security) and document their rate limit; scoped routes get
+    // theirs from the access hook (src/http/access.ts), which also validates them. What a route
+    // declares in its config (its error codes, `Location`) rides along to the document's completion
+    // as extensions of its operation, which the completion reads and removes.
+    transform: ({ schema, url, route }) => {
+      const { access, errors, location } = route.config ?? {};
+      const open = typeof access === 'object' && 'public' in access;
+      if (!schema || !(open || errors || location)) return { schema, url };
+      const response: Record<string, unknown> = { ...(open ? { 429: { $ref: 'Error' } } : {}), ...(schema.response as object) };
+      for (const status of Object.keys(errors ?? {})) response[status] ??= { $ref: 'Error' };
+      return {
+        url,
+        schema: {
+          ...schema,
+          ...(open ? { security: [] } : {}),
+          response,
+          ...(errors ? { [FACTS.errors]: errors } : {}),
+          ...(location ? { [FACTS.location]: true } : {}),
+        },
+      };
+    },
+    transformObject: (documentObject) => {
+      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      return completeDocument(document as Record<string, any>, examples) as typeof document;
+    },
+  };
+}

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { Runner } from '../cli/runner.ts';
 import type { Dialect } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
@@ -120,4 +121,16 @@ export interface AcademyModule {
   search?: readonly SearchGroup[];
   /** The storage area its files are kept in, and which of them its rows name (`academy admin storage sweep`). */
   files?: FileOwner;
+  /**
+   * An example of each named schema its routes add (by the schema's `$id`), in the shape the API
+   * sends: the OpenAPI document shows them, and builds its operations' examples from them. Kept in
+   * the module's `examples.ts`, each typed as its schema.
+   */
+  examples?: Readonly<Record<string, unknown>>;
+  /**
+   * Its Prometheus metrics, added to the registry of every process that serves `/metrics` (the API
+   * and the worker's probes). Read when Prometheus scrapes, never on the request path: see
+   * `scrapedGauge` (src/platform/metrics.ts) for one read from the database.
+   */
+  metrics?(registry: Registry, platform: Platform): void;
 }

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { createWorkerProbeServer } from '../../src/http/metrics.ts';
+import { modules } from '../../src/modules/index.ts';
+import type { AcademyModule } from '../../src/platform/module.ts';
 import { ci } from '../support/env.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp } from '../support/platform.ts';
@@ -84,7 +86,7 @@ describe('the deploy/ dashboard and alert rules read only metrics the app export
     for (let i = 0; i < 3; i++) await app.http.inject({ method: 'GET', url: '/api/v1/organization', headers: bearer(token) });
     await app.http.inject({ method: 'GET', url: '/health', headers: bearer(token) });
     for (const name of exposed((await app.http.inject({ method: 'GET', url: '/metrics' })).body)) exported.add(name);
-    const probes = await createWorkerProbeServer(app.platform, { running: 0 });
+    const probes = await createWorkerProbeServer(app.platform, { running: 0 }, modules as readonly AcademyModule[]);
     for (const name of exposed((await probes.inject({ method: 'GET', url: '/metrics' })).body)) exported.add(name);
     await probes.close();
   });

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Gauge } from 'prom-client';
+import { createWorkerProbeServer } from '../../src/http/metrics.ts';
+import type { AcademyModule } from '../../src/platform/module.ts';
 import { fixtures } from '../support/fixtures.ts';
-import { bearer, createTestApp } from '../support/platform.ts';
+import { bearer, createTestApp, createTestPlatform } from '../support/platform.ts';
 
 test('after a small workload, /metrics shows the queue by job name and age, outcomes by status, 429s and health checks', async () => {
   const app = await createTestApp({ env: { ACADEMY_RATE_LIMIT_PER_MINUTE: '3' } });
@@ -35,4 +38,32 @@ test('after a small workload, /metrics shows the queue by job name and age, outc
   assert.equal(value(/^academy_health_check_status\{check="database",status="warn"\} (\d)$/m), 1);
   assert.equal(value(/^academy_health_check_status\{check="database",status="pass"\} (\d)$/m), 0);
   assert.match(text, /^academy_http_requests_total\{method="GET",route="\/api\/v1\/organization",status="429"\} 2$/m);
+});
+
+test("a module's metrics come through its manifest: the probes export those of the modules they are given", async () => {
+  const platform = await createTestPlatform();
+  const things: AcademyModule = {
+    name: 'things',
+    metrics(registry) {
+      new Gauge({
+        name: 'academy_things',
+        help: 'Things by colour.',
+        labelNames: ['colour'],
+        registers: [registry],
+        collect() {
+          this.set({ colour: 'blue' }, 2);
+        },
+      });
+    },
+  };
+  const probes = await createWorkerProbeServer(platform, { running: 0 }, [things]);
+  try {
+    const text = (await probes.inject({ method: 'GET', url: '/metrics' })).body;
+    assert.match(text, /^academy_things\{colour="blue"\} 2$/m);
+    // The platform's own families stay; a module not given contributes nothing.
+    assert.match(text, /^# TYPE academy_jobs gauge$/m);
+    assert.doesNotMatch(text, /academy_webhook_deliveries/);
+  } finally {
+    await probes.close();
+  }
 });

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { globSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fastifySwagger from '@fastify/swagger';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { documentFile, generateDocument, serialize } from '../../scripts/openapi.ts';
 import { openApiOptions } from '../../src/http/openapi.ts';
 import { ErrorBody } from '../../src/http/schemas.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../src/platform/events/types.ts';
+import type { AcademyModule } from '../../src/platform/module.ts';
 import { SCOPES } from '../../src/platform/tokens/scopes.ts';
 
 interface Operation {
@@ -231,24 +232,93 @@ describe('OpenAPI document', () => {
   });
 });
 
+/** The document of a bare app with `routes` and the kit's options over `modules`. */
+async function documentOf(modules: readonly AcademyModule[], routes: (app: FastifyInstance) => void): Promise<Record<string, any>> {
+  const app = Fastify();
+  app.addSchema(ErrorBody);
+  await app.register(fastifySwagger, openApiOptions(modules));
+  routes(app);
+  await app.ready();
+  try {
+    return app.swagger() as Record<string, any>;
+  } finally {
+    await app.close();
+  }
+}
+
 describe('OpenAPI generation details', () => {
   test('a public route is documented with no security and its 429', async () => {
-    const app = Fastify();
-    app.addSchema(ErrorBody);
-    await app.register(fastifySwagger, openApiOptions);
-    app.get('/api/v1/things/:token', {
-      config: { access: { public: 'public' } },
-      schema: { operationId: 'verifyThing', summary: 'Verify', response: { 200: { type: 'object' } } },
-      handler: async () => ({}),
+    const document = await documentOf([], (app) => {
+      app.get('/api/v1/things/:token', {
+        config: { access: { public: 'public' } },
+        schema: { operationId: 'verifyThing', summary: 'Verify', response: { 200: { type: 'object' } } },
+        handler: async () => ({}),
+      });
     });
-    await app.ready();
-    const document = app.swagger() as any;
     const operation = document.paths['/api/v1/things/{token}'].get as Operation;
-    await app.close();
     assert.deepEqual(operation.security, []);
     assert.equal(errorRef(document, operation, '429'), '#/components/schemas/Error');
     assert.deepEqual(errorCodes(document, operation, '429'), ['rate_limited']);
     assert.equal(operation.responses?.['200']?.description, 'Success');
+  });
+
+  test('a route declares its error codes and Location in its config, and the document reads them there', async () => {
+    const document = await documentOf([], (app) => {
+      app.get('/api/v1/things/:thing', {
+        config: { access: { public: 'public' }, errors: { 409: ['report_not_available'] } },
+        schema: { operationId: 'getThing', summary: 'Get', response: { 200: { type: 'object' }, 409: { $ref: 'Error' } } },
+        handler: async () => ({}),
+      });
+      // A declared status needs no response of its own in the schema.
+      app.post('/api/v1/things', {
+        config: {
+          access: { public: 'public' },
+          errors: { 403: ['permission_denied'], 409: ['conflict', 'invalid_transition'] },
+          location: true,
+        },
+        schema: { operationId: 'createThing', summary: 'Create', response: { 201: { type: 'object' } } },
+        handler: async () => ({}),
+      });
+    });
+    const get = document.paths['/api/v1/things/{thing}'].get as Operation;
+    const post = document.paths['/api/v1/things'].post as Operation;
+    assert.deepEqual(errorCodes(document, get, '409'), ['report_not_available']);
+    assert.deepEqual(errorCodes(document, post, '409'), ['conflict', 'invalid_transition']);
+    // Declared codes come after the status's defaults.
+    assert.deepEqual(errorCodes(document, post, '403'), ['insufficient_scope', 'permission_denied']);
+    const headers = (operation: Operation, status: string) =>
+      Object.keys((operation.responses?.[status] as { headers?: object } | undefined)?.headers ?? {});
+    assert.ok(headers(post, '201').includes('Location'), 'createThing 201: Location');
+    assert.ok(!headers(get, '200').includes('Location'), 'getThing 200: no Location');
+    // The facts reach the document as its content, not as extensions of their own.
+    assert.deepEqual(
+      [get, post].flatMap((operation) => Object.keys(operation).filter((key) => key.startsWith('x-'))),
+      [],
+    );
+  });
+
+  test("a named schema's example comes from its module's manifest; one without fails the document", async () => {
+    const routes = (app: FastifyInstance) => {
+      app.addSchema({ $id: 'Thing', type: 'object', properties: { name: { type: 'string' } } });
+      app.get('/api/v1/things', {
+        config: { access: 'open' },
+        schema: { operationId: 'getThings', summary: 'Get', response: { 200: { $ref: 'Thing' } } },
+        handler: async () => ({}),
+      });
+    };
+    const things: AcademyModule = { name: 'things', examples: { Thing: { name: 'Blue thing' } } };
+    const document = await documentOf([things], routes);
+    assert.deepEqual(document.components.schemas.Thing.examples, [{ name: 'Blue thing' }]);
+    assert.deepEqual(document.paths['/api/v1/things'].get.responses['200'].content['application/json'].example, { name: 'Blue thing' });
+    await assert.rejects(documentOf([], routes), /the schema Thing has no example/);
+    await assert.rejects(documentOf([things, { ...things, name: 'others' }], routes), /others gives the schema Thing a second example/);
+  });
+
+  test('the assembly and the metrics read the modules through their manifests, importing no module schema or repository', () => {
+    const offenders = globSync('src/http/**/*.ts').filter((file) =>
+      /from '\.\.\/modules\/[^']+\/(schemas|repository)\.ts'/.test(readFileSync(file, 'utf8')),
+    );
+    assert.deepEqual(offenders, []);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminAssessmentCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { assessmentRoutes } from './routes.ts';
 import { assessmentSearch } from './search.ts';
 import { assessmentServiceFor } from './service.ts';
@@ -14,4 +15,5 @@ export const assessmentsModule = {
     },
   admin: adminAssessmentCommands,
   search: [assessmentSearch],
+  examples,
 } satisfies AcademyModule;

@@ -1,5 +1,6 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminCertificateCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { certificateRoutes } from './routes.ts';
 import { certificateSearch } from './search.ts';
 import { certificateServiceFor } from './service.ts';
@@ -14,4 +15,5 @@ export const certificatesModule = {
     },
   admin: adminCertificateCommands,
   search: [certificateSearch],
+  examples,
 } satisfies AcademyModule;

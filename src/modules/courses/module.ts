@@ -1,5 +1,6 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminCourseCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { courseRoutes } from './routes.ts';
 import { courseSearch } from './search.ts';
 import { courseServiceFor } from './service.ts';
@@ -14,4 +15,5 @@ export const coursesModule = {
     },
   admin: adminCourseCommands,
   search: [courseSearch],
+  examples,
 } satisfies AcademyModule;

@@ -1,6 +1,7 @@
 import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminDocumentCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { createDocumentRepository } from './repository.ts';
 import { documentRoutes } from './routes.ts';
 import { documentSearch } from './search.ts';
@@ -30,6 +31,7 @@ export const documentsModule = {
   admin: adminDocumentCommands,
   search: [documentSearch],
   files: { area: 'documents', referenced: (db, keys) => createDocumentRepository(db).namedKeys(keys) },
+  examples,
 } satisfies AcademyModule;
 
 declare module '../../platform/jobs/names.ts' {

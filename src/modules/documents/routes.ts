@@ -49,7 +49,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
   });
 
   app.post('/documents', {
-    config: { access: { scope: 'documents:write' } },
+    config: { access: { scope: 'documents:write' }, errors: { 409: ['invalid_transition', 'conflict'] }, location: true },
     // The body is a stream read by the handler; the schema below documents it.
     validatorCompiler: () => () => true,
     schema: {
@@ -113,7 +113,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
   });
 
   app.patch('/documents/:document', {
-    config: { access: { scope: 'documents:write' } },
+    config: { access: { scope: 'documents:write' }, errors: { 409: ['invalid_transition'] } },
     schema: {
       operationId: 'updateDocument',
       tags: ['Documents'],
@@ -131,7 +131,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
   });
 
   app.delete('/documents/:document', {
-    config: { access: { scope: 'documents:write' } },
+    config: { access: { scope: 'documents:write' }, errors: { 409: ['invalid_transition'] } },
     schema: {
       operationId: 'deleteDocument',
       tags: ['Documents'],
@@ -146,7 +146,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
   });
 
   app.post('/documents/:document/archive', {
-    config: { access: { scope: 'documents:write' } },
+    config: { access: { scope: 'documents:write' }, errors: { 409: ['invalid_transition'] } },
     schema: {
       operationId: 'archiveDocument',
       tags: ['Documents'],

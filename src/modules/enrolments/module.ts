@@ -1,5 +1,6 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminEnrolmentCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { enrolmentRoutes } from './routes.ts';
 import { enrolmentSearch } from './search.ts';
 import { enrolmentServiceFor } from './service.ts';
@@ -14,4 +15,5 @@ export const enrolmentsModule = {
     },
   admin: adminEnrolmentCommands,
   search: [enrolmentSearch],
+  examples,
 } satisfies AcademyModule;

@@ -1,5 +1,7 @@
 import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
+import { examples } from './examples.ts';
+import { healthMetrics } from './metrics.ts';
 import { healthRoutes } from './routes.ts';
 import { healthServiceFor } from './service.ts';
 
@@ -18,4 +20,6 @@ export const healthModule = {
       return { status: report.status, previous: previous ?? null, alerted };
     },
   },
+  metrics: healthMetrics,
+  examples,
 } satisfies AcademyModule;

@@ -1,6 +1,8 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminIntegrationCommands } from './admin.ts';
 import { integrationJobs } from './delivery.ts';
+import { examples } from './examples.ts';
+import { integrationMetrics } from './metrics.ts';
 import { integrationRoutes } from './routes.ts';
 import { integrationServiceFor } from './service.ts';
 
@@ -14,6 +16,8 @@ export const integrationsModule = {
     },
   jobs: ({ platform }) => integrationJobs(platform),
   admin: adminIntegrationCommands,
+  metrics: integrationMetrics,
+  examples,
 } satisfies AcademyModule;
 
 declare module '../../platform/jobs/names.ts' {

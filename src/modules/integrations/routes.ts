@@ -47,7 +47,7 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ integrations: Integr
   });
 
   app.post('/integrations/:message/retry', {
-    config: { access: { scope: 'integration-messages:write' } },
+    config: { access: { scope: 'integration-messages:write' }, errors: { 409: ['not_retryable'] } },
     schema: {
       operationId: 'retryIntegrationMessage',
       tags: ['Integrations'],

@@ -1,5 +1,6 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminMeetingCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { meetingRoutes } from './routes.ts';
 import { meetingSearch } from './search.ts';
 import { meetingServiceFor } from './service.ts';
@@ -14,4 +15,5 @@ export const meetingsModule = {
     },
   admin: adminMeetingCommands,
   search: [meetingSearch],
+  examples,
 } satisfies AcademyModule;

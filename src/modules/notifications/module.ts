@@ -1,6 +1,8 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminNotificationCommands } from './admin.ts';
 import { notificationJobs } from './delivery.ts';
+import { examples } from './examples.ts';
+import { notificationMetrics } from './metrics.ts';
 import { notificationRoutes } from './routes.ts';
 import { notificationSearch } from './search.ts';
 import { notificationServiceFor } from './service.ts';
@@ -16,6 +18,8 @@ export const notificationsModule = {
   jobs: ({ platform }) => notificationJobs(platform),
   admin: adminNotificationCommands,
   search: [notificationSearch],
+  metrics: notificationMetrics,
+  examples,
 } satisfies AcademyModule;
 
 declare module '../../platform/jobs/names.ts' {

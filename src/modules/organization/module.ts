@@ -1,4 +1,5 @@
 import type { AcademyModule } from '../../platform/module.ts';
+import { examples } from './examples.ts';
 import { createOrganizationRepository } from './repository.ts';
 import { organizationRoutes } from './routes.ts';
 import { createOrganizationService } from './service.ts';
@@ -16,4 +17,5 @@ export const organizationModule = {
       });
       await app.register(organizationRoutes, { organization });
     },
+  examples,
 } satisfies AcademyModule;

@@ -2,6 +2,7 @@ import { fixedClock } from '../../platform/clock.ts';
 import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminReportCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { createReportGenerator } from './generator.ts';
 import { createReportRepository } from './repository.ts';
 import { reportRoutes } from './routes.ts';
@@ -64,6 +65,7 @@ export const reportsModule = {
       }),
     },
   ],
+  examples,
 } satisfies AcademyModule;
 
 declare module '../../platform/jobs/names.ts' {

@@ -43,7 +43,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; m
   });
 
   app.post('/reports', {
-    config: { access: { scope: 'reports:write' } },
+    config: { access: { scope: 'reports:write' }, location: true },
     schema: {
       operationId: 'requestReport',
       tags: ['Reports'],
@@ -78,7 +78,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; m
   });
 
   app.get('/reports/:report/download', {
-    config: { access: { scope: 'reports:read' } },
+    config: { access: { scope: 'reports:read' }, errors: { 409: ['report_not_available'] } },
     schema: {
       operationId: 'downloadReport',
       tags: ['Reports'],

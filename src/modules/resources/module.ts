@@ -1,5 +1,6 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminResourceCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { resourceRoutes } from './routes.ts';
 import { resourceSearch } from './search.ts';
 import { resourceServiceFor } from './service.ts';
@@ -14,4 +15,5 @@ export const resourcesModule = {
     },
   admin: adminResourceCommands,
   search: [resourceSearch],
+  examples,
 } satisfies AcademyModule;

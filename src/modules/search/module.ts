@@ -1,4 +1,5 @@
 import type { AcademyModule } from '../../platform/module.ts';
+import { examples } from './examples.ts';
 import { searchRoutes } from './routes.ts';
 import { createSearchService, searchGroupsOf } from './service.ts';
 
@@ -11,4 +12,5 @@ export const searchModule = {
       const groups = searchGroupsOf(modules);
       await app.register(searchRoutes, { search: createSearchService(platform, groups), groups });
     },
+  examples,
 } satisfies AcademyModule;

@@ -2,6 +2,7 @@ import { fixedClock } from '../../platform/clock.ts';
 import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminSessionCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { sessionRoutes } from './routes.ts';
 import { sessionSearch } from './search.ts';
 import { sessionServiceFor } from './service.ts';
@@ -25,4 +26,5 @@ export const sessionsModule = {
   },
   admin: adminSessionCommands,
   search: [sessionSearch],
+  examples,
 } satisfies AcademyModule;

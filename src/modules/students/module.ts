@@ -1,5 +1,6 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminStudentCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { studentRoutes } from './routes.ts';
 import { studentSearch } from './search.ts';
 import { studentServiceFor } from './service.ts';
@@ -14,4 +15,5 @@ export const studentsModule = {
     },
   admin: adminStudentCommands,
   search: [studentSearch],
+  examples,
 } satisfies AcademyModule;

@@ -1,5 +1,6 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminTaskCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { taskJobs } from './jobs.ts';
 import { taskRoutes } from './routes.ts';
 import { taskServiceFor } from './service.ts';
@@ -25,6 +26,7 @@ export const tasksModule = {
     },
   },
   admin: adminTaskCommands,
+  examples,
 } satisfies AcademyModule;
 
 declare module '../../platform/jobs/names.ts' {

@@ -48,7 +48,7 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService; maxPage
   });
 
   app.post('/tasks/:task/run', {
-    config: { access: { scope: 'tasks:write' } },
+    config: { access: { scope: 'tasks:write' }, errors: { 409: ['task_disabled'] }, location: true },
     schema: {
       operationId: 'runTask',
       tags: ['Tasks'],

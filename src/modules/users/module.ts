@@ -1,6 +1,7 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
 import { adminUserCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { invitationPages } from './pages.ts';
 import { userRoutes } from './routes.ts';
 import { userSearch } from './search.ts';
@@ -20,4 +21,5 @@ export const usersModule = {
   },
   admin: adminUserCommands,
   search: [userSearch],
+  examples,
 } satisfies AcademyModule;

@@ -70,7 +70,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; maxPage
   });
 
   app.post('/users', {
-    config: { access: { scope: 'users:write' } },
+    config: { access: { scope: 'users:write' }, location: true },
     schema: {
       operationId: 'createUser',
       tags: ['Users'],
@@ -124,7 +124,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserService; maxPage
 
   for (const action of ACTIONS) {
     app.post(`/users/:user/${action.path}`, {
-      config: { access: { scope: 'users:write' } },
+      config: { access: { scope: 'users:write' }, errors: { 409: ['invalid_transition'] } },
       schema: {
         operationId: action.operationId,
         tags: ['Users'],

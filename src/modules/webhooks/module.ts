@@ -2,6 +2,7 @@ import type { AcademyModule } from '../../platform/module.ts';
 import { adminWebhookCommands } from './admin.ts';
 import { webhookCommands } from './cli.ts';
 import { webhookJobs } from './delivery.ts';
+import { webhookMetrics } from './metrics.ts';
 
 /** Outbound webhooks (Standard Webhooks): endpoints managed with `academy webhooks`, delivery jobs. */
 export const webhooksModule = {
@@ -9,6 +10,7 @@ export const webhooksModule = {
   jobs: ({ platform }) => webhookJobs(platform),
   commands: webhookCommands,
   admin: adminWebhookCommands,
+  metrics: webhookMetrics,
 } satisfies AcademyModule;
 
 declare module '../../platform/jobs/names.ts' {

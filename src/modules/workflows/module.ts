@@ -1,5 +1,6 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { adminWorkflowCommands } from './admin.ts';
+import { examples } from './examples.ts';
 import { workflowRoutes } from './routes.ts';
 import { workflowSearch } from './search.ts';
 import { workflowServiceFor } from './service.ts';
@@ -14,4 +15,5 @@ export const workflowsModule = {
     },
   admin: adminWorkflowCommands,
   search: [workflowSearch],
+  examples,
 } satisfies AcademyModule;

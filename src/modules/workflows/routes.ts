@@ -62,7 +62,7 @@ export const workflowRoutes: FastifyPluginAsyncTypebox<{ workflows: WorkflowServ
   });
 
   app.post('/workflows/:workflow/transition', {
-    config: { access: { scope: 'workflows:write' } },
+    config: { access: { scope: 'workflows:write' }, errors: { 403: ['permission_denied'], 409: ['invalid_transition'] } },
     schema: {
       operationId: 'transitionWorkflow',
       tags: ['Workflows'],
@@ -78,7 +78,7 @@ export const workflowRoutes: FastifyPluginAsyncTypebox<{ workflows: WorkflowServ
   });
 
   app.post('/workflows/:workflow/assign', {
-    config: { access: { scope: 'workflows:write' } },
+    config: { access: { scope: 'workflows:write' }, errors: { 403: ['permission_denied'] } },
     schema: {
       operationId: 'assignWorkflow',
       tags: ['Workflows'],
