@@ -36,9 +36,22 @@ describe('academy admin workflows', () => {
     assert.deepEqual([document.subject_type, document.subject_id, document.assignee], ['document', 5, null]);
 
     const suspended = await make.staff({ status: 'suspended' });
-    const bad = await admin('create', '--data', JSON.stringify({ workflow: 'payroll', subject_type: 'course', assignee_id: suspended.id }));
+    const unknown = await admin('create', '--data', JSON.stringify({ workflow: 'payroll', subject_type: 'Course' }));
+    assert.notEqual(unknown.code, 0);
+    const { errors } = JSON.parse(unknown.stderr);
+    assert.deepEqual(errors.workflow, ['The workflow field must be one of: course_approval, document_approval.']);
+    assert.match(errors.subject_type?.[0], /^The subject_type field must be a lowercase word/);
+    // Rules across fields and about the assignee are the service's, reported together.
+    const bad = await admin(
+      'create',
+      '--data',
+      JSON.stringify({ workflow: 'course_approval', subject_type: 'course', assignee_id: suspended.id }),
+    );
     assert.notEqual(bad.code, 0);
-    for (const field of ['workflow', 'subject_id', 'assignee_id']) assert.match(bad.stderr, new RegExp(field), bad.stderr);
+    assert.deepEqual(JSON.parse(bad.stderr).errors, {
+      subject_id: ['The subject_id field is required with a subject_type.'],
+      assignee_id: ['The user is suspended; only an active user can be assigned.'],
+    });
 
     const listed = await admin('list', '--workflow', 'course_approval');
     assert.equal(listed.code, 0, listed.stderr);

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { validateInput } from '../../platform/validation.ts';
 import { WORKFLOW_KEYS } from './definitions.ts';
-import type { WorkflowInstance } from './schemas.ts';
+import { WorkflowCreate, type WorkflowInstance } from './schemas.ts';
 import { workflowServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'workflow', 'state', 'subject', 'assignee', 'allowed_transitions', 'updated_at'];
@@ -27,7 +28,8 @@ export function adminWorkflowCommands(admin: Command, run: Runner): void {
     .requiredOption('--data <json>', '{"workflow":"course_approval","subject_type":"course","subject_id":3,"assignee_id":7}')
     .action((options) =>
       run(async ({ platform, out, ctx }) => {
-        const instance = await workflowServiceFor(platform).create(ctx, parseData(options.data));
+        const input = validateInput(WorkflowCreate, parseData(options.data));
+        const instance = await workflowServiceFor(platform).create(ctx, input);
         out.result(
           instance,
           `Workflow ${instance.id} (${instance.workflow}) opened: ${instance.state}.\n${table(rows([instance]), COLUMNS)}`,

@@ -86,3 +86,26 @@ export const AssignBody = Type.Object(
   { user_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'An active staff user.' }) },
   { additionalProperties: false },
 );
+
+const Id = (description: string) => Type.Integer({ minimum: 1, maximum: 2147483647, description });
+
+/** `academy admin workflows create`: opens an instance. Not part of the API. */
+export const WorkflowCreate = Type.Object(
+  {
+    workflow: StringEnum(WORKFLOW_KEYS, { description: 'The definition.' }),
+    subject_type: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 50,
+          pattern: '^[a-z][a-z0-9_]*$',
+          'x-message': 'must be a lowercase word such as "course" (letters, digits and underscores)',
+          description: "What the instance is about; the definition's own type when omitted. Needs a subject_id.",
+        }),
+      ),
+    ),
+    subject_id: Type.Optional(Nullable(Id('The id of the subject.'))),
+    assignee_id: Type.Optional(Nullable(Id('An active staff user who is to decide.'))),
+  },
+  { additionalProperties: false },
+);
+export type WorkflowCreate = Static<typeof WorkflowCreate>;

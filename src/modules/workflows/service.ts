@@ -5,10 +5,9 @@ import type { DB } from '../../db/schema.ts';
 import { readSnapshot } from '../../db/snapshot.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
-import { Fields } from '../../platform/fields.ts';
 import { defineLifecycle, type Lifecycle, type Move } from '../../platform/lifecycle.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { definitionOf, movesFrom, statesOf, WORKFLOW_KEYS, WORKFLOWS, type WorkflowDefinition, type WorkflowKey } from './definitions.ts';
+import { definitionOf, movesFrom, statesOf, WORKFLOWS, type WorkflowDefinition, type WorkflowKey } from './definitions.ts';
 import {
   createWorkflowRepository,
   type DecisionRow,
@@ -17,10 +16,7 @@ import {
   type PersonRow,
   type WorkflowRepository,
 } from './repository.ts';
-import type { WorkflowInstance, WorkflowSort } from './schemas.ts';
-
-const SUBJECT_TYPE = /^[a-z][a-z0-9_]*$/;
-const CREATE_FIELDS = ['workflow', 'subject_type', 'subject_id', 'assignee_id'] as const;
+import type { WorkflowCreate, WorkflowInstance, WorkflowSort } from './schemas.ts';
 
 /**
  * Each definition as a lifecycle whose moves are named by their target state, so that a transition is
@@ -151,26 +147,17 @@ export function createWorkflowService(deps: { db: Kysely<DB>; dialect: Dialect; 
      * subject is a type and an id (the type defaults to the definition's); an assignee must be an
      * active staff user.
      */
-    async create(ctx: ServiceContext, data: Record<string, unknown>): Promise<WorkflowInstance> {
-      const fields = new Fields(data, CREATE_FIELDS);
-      const key = fields.oneOf('workflow', WORKFLOW_KEYS, { required: true });
-      const subjectType = fields.text('subject_type', {
-        max: 50,
-        pattern: SUBJECT_TYPE,
-        hint: 'The subject_type must be a lowercase word such as "course" (letters, digits and underscores).',
-      });
-      const subjectId = fields.integer('subject_id', { min: 1 });
-      const assigneeId = fields.integer('assignee_id', { min: 1 });
-      if (subjectType && (subjectId === undefined || subjectId === null) && !fields.failed('subject_id')) {
-        fields.add('subject_id', 'The subject_id field is required with a subject_type.');
-      }
+    async create(ctx: ServiceContext, input: WorkflowCreate): Promise<WorkflowInstance> {
+      const { subject_type: subjectType, subject_id: subjectId, assignee_id: assigneeId } = input;
+      const errors: Record<string, string[]> = {};
+      if (subjectType && typeof subjectId !== 'number') errors.subject_id = ['The subject_id field is required with a subject_type.'];
       if (typeof assigneeId === 'number') {
         const problem = unassignable(await workflows.findPerson(db, assigneeId));
-        if (problem) fields.add('assignee_id', problem);
+        if (problem) errors.assignee_id = [problem];
       }
-      fields.check();
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-      const definition = definitionOf(key as WorkflowKey);
+      const definition = definitionOf(input.workflow);
       const now = ctx.clock.now().toISOString();
       return db.transaction().execute(async (trx) => {
         const id = await workflows.insert(trx, {
