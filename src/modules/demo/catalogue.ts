@@ -14,7 +14,7 @@ import { resourceServiceFor } from '../resources/service.ts';
 import type { SessionState } from '../sessions/schemas.ts';
 import { sessionServiceFor } from '../sessions/service.ts';
 import { studentServiceFor } from '../students/service.ts';
-import { createRandom } from './random.ts';
+import { createRandom, type Random } from './random.ts';
 
 /**
  * The demo academy: courses in every publication state, sessions in every workflow state (full ones
@@ -357,16 +357,23 @@ function emailLocalPart(name: string): string {
  * its own moment of the academy's history (a context whose clock is set to it).
  */
 export async function seedDemoCatalogue(platform: Platform, base: ServiceContext): Promise<DemoCatalogueSummary> {
-  const random = createRandom(SEED);
-  const now = base.clock.now().getTime();
-  const { timezone } = await createOrganizationRepository(platform.database.db, platform.changes).get();
-  const today = localDate(new Date(now), timezone);
-  /** `hour` o'clock local time, `days` days from today. */
-  const local = (days: number, hour: number) => startOfDay(addDays(today, days), timezone).getTime() + hour * HOUR;
-  const date = (days: number) => addDays(today, days);
-  const iso = (at: number) => new Date(at).toISOString();
+  const history = await startHistory(platform, base);
+  planStudents(history);
+  for (const course of COURSES) planCourse(history, course);
+  planApplications(history);
+  await runHistory(history, base);
+  return {
+    courses: COURSES.length,
+    sessions: history.counts.sessions,
+    students: STUDENTS,
+    enrolments: history.counts.enrolments,
+    certificates: history.counts.certificates,
+  };
+}
 
-  const services = {
+/** The services the demo acts through. */
+function demoServices(platform: Platform) {
+  return {
     courses: courseServiceFor(platform),
     sessions: sessionServiceFor(platform),
     students: studentServiceFor(platform),
@@ -377,273 +384,399 @@ export async function seedDemoCatalogue(platform: Platform, base: ServiceContext
     assessments: assessmentServiceFor(platform),
     resources: resourceServiceFor(platform),
   };
+}
 
-  // The history as a list of actions with their moments, run in time order (ties in the order added).
-  const actions: { at: number; order: number; run: (ctx: ServiceContext) => Promise<unknown> }[] = [];
-  const at = (moment: number, run: (ctx: ServiceContext) => Promise<unknown>) => {
-    if (moment > now) throw new Error(`A demo action was planned in the future (${iso(moment)})`);
-    actions.push({ at: moment, order: actions.length, run });
-  };
+type Action = (ctx: ServiceContext) => Promise<unknown>;
 
-  // Students: created long before the first course, each applying to a course shortly before enrolling.
-  const studentIds: number[] = [];
-  /** A student's id, once its creation has run (every student is created before anything refers to it). */
-  const studentId = (index: number): number => {
-    const id = studentIds[index];
-    if (id === undefined) throw new Error(`Demo student ${index} is used before it is created`);
-    return id;
+/** What every step of the demo works with: its clock and calendar, the services, and the actions planned so far. */
+interface History {
+  random: Random;
+  now: number;
+  /** `hour` o'clock local time, `days` days from today. */
+  local(days: number, hour: number): number;
+  /** The local date `days` days from today. */
+  date(days: number): string;
+  services: ReturnType<typeof demoServices>;
+  /** The history as a list of actions with their moments, run in time order (ties in the order added). */
+  actions: { at: number; order: number; run: Action }[];
+  /** Plans `run` at `moment`, which must not be in the future. */
+  at(moment: number, run: Action): void;
+  /** Each student's id once created, by the student's index. */
+  studentIds: number[];
+  /** Each student's earliest application to each course, by `student:course`. */
+  applications: Map<string, { student: number; course: string; at: number }>;
+  counts: { sessions: number; enrolments: number; certificates: number };
+}
+
+async function startHistory(platform: Platform, base: ServiceContext): Promise<History> {
+  const now = base.clock.now().getTime();
+  const { timezone } = await createOrganizationRepository(platform.database.db, platform.changes).get();
+  const today = localDate(new Date(now), timezone);
+  const actions: History['actions'] = [];
+  return {
+    random: createRandom(SEED),
+    now,
+    local: (days, hour) => startOfDay(addDays(today, days), timezone).getTime() + hour * HOUR,
+    date: (days) => addDays(today, days),
+    services: demoServices(platform),
+    actions,
+    at(moment, run) {
+      if (moment > now) throw new Error(`A demo action was planned in the future (${iso(moment)})`);
+      actions.push({ at: moment, order: actions.length, run });
+    },
+    studentIds: [],
+    applications: new Map(),
+    counts: { sessions: 0, enrolments: 0, certificates: 0 },
   };
+}
+
+function iso(at: number): string {
+  return new Date(at).toISOString();
+}
+
+/** A student's id, once its creation has run (every student is created before anything refers to it). */
+function studentId(history: History, index: number): number {
+  const id = history.studentIds[index];
+  if (id === undefined) throw new Error(`Demo student ${index} is used before it is created`);
+  return id;
+}
+
+/** Notes a student's application to a course at `moment`, unless an earlier one is noted. */
+function apply(history: History, student: number, course: string, moment: number): void {
+  const key = `${student}:${course}`;
+  const known = history.applications.get(key);
+  if (!known || known.at > moment) history.applications.set(key, { student, course, at: moment });
+}
+
+/** Students: created long before the first course, each applying to a course shortly before enrolling. */
+function planStudents(history: History): void {
+  const { random, services } = history;
   const names = new Set<string>();
   while (names.size < STUDENTS) names.add(`${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`);
   for (const [index, name] of [...names].entries()) {
     const verified = random.chance(0.75);
-    at(now - 420 * DAY + index * 3 * HOUR, async (ctx) => {
+    history.at(history.now - 420 * DAY + index * 3 * HOUR, async (ctx) => {
       const student = await services.students.create(ctx, {
         name,
         email: `${emailLocalPart(name)}@mail.example`,
         email_verified: verified,
       });
-      studentIds[index] = student.id;
+      history.studentIds[index] = student.id;
     });
   }
-  const applications = new Map<string, { student: number; course: string; at: number }>();
-  const apply = (student: number, course: string, moment: number) => {
-    const key = `${student}:${course}`;
-    const known = applications.get(key);
-    if (!known || known.at > moment) applications.set(key, { student, course, at: moment });
-  };
+}
 
-  let sessionCount = 0;
-  let enrolmentCount = 0;
-  let certificateCount = 0;
-  for (const course of COURSES) {
-    const sessionsCreated = course.sessions.map((plan) => Math.min(local(plan.startsIn - 59, 10), now - 2 * DAY));
-    const created = Math.min(now - 20 * DAY, ...sessionsCreated) - 30 * DAY;
-    at(created, (ctx) =>
-      services.courses.create(ctx, {
-        slug: course.slug,
-        code: course.code,
-        title: course.title,
-        price: course.price,
-        currency: CURRENCY,
-        language: course.language,
-        description: course.description,
+/** A course from its creation: its publication moves, its sessions, and its archiving after the last of them. */
+function planCourse(history: History, course: CoursePlan): void {
+  const { services } = history;
+  const sessionsCreated = course.sessions.map((plan) => Math.min(history.local(plan.startsIn - 59, 10), history.now - 2 * DAY));
+  const created = Math.min(history.now - 20 * DAY, ...sessionsCreated) - 30 * DAY;
+  history.at(created, (ctx) =>
+    services.courses.create(ctx, {
+      slug: course.slug,
+      code: course.code,
+      title: course.title,
+      price: course.price,
+      currency: CURRENCY,
+      language: course.language,
+      description: course.description,
+    }),
+  );
+  for (const [step, to] of ROUTES[course.state].entries()) {
+    history.at(created + (step + 1) * 2 * DAY, (ctx) => services.courses.transition(ctx, course.slug, { to_state: to }));
+  }
+  let lastCompleted = created;
+  for (const [index, plan] of course.sessions.entries()) {
+    const completed = planSession(history, course, plan, sessionsCreated[index] as number);
+    if (completed !== null) lastCompleted = Math.max(lastCompleted, completed);
+  }
+  if (course.state === 'archived') {
+    history.at(lastCompleted + 20 * DAY, (ctx) => services.courses.transition(ctx, course.slug, { to_state: 'archived' }));
+  }
+}
+
+/** The moments of a session's life. */
+interface SessionMoments {
+  created: number;
+  opens: number;
+  closes: number;
+  /** 8 o'clock on its first day. */
+  first: number;
+  /** Its last day, in days from today. */
+  last: number;
+  /** When a cancelled session is called off (12 hours ago). */
+  cancelledAt: number;
+}
+
+/** A session from its creation to its state today; returns when it was completed (null if it was not). */
+function planSession(history: History, course: CoursePlan, plan: SessionPlan, created: number): number | null {
+  history.counts.sessions += 1;
+  const moments: SessionMoments = {
+    created,
+    opens: history.local(plan.startsIn - 45, 9),
+    closes: history.local(plan.startsIn - 1, 18),
+    first: history.local(plan.startsIn, 8),
+    last: plan.startsIn + plan.days - 1,
+    cancelledAt: history.now - 12 * HOUR,
+  };
+  const ref = { id: 0 };
+  history.at(created, async (ctx) => {
+    const session = await history.services.sessions.create(ctx, {
+      course: course.slug,
+      name: plan.name,
+      max_participants: plan.seats,
+      waitlist_enabled: plan.waitlist ?? true,
+      registration_opens_at: iso(moments.opens),
+      registration_closes_at: iso(moments.closes),
+      starts_on: history.date(plan.startsIn),
+      ends_on: history.date(moments.last),
+      instructor_name: plan.instructor,
+    });
+    ref.id = session.id;
+  });
+  const completed = planSessionMoves(history, plan, ref, moments);
+  planClassDays(history, plan, ref, moments);
+  planAssessments(history, plan, ref, moments);
+  planResources(history, course, plan, ref, moments);
+  planEnrolments(history, course, plan, ref, moments);
+  return completed;
+}
+
+/** The workflow moves that bring the session to its state; returns when it was completed (null if it was not). */
+function planSessionMoves(history: History, plan: SessionPlan, ref: { id: number }, moments: SessionMoments): number | null {
+  const move = (moment: number, to: SessionState) =>
+    history.at(moment, (ctx) => history.services.sessions.transition(ctx, ref.id, { to_state: to }));
+  const reached = (state: SessionState) =>
+    SESSION_PATH.indexOf(plan.state === 'cancelled' ? 'open_for_registration' : plan.state) >= SESSION_PATH.indexOf(state);
+  let completed: number | null = null;
+  if (reached('scheduled')) move(moments.created + HOUR, 'scheduled');
+  if (reached('open_for_registration')) move(moments.opens, 'open_for_registration');
+  if (reached('in_progress')) move(moments.first, 'in_progress');
+  if (reached('completed')) {
+    completed = history.local(moments.last + 1, 7);
+    move(completed, 'completed');
+  }
+  if (plan.state === 'cancelled') move(moments.cancelledAt, 'cancelled');
+  return completed;
+}
+
+/** Class days (meetings): one called off when the plan says, all of them when the session is cancelled. */
+function planClassDays(history: History, plan: SessionPlan, ref: { id: number }, moments: SessionMoments): void {
+  const { services } = history;
+  const meetings: { id: number }[] = [];
+  for (let day = 0; day < plan.days; day++) {
+    const held = plan.startsIn + day;
+    const meeting = { id: 0 };
+    meetings.push(meeting);
+    history.at(moments.created + 2 * HOUR, async (ctx) => {
+      meeting.id = (
+        await services.meetings.create(ctx, {
+          session_id: ref.id,
+          held_on: history.date(held),
+          starts_at: iso(history.local(held, plan.online ? 18 : 9)),
+          ends_at: iso(history.local(held, plan.online ? 21 : 17)),
+          location: plan.online ? ONLINE : VENUE,
+        })
+      ).id;
+    });
+  }
+  if (plan.cancelMeetingDay !== undefined) {
+    const meeting = meetings[plan.cancelMeetingDay] as { id: number };
+    history.at(Math.min(moments.created + 3 * DAY, history.now - DAY), (ctx) => services.meetings.cancel(ctx, meeting.id));
+  }
+  if (plan.state === 'cancelled') {
+    for (const meeting of meetings) history.at(moments.cancelledAt, (ctx) => services.meetings.cancel(ctx, meeting.id));
+  }
+}
+
+/** The final assessment, and a pre-course assignment for a course of four days or more. */
+function planAssessments(history: History, plan: SessionPlan, ref: { id: number }, moments: SessionMoments): void {
+  const { services } = history;
+  const added = moments.created + 2 * HOUR;
+  history.at(added, (ctx) =>
+    services.assessments.create(ctx, {
+      session_id: ref.id,
+      title: 'Final assessment',
+      kind: 'exam',
+      due_at: iso(history.local(moments.last, 16)),
+      max_score: 100,
+    }),
+  );
+  if (plan.days >= 4) {
+    history.at(added, (ctx) =>
+      services.assessments.create(ctx, {
+        session_id: ref.id,
+        title: 'Pre-course assignment',
+        kind: 'assignment',
+        due_at: iso(history.local(plan.startsIn - 3, 23)),
       }),
     );
-    for (const [step, to] of ROUTES[course.state].entries()) {
-      at(created + (step + 1) * 2 * DAY, (ctx) => services.courses.transition(ctx, course.slug, { to_state: to }));
-    }
-    let lastCompleted = created;
-
-    for (const [index, plan] of course.sessions.entries()) {
-      sessionCount += 1;
-      const ref = { id: 0 };
-      const sessionCreated = sessionsCreated[index] as number;
-      const opens = local(plan.startsIn - 45, 9);
-      const closes = local(plan.startsIn - 1, 18);
-      const first = local(plan.startsIn, 8);
-      const last = plan.startsIn + plan.days - 1;
-      const cancelledAt = now - 12 * HOUR;
-      at(sessionCreated, async (ctx) => {
-        const session = await services.sessions.create(ctx, {
-          course: course.slug,
-          name: plan.name,
-          max_participants: plan.seats,
-          waitlist_enabled: plan.waitlist ?? true,
-          registration_opens_at: iso(opens),
-          registration_closes_at: iso(closes),
-          starts_on: date(plan.startsIn),
-          ends_on: date(last),
-          instructor_name: plan.instructor,
-        });
-        ref.id = session.id;
-      });
-      const move = (moment: number, to: SessionState) => at(moment, (ctx) => services.sessions.transition(ctx, ref.id, { to_state: to }));
-      const reached = (state: SessionState) =>
-        SESSION_PATH.indexOf(plan.state === 'cancelled' ? 'open_for_registration' : plan.state) >= SESSION_PATH.indexOf(state);
-      if (reached('scheduled')) move(sessionCreated + HOUR, 'scheduled');
-      if (reached('open_for_registration')) move(opens, 'open_for_registration');
-      if (reached('in_progress')) move(first, 'in_progress');
-      if (reached('completed')) {
-        move(local(last + 1, 7), 'completed');
-        lastCompleted = Math.max(lastCompleted, local(last + 1, 7));
-      }
-      if (plan.state === 'cancelled') move(cancelledAt, 'cancelled');
-
-      // Class days, with assessments and learning resources (one of them still a draft).
-      const meetings: { id: number }[] = [];
-      for (let day = 0; day < plan.days; day++) {
-        const held = plan.startsIn + day;
-        const meeting = { id: 0 };
-        meetings.push(meeting);
-        at(sessionCreated + 2 * HOUR, async (ctx) => {
-          meeting.id = (
-            await services.meetings.create(ctx, {
-              session_id: ref.id,
-              held_on: date(held),
-              starts_at: iso(local(held, plan.online ? 18 : 9)),
-              ends_at: iso(local(held, plan.online ? 21 : 17)),
-              location: plan.online ? ONLINE : VENUE,
-            })
-          ).id;
-        });
-      }
-      if (plan.cancelMeetingDay !== undefined) {
-        const meeting = meetings[plan.cancelMeetingDay] as { id: number };
-        at(Math.min(sessionCreated + 3 * DAY, now - DAY), (ctx) => services.meetings.cancel(ctx, meeting.id));
-      }
-      if (plan.state === 'cancelled') {
-        for (const meeting of meetings) at(cancelledAt, (ctx) => services.meetings.cancel(ctx, meeting.id));
-      }
-      at(sessionCreated + 2 * HOUR, (ctx) =>
-        services.assessments.create(ctx, {
-          session_id: ref.id,
-          title: 'Final assessment',
-          kind: 'exam',
-          due_at: iso(local(last, 16)),
-          max_score: 100,
-        }),
-      );
-      if (plan.days >= 4) {
-        at(sessionCreated + 2 * HOUR, (ctx) =>
-          services.assessments.create(ctx, {
-            session_id: ref.id,
-            title: 'Pre-course assignment',
-            kind: 'assignment',
-            due_at: iso(local(plan.startsIn - 3, 23)),
-          }),
-        );
-      }
-      const handbook = `https://northwind-academy.example/handbooks/${course.code.toLowerCase()}.pdf`;
-      const published = plan.state !== 'draft';
-      if (published) {
-        at(sessionCreated + 2 * HOUR, (ctx) =>
-          services.resources.create(ctx, {
-            session_id: ref.id,
-            title: 'Course handbook',
-            type: 'file',
-            url: handbook,
-            status: 'published',
-          }),
-        );
-        at(sessionCreated + 2 * HOUR, (ctx) =>
-          services.resources.create(ctx, {
-            session_id: ref.id,
-            title: 'Joining instructions',
-            type: 'text',
-            body: plan.online
-              ? 'Sessions run online from 18:00 to 21:00. Join five minutes early to test your camera and microphone.'
-              : `Sessions run from 09:00 to 17:00 at ${VENUE}. Lunch is provided; please tell us about dietary needs.`,
-            status: 'published',
-          }),
-        );
-      }
-      at(sessionCreated + 2 * HOUR, (ctx) =>
-        services.resources.create(ctx, {
-          session_id: ref.id,
-          title: 'Instructor notes',
-          type: 'text',
-          body: `Notes for ${plan.instructor}: room set-up, timings and exercise answers. Not for students.`,
-        }),
-      );
-
-      // Enrolments, in the order the students registered; then cancellations, completions, certificates.
-      const count = plan.enrol ?? 0;
-      if (count === 0) continue;
-      const windowEnd = Math.min(closes, plan.state === 'cancelled' ? cancelledAt - HOUR : now - HOUR);
-      const span = windowEnd - opens;
-      const chosen = random.shuffle([...Array(STUDENTS).keys()]).slice(0, count);
-      const enrolments = chosen.map((student, k) => ({
-        student,
-        id: 0,
-        status: k < plan.seats ? 'confirmed' : 'waitlisted',
-        at: opens + HOUR + Math.floor(((k + 1) / (count + 1)) * 0.8 * span),
-      }));
-      enrolmentCount += count;
-      for (const entry of enrolments) {
-        apply(entry.student, course.slug, entry.at - 2 * DAY);
-        at(entry.at, async (ctx) => {
-          entry.id = (await services.enrolments.enrol(ctx, { student_id: studentId(entry.student), session_id: ref.id })).id;
-        });
-      }
-      // The second confirmed student (whose seat goes to the head of the waitlist) and the last in line.
-      const waiting = enrolments.filter((e) => e.status === 'waitlisted');
-      const cancellations = [
-        ...enrolments.filter((e) => e.status === 'confirmed').slice(1, 1 + (plan.cancelConfirmed ?? 0)),
-        ...waiting.slice(waiting.length - (plan.cancelWaitlisted ?? 0)),
-      ];
-      for (const [k, entry] of cancellations.entries()) {
-        at(opens + Math.floor((0.85 + k * 0.05) * span), (ctx) => services.enrolments.cancel(ctx, entry.id, random.pick(CANCEL_REASONS)));
-      }
-      if (plan.state === 'cancelled') {
-        for (const [k, entry] of enrolments.entries()) {
-          at(cancelledAt + (k + 1) * 60_000, (ctx) =>
-            services.enrolments.cancel(ctx, entry.id, 'The session was cancelled; the fee is refunded in full.'),
-          );
-        }
-      }
-      if (plan.outcomes) {
-        const { passed, failed, withdrawn = 0 } = plan.outcomes;
-        const outcomes = random.shuffle([
-          ...Array<'passed'>(passed).fill('passed'),
-          ...Array<'failed'>(failed).fill('failed'),
-          ...Array<'withdrawn'>(withdrawn).fill('withdrawn'),
-        ]);
-        if (outcomes.length !== count) throw new Error(`The outcomes of ${course.code} ${plan.name} do not add up to its enrolments`);
-        const certificates: { id: number }[] = [];
-        for (const [k, entry] of enrolments.entries()) {
-          const outcome = outcomes[k] as 'passed' | 'failed' | 'withdrawn';
-          const score = outcome === 'passed' ? random.int(62, 97) : random.int(28, 54);
-          const notes = {
-            passed: `Passed the final assessment with ${score}/100.`,
-            failed: `Scored ${score}/100 against a pass mark of 60; may resit with a later cohort.`,
-            withdrawn: `Withdrew on day ${random.int(1, plan.days)} for personal reasons.`,
-          }[outcome];
-          at(local(last, 17) + k * 60_000, (ctx) =>
-            services.enrolments.complete(ctx, entry.id, { completion_outcome: outcome, completion_notes: notes }),
-          );
-          if (outcome === 'passed') {
-            const certificate = { id: 0 };
-            certificates.push(certificate);
-            certificateCount += 1;
-            at(local(last + 2, 10) + k * 60_000, async (ctx) => {
-              certificate.id = (await services.certificates.issue(ctx, { enrolment_id: entry.id })).id;
-            });
-          }
-        }
-        if (plan.revokeCertificate) {
-          const revoked = certificates[0] as { id: number };
-          at(local(last + 16, 11), (ctx) =>
-            services.certificates.revoke(ctx, revoked.id, { reason: 'Issued in error: the final assessment was marked twice.' }),
-          );
-        }
-      }
-    }
-    if (course.state === 'archived')
-      at(lastCompleted + 20 * DAY, (ctx) => services.courses.transition(ctx, course.slug, { to_state: 'archived' }));
   }
+}
 
-  // Applications: before each first enrolment into a course, and for every student who has not
-  // enrolled yet, one to a course that is open or about to open.
-  const open = COURSES.filter((c) => c.state === 'published').map((c) => c.slug);
-  const applied = new Set([...applications.values()].map((a) => a.student));
-  for (let student = 0; student < STUDENTS; student++) {
-    if (!applied.has(student) || random.chance(0.15)) apply(student, random.pick(open), now - random.int(2, 30) * DAY);
-  }
-  for (const application of applications.values()) {
-    at(application.at, (ctx) =>
-      services.applications.create(ctx, { student_id: studentId(application.student), course: application.course }),
+/** Learning resources: the handbook and joining instructions once it is scheduled; the instructor's notes stay a draft. */
+function planResources(history: History, course: CoursePlan, plan: SessionPlan, ref: { id: number }, moments: SessionMoments): void {
+  const { services } = history;
+  const added = moments.created + 2 * HOUR;
+  const handbook = `https://northwind-academy.example/handbooks/${course.code.toLowerCase()}.pdf`;
+  const published = plan.state !== 'draft';
+  if (published) {
+    history.at(added, (ctx) =>
+      services.resources.create(ctx, {
+        session_id: ref.id,
+        title: 'Course handbook',
+        type: 'file',
+        url: handbook,
+        status: 'published',
+      }),
+    );
+    history.at(added, (ctx) =>
+      services.resources.create(ctx, {
+        session_id: ref.id,
+        title: 'Joining instructions',
+        type: 'text',
+        body: plan.online
+          ? 'Sessions run online from 18:00 to 21:00. Join five minutes early to test your camera and microphone.'
+          : `Sessions run from 09:00 to 17:00 at ${VENUE}. Lunch is provided; please tell us about dietary needs.`,
+        status: 'published',
+      }),
     );
   }
+  history.at(added, (ctx) =>
+    services.resources.create(ctx, {
+      session_id: ref.id,
+      title: 'Instructor notes',
+      type: 'text',
+      body: `Notes for ${plan.instructor}: room set-up, timings and exercise answers. Not for students.`,
+    }),
+  );
+}
 
-  actions.sort((a, b) => a.at - b.at || a.order - b.order);
-  for (const action of actions) await action.run({ ...base, clock: fixedClock(new Date(action.at)) });
+/** An enrolment as planned: its student (by index), its status when made, its moment, and its id once made. */
+interface PlannedEnrolment {
+  student: number;
+  id: number;
+  status: string;
+  at: number;
+}
 
-  return {
-    courses: COURSES.length,
-    sessions: sessionCount,
-    students: STUDENTS,
-    enrolments: enrolmentCount,
-    certificates: certificateCount,
-  };
+/** Enrolments, in the order the students registered; then cancellations, completions, certificates. */
+function planEnrolments(history: History, course: CoursePlan, plan: SessionPlan, ref: { id: number }, moments: SessionMoments): void {
+  const { random, services } = history;
+  const count = plan.enrol ?? 0;
+  if (count === 0) return;
+  const { opens } = moments;
+  const windowEnd = Math.min(moments.closes, plan.state === 'cancelled' ? moments.cancelledAt - HOUR : history.now - HOUR);
+  const span = windowEnd - opens;
+  const chosen = random.shuffle([...Array(STUDENTS).keys()]).slice(0, count);
+  const enrolments: PlannedEnrolment[] = chosen.map((student, k) => ({
+    student,
+    id: 0,
+    status: k < plan.seats ? 'confirmed' : 'waitlisted',
+    at: opens + HOUR + Math.floor(((k + 1) / (count + 1)) * 0.8 * span),
+  }));
+  history.counts.enrolments += count;
+  for (const entry of enrolments) {
+    apply(history, entry.student, course.slug, entry.at - 2 * DAY);
+    history.at(entry.at, async (ctx) => {
+      entry.id = (await services.enrolments.enrol(ctx, { student_id: studentId(history, entry.student), session_id: ref.id })).id;
+    });
+  }
+  planCancellations(history, plan, enrolments, { opens, span, cancelledAt: moments.cancelledAt });
+  if (plan.outcomes) planCompletions(history, course, plan, enrolments, moments.last);
+}
+
+/**
+ * The second confirmed student (whose seat goes to the head of the waitlist) and the last in line
+ * cancel; everyone's enrolment is cancelled with a cancelled session.
+ */
+function planCancellations(
+  history: History,
+  plan: SessionPlan,
+  enrolments: PlannedEnrolment[],
+  { opens, span, cancelledAt }: { opens: number; span: number; cancelledAt: number },
+): void {
+  const { random, services } = history;
+  const waiting = enrolments.filter((e) => e.status === 'waitlisted');
+  const cancellations = [
+    ...enrolments.filter((e) => e.status === 'confirmed').slice(1, 1 + (plan.cancelConfirmed ?? 0)),
+    ...waiting.slice(waiting.length - (plan.cancelWaitlisted ?? 0)),
+  ];
+  for (const [k, entry] of cancellations.entries()) {
+    history.at(opens + Math.floor((0.85 + k * 0.05) * span), (ctx) =>
+      services.enrolments.cancel(ctx, entry.id, random.pick(CANCEL_REASONS)),
+    );
+  }
+  if (plan.state === 'cancelled') {
+    for (const [k, entry] of enrolments.entries()) {
+      history.at(cancelledAt + (k + 1) * 60_000, (ctx) =>
+        services.enrolments.cancel(ctx, entry.id, 'The session was cancelled; the fee is refunded in full.'),
+      );
+    }
+  }
+}
+
+/** A completed session's outcomes, in a shuffled order, with a certificate for each pass (one revoked when the plan says). */
+function planCompletions(history: History, course: CoursePlan, plan: SessionPlan, enrolments: PlannedEnrolment[], last: number): void {
+  const { random, services } = history;
+  const { passed, failed, withdrawn = 0 } = plan.outcomes as NonNullable<SessionPlan['outcomes']>;
+  const outcomes = random.shuffle([
+    ...Array<'passed'>(passed).fill('passed'),
+    ...Array<'failed'>(failed).fill('failed'),
+    ...Array<'withdrawn'>(withdrawn).fill('withdrawn'),
+  ]);
+  if (outcomes.length !== enrolments.length) {
+    throw new Error(`The outcomes of ${course.code} ${plan.name} do not add up to its enrolments`);
+  }
+  const certificates: { id: number }[] = [];
+  for (const [k, entry] of enrolments.entries()) {
+    const outcome = outcomes[k] as 'passed' | 'failed' | 'withdrawn';
+    const score = outcome === 'passed' ? random.int(62, 97) : random.int(28, 54);
+    const notes = {
+      passed: `Passed the final assessment with ${score}/100.`,
+      failed: `Scored ${score}/100 against a pass mark of 60; may resit with a later cohort.`,
+      withdrawn: `Withdrew on day ${random.int(1, plan.days)} for personal reasons.`,
+    }[outcome];
+    history.at(history.local(last, 17) + k * 60_000, (ctx) =>
+      services.enrolments.complete(ctx, entry.id, { completion_outcome: outcome, completion_notes: notes }),
+    );
+    if (outcome === 'passed') {
+      const certificate = { id: 0 };
+      certificates.push(certificate);
+      history.counts.certificates += 1;
+      history.at(history.local(last + 2, 10) + k * 60_000, async (ctx) => {
+        certificate.id = (await services.certificates.issue(ctx, { enrolment_id: entry.id })).id;
+      });
+    }
+  }
+  if (plan.revokeCertificate) {
+    const revoked = certificates[0] as { id: number };
+    history.at(history.local(last + 16, 11), (ctx) =>
+      services.certificates.revoke(ctx, revoked.id, { reason: 'Issued in error: the final assessment was marked twice.' }),
+    );
+  }
+}
+
+/**
+ * Applications: before each first enrolment into a course, and for every student who has not
+ * enrolled yet, one to a course that is open or about to open.
+ */
+function planApplications(history: History): void {
+  const { random, services } = history;
+  const open = COURSES.filter((c) => c.state === 'published').map((c) => c.slug);
+  const applied = new Set([...history.applications.values()].map((a) => a.student));
+  for (let student = 0; student < STUDENTS; student++) {
+    if (!applied.has(student) || random.chance(0.15)) apply(history, student, random.pick(open), history.now - random.int(2, 30) * DAY);
+  }
+  for (const application of history.applications.values()) {
+    history.at(application.at, (ctx) =>
+      services.applications.create(ctx, { student_id: studentId(history, application.student), course: application.course }),
+    );
+  }
+}
+
+/** Runs the planned actions in time order, each with a clock set to its moment. */
+async function runHistory(history: History, base: ServiceContext): Promise<void> {
+  history.actions.sort((a, b) => a.at - b.at || a.order - b.order);
+  for (const action of history.actions) await action.run({ ...base, clock: fixedClock(new Date(action.at)) });
 }
