@@ -347,6 +347,9 @@ describe('integration messages', () => {
         return true;
       },
     );
+    assert.throws(() => validateInput(IntegrationCreate, { key: 'crm', name: 'CRM', url: ' https://crm.example.org/' }), {
+      details: { url: ['The url field must be an http or https URL, e.g. https://crm.example.org/events.'] },
+    });
     await assert.rejects(service.create(ops, { key: 'lan', name: 'LAN', url: 'http://user:pw@example.org/' }), {
       details: { url: ['The URL must not contain credentials.'] },
     });

@@ -84,7 +84,7 @@ export const IntegrationCreate = Type.Object(
     name: Line(200),
     // Whether the host may be reached (a public address) is the service's to decide (src/platform/outbound.ts).
     url: Type.String({
-      pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://',
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S+$',
       'x-message': 'must be an http or https URL, e.g. https://crm.example.org/events',
     }),
     // A list or null as one type (not a union), so that a bad list is told once, without "must be null".

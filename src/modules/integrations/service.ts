@@ -98,7 +98,7 @@ export function createIntegrationService(deps: {
     async create(ctx: ServiceContext, input: IntegrationCreate): Promise<Integration> {
       const errors: Record<string, string[]> = {};
       if (await integrations.findIntegrationByKey(input.key)) errors.key = [`An integration with the key "${input.key}" already exists.`];
-      const url = input.url.trim();
+      const { url } = input;
       const problem = await deps.outbound.targetProblem(url);
       if (problem) errors.url = [problem];
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
