@@ -83,6 +83,9 @@ describe('academy admin users and notifications', () => {
     const badCreate = await cli('admin', 'users', 'create', ...data({ name: 'X', email: 'x@example.org', permissions: 'all' }));
     assert.notEqual(badCreate.code, 0);
     assert.deepEqual(errorsOf(badCreate.stderr), { permissions: ['The permissions field must be a list.'] });
+    const emptyUpdate = await cli('admin', 'users', 'update', String(user.id), ...data({}));
+    assert.notEqual(emptyUpdate.code, 0, 'an update without a field is refused, as an empty PATCH is');
+    assert.deepEqual(errorsOf(emptyUpdate.stderr), { data: ['The data field must not be empty.'] });
 
     const student = await fixtures(platform).student();
     const grantStudent = await cli('admin', 'users', 'grant', String(student.id), ...data({ permissions: ['courses.approve'] }));
