@@ -197,6 +197,13 @@ export function validationError(issues: readonly (ErrorObject | Issue)[], root =
     errors[field] ??= [];
     errors[field].push(`The ${field} field must be one of: ${values.join(', ')}.`);
   }
+  // A nullable field (a union with null) that fails its other branch also fails `type: null`: that
+  // branch says nothing the other message does not.
+  for (const [field, messages] of Object.entries(errors)) {
+    const meant = messages.filter((message) => message !== `The ${field} field must be null.`);
+    if (meant.length > 0) errors[field] = meant;
+    else if (Object.keys(errors).some((other) => other.startsWith(`${field}.`))) delete errors[field];
+  }
   if (omitted) errors._ = [`More fields are invalid; only the first ${MAX_REPORTED_FIELDS} are listed.`];
   return new ValidationError(Object.keys(errors).length ? errors : { _: ['The input is invalid.'] });
 }
