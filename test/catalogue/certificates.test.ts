@@ -4,6 +4,7 @@ import { CertificateIssue, CertificateRevoke } from '../../src/modules/certifica
 import { certificateServiceFor } from '../../src/modules/certificates/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { validateInput } from '../../src/platform/validation.ts';
+import { assertError } from '../support/errors.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -85,6 +86,7 @@ describe('certificates', () => {
       ] as const) {
         const res = await get(`/certificates?${query}`);
         assert.equal(res.statusCode, 422, query);
+        assert.equal(res.json().code, 'validation_failed', query);
         assert.ok(res.json().errors[field], `${query}: ${res.body}`);
       }
     });
@@ -123,6 +125,7 @@ describe('certificates', () => {
       for (const id of [99_999_999, 'CERT-2026-000001', 0, -1]) {
         const res = await get(`/certificates/${id}`);
         assert.equal(res.statusCode, 404, String(id));
+        assert.equal(res.json().code, 'not_found', String(id));
         bodies.add(res.body);
       }
       assert.equal(bodies.size, 1);
@@ -132,9 +135,10 @@ describe('certificates', () => {
       const certificate = await make.certificate();
       const other = await app.token(['students:read']);
       for (const url of ['/certificates', `/certificates/${certificate.id}`]) {
-        assert.equal((await get(url, {})).statusCode, 401);
+        assertError(await get(url, {}), 401, 'unauthenticated');
         const forbidden = await get(url, bearer(other));
         assert.equal(forbidden.statusCode, 403);
+        assert.equal(forbidden.json().code, 'insufficient_scope');
         assert.match(String(forbidden.headers['www-authenticate']), /scope="certificates:read"/);
       }
     });
@@ -197,6 +201,7 @@ describe('certificates', () => {
       for (const attempt of attempts) {
         const res = await get(`/certificates/verify/${attempt}`, {}, address);
         assert.equal(res.statusCode, 404, attempt);
+        assert.equal(res.json().code, 'not_found', attempt);
         assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
         bodies.add(res.body);
       }
@@ -236,7 +241,7 @@ describe('certificates', () => {
       const address = nextAddress();
       for (let i = 1; i <= 5; i++) {
         const page = await app.http.inject({ method: 'GET', url: `/invitations/accept?token=${unique('t')}`, remoteAddress: address });
-        assert.equal(page.statusCode, 404);
+        assert.equal(page.statusCode, 404); // status only: the invitation page is HTML
         assert.match(String(page.headers.ratelimit), new RegExp(`^"public";r=${30 - i};t=\\d+$`));
       }
       const verified = await get(`/certificates/verify/${certificate.verification_token}`, {}, address);
@@ -307,17 +312,20 @@ describe('certificates', () => {
       const first = await service().issue(ctx(), { enrolment_id: passed.id });
       await assert.rejects(service().issue(ctx(), { enrolment_id: passed.id }), {
         status: 409,
+        code: 'conflict',
         message: `Enrolment ${passed.id} already has certificate ${first.certificate_number} (id ${first.id}).`,
       });
       await assert.rejects(service().issue(ctx(), { enrolment_id: 99_999_999 }), {
         status: 422,
+        code: 'validation_failed',
         details: { enrolment_id: ['No enrolment has the id 99999999.'] },
       });
       // Bad data never reaches the service: `certificates issue` checks it with the schema first.
       assert.throws(
         () => validateInput(CertificateIssue, { enrolment_id: '7', extra: 1 }),
-        (error: { status: number; details: object }) => {
+        (error: { status: number; code: string; details: object }) => {
           assert.equal(error.status, 422);
+          assert.equal(error.code, 'validation_failed');
           assert.deepEqual(error.details, {
             enrolment_id: ['The enrolment_id field must be a whole number.'],
             extra: ['The extra field is not recognised.'],
@@ -336,7 +344,9 @@ describe('certificates', () => {
       const contested = await make.enrolment({ completion_outcome: 'passed' });
       const results = await Promise.allSettled([1, 2, 3].map(() => service().issue(ctx(), { enrolment_id: contested.id })));
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
-      for (const r of results) if (r.status === 'rejected') assert.equal(r.reason.status, 409);
+      for (const r of results) {
+        if (r.status === 'rejected') assert.deepEqual([r.reason.status, r.reason.code], [409, 'conflict'], r.reason.message);
+      }
     });
 
     test('revocation is final and recorded with its reason; a missing id is a 404', async () => {
@@ -347,9 +357,10 @@ describe('certificates', () => {
       assert.ok(revoked.revoked_at);
       assert.ok(revoked.updated_at >= certificate.updated_at);
       await assert.rejects(service().revoke(ctx(), certificate.id, {}), { status: 409, code: 'invalid_transition' });
-      await assert.rejects(service().revoke(ctx(), 99_999_999, {}), { status: 404 });
+      await assert.rejects(service().revoke(ctx(), 99_999_999, {}), { status: 404, code: 'not_found' });
       assert.throws(() => validateInput(CertificateRevoke, { reason: 42 }), {
         status: 422,
+        code: 'validation_failed',
         details: { reason: ['The reason field must be text or null.'] },
       });
     });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { formatMoney, parseMoney } from '../../src/modules/courses/money.ts';
+import { assertError } from '../support/errors.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -89,6 +90,7 @@ describe('GET /courses and /courses/{course}', () => {
     for (const value of ['0', 'false']) assert.deepEqual(await slugs(`active=${value}`), ['accounting', 'bookkeeping', 'carpentry']);
     const res = await get('/api/v1/courses?active=yes');
     assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_failed');
     assert.ok(res.json().errors.active);
   });
 
@@ -100,7 +102,8 @@ describe('GET /courses and /courses/{course}', () => {
     assert.deepEqual(await slugs('sort=price&direction=desc'), ['welding', 'bookkeeping', 'accounting', 'driving', 'carpentry']);
     assert.deepEqual(await slugs('sort=created_at&direction=desc'), ['driving', 'carpentry', 'bookkeeping', 'accounting', 'welding']);
     assert.deepEqual(await slugs('sort=updated_at'), ['welding', 'driving', 'bookkeeping', 'carpentry', 'accounting']);
-    for (const query of ['sort=slug', 'direction=sideways']) assert.equal((await get(`/api/v1/courses?${query}`)).statusCode, 422, query);
+    for (const query of ['sort=slug', 'direction=sideways'])
+      assertError(await get(`/api/v1/courses?${query}`), 422, 'validation_failed', query);
   });
 
   test('paginates with per_page and page; a page past the end is empty', async () => {
@@ -114,13 +117,13 @@ describe('GET /courses and /courses/{course}', () => {
       ['driving'],
     );
     assert.deepEqual((await get('/api/v1/courses?per_page=2&page=9')).json().data, []);
-    assert.equal((await get('/api/v1/courses?per_page=0')).statusCode, 422);
+    assertError(await get('/api/v1/courses?per_page=0'), 422, 'validation_failed');
   });
 
   test('updated_since keeps the courses changed at or after the time', async () => {
     assert.deepEqual(await slugs('updated_since=2026-04-01T00:00:00Z'), ['accounting', 'carpentry']);
     assert.deepEqual(await slugs('updated_since=2026-05-01T00:00:00.001Z'), []);
-    assert.equal((await get('/api/v1/courses?updated_since=last-week')).statusCode, 422);
+    assertError(await get('/api/v1/courses?updated_since=last-week'), 422, 'validation_failed');
   });
 
   test('GET /courses/{slug} reads one course; an unknown or malformed slug is the same 404', async () => {
@@ -130,9 +133,11 @@ describe('GET /courses and /courses/{course}', () => {
     assert.equal(res.json().data.title, 'Welding');
     const missing = await get('/api/v1/courses/pottery');
     assert.equal(missing.statusCode, 404);
+    assert.equal(missing.json().code, 'not_found');
     for (const slug of ['Welding', 'welding-', '-welding', 'wel--ding', 'wel_ding', 'a'.repeat(101), '%20welding', 'welding%2F']) {
       const res = await get(`/api/v1/courses/${slug}`);
       assert.equal(res.statusCode, 404, slug);
+      assert.equal(res.json().code, 'not_found', slug);
       assert.equal(res.body, missing.body, slug);
     }
   });
@@ -149,7 +154,7 @@ describe('GET /courses and /courses/{course}', () => {
       assert.equal((await get(url, await app.token(['*']))).statusCode, 200);
     }
     // The scope is checked before the route: a missing course with no scope is a 403, not a 404.
-    assert.equal((await get('/api/v1/courses/pottery', await app.token(['tasks:read']))).statusCode, 403);
+    assertError(await get('/api/v1/courses/pottery', await app.token(['tasks:read'])), 403, 'insufficient_scope');
   });
 });
 

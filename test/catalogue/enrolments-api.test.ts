@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { assertError } from '../support/errors.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -113,6 +114,7 @@ describe('GET /enrolments and /enrolments/{enrolment}', () => {
     ] as const) {
       const res = await get(`/api/v1/enrolments?${query}`);
       assert.equal(res.statusCode, 422, query);
+      assert.equal(res.json().code, 'validation_failed', query);
       assert.ok(res.json().errors[field], `${query}: ${res.body}`);
     }
   });
@@ -131,15 +133,18 @@ describe('GET /enrolments and /enrolments/{enrolment}', () => {
     assert.deepEqual([res.json().data.status, res.json().data.cancellation_reason], ['cancelled', 'Moved']);
     const missing = await get('/api/v1/enrolments/999999');
     assert.equal(missing.statusCode, 404);
+    assert.equal(missing.json().code, 'not_found');
     for (const id of ['0', '-1', '1.0', 'abc', `0${rows.aliceA1?.id}`]) {
       const r = await get(`/api/v1/enrolments/${id}`);
       assert.equal(r.statusCode, 404, id);
+      assert.equal(r.json().code, 'not_found', id);
       assert.equal(r.body, missing.body);
     }
     for (const url of ['/api/v1/enrolments', `/api/v1/enrolments/${rows.aliceA1?.id}`]) {
-      assert.equal((await app.http.inject({ method: 'GET', url })).statusCode, 401);
+      assertError(await app.http.inject({ method: 'GET', url }), 401, 'unauthenticated');
       const wrong = await get(url, await app.token(['courses:read']));
       assert.equal(wrong.statusCode, 403);
+      assert.equal(wrong.json().code, 'insufficient_scope');
       assert.match(String(wrong.headers['www-authenticate']), /scope="enrolments:read"/);
     }
   });

@@ -9,6 +9,7 @@ import { operatorContext } from '../../src/platform/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import { endOfDay, localDate, startOfDay } from '../../src/platform/time.ts';
 import { validateInput } from '../../src/platform/validation.ts';
+import { assertError } from '../support/errors.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -74,7 +75,7 @@ describe("a session's assessments, learning resources and meetings", () => {
     assert.deepEqual(await ids(`${base}/assessments?sort=title&direction=desc`), [a.id, b.id]);
     assert.deepEqual(await ids(`${base}/assessments?per_page=1&page=2`), [b.id]);
     assert.deepEqual(await ids(`${base}/assessments?updated_since=2027-01-02T00:00:00Z`), [b.id]);
-    assert.equal((await get(`${base}/assessments?sort=kind`)).statusCode, 422);
+    assertError(await get(`${base}/assessments?sort=kind`), 422, 'validation_failed');
 
     const one = (await get(`${base}/assessments/${b.id}`)).json().data;
     assert.deepEqual(one, {
@@ -92,9 +93,9 @@ describe("a session's assessments, learning resources and meetings", () => {
       `${base}/assessments/999999`,
       `/api/v1/courses/welding/sessions/${sessionId}/assessments/${a.id}`,
     ]) {
-      assert.equal((await get(url)).statusCode, 404, url);
+      assertError(await get(url), 404, 'not_found', url);
     }
-    assert.equal((await get('/api/v1/courses/forklift/sessions/999999/assessments')).statusCode, 404);
+    assertError(await get('/api/v1/courses/forklift/sessions/999999/assessments'), 404, 'not_found');
   });
 
   test('resources: only published ones are listed; a draft is the same 404 as a missing id until it is published', async () => {
@@ -109,8 +110,9 @@ describe("a session's assessments, learning resources and meetings", () => {
     const missing = await get(`${base}/resources/999999`);
     const hidden = await get(`${base}/resources/${draft.id}`);
     assert.equal(hidden.statusCode, 404);
+    assert.equal(hidden.json().code, 'not_found');
     assert.equal(hidden.body, missing.body, 'a draft is indistinguishable from a missing id');
-    assert.equal((await get(`${otherBase}/resources/${published.id}`)).statusCode, 404);
+    assertError(await get(`${otherBase}/resources/${published.id}`), 404, 'not_found');
 
     const ctx = operatorContext(app.platform);
     const shown = await resourceServiceFor(app.platform).publish(ctx, draft.id);
@@ -151,8 +153,8 @@ describe("a session's assessments, learning resources and meetings", () => {
     assert.deepEqual(await ids(`${base}/meetings?sort=held_on&direction=desc&per_page=1`), [later.id]);
     const one = (await get(`${base}/meetings/${earlier.id}`)).json().data;
     assert.deepEqual([one.held_on, one.status, one.effective_status, one.location], ['2027-01-12', 'Scheduled', 'scheduled', 'Room 1']);
-    assert.equal((await get(`${base}/meetings/${elsewhere.id}`)).statusCode, 404);
-    assert.equal((await get(`${base}/meetings/${earlier.id}`, await app.token(['enrolments:read']))).statusCode, 403);
+    assertError(await get(`${base}/meetings/${elsewhere.id}`), 404, 'not_found');
+    assertError(await get(`${base}/meetings/${earlier.id}`, await app.token(['enrolments:read'])), 403, 'insufficient_scope');
   });
 
   test('resources and meetings: pagination and updated_since; every nested endpoint needs courses:read (401, 403)', async () => {
@@ -174,7 +176,7 @@ describe("a session's assessments, learning resources and meetings", () => {
       assert.deepEqual([page.data[0].id, page.meta.total, page.meta.last_page, page.links.next], [second, 2, 2, null]);
       assert.deepEqual(await ids(`${root}/${part}?updated_since=2027-01-02T00:00:00Z`), [second]);
       assert.deepEqual(await ids(`${root}/${part}?sort=id&direction=desc`), [second, first]);
-      assert.equal((await get(`${root}/${part}?direction=up`)).statusCode, 422);
+      assertError(await get(`${root}/${part}?direction=up`), 422, 'validation_failed');
     }
     const wrong = await app.token(['enrolments:read', 'tasks:read']);
     for (const url of [
@@ -185,14 +187,14 @@ describe("a session's assessments, learning resources and meetings", () => {
       `${root}/meetings`,
       `${root}/meetings/${m1.id}`,
     ]) {
-      assert.equal((await app.http.inject({ method: 'GET', url })).statusCode, 401, url);
+      assertError(await app.http.inject({ method: 'GET', url }), 401, 'unauthenticated', url);
       const forbidden = await get(url, wrong);
       assert.equal(forbidden.statusCode, 403, url);
       assert.equal(forbidden.json().code, 'insufficient_scope');
       assert.equal((await get(url)).statusCode, 200, url);
       // A malformed slug or id anywhere in the path is the plain 404.
-      assert.equal((await get(url.replace(course.slug, course.slug.toUpperCase()))).statusCode, 404, url);
-      assert.equal((await get(url.replace(`/sessions/${session.id}`, `/sessions/0${session.id}`))).statusCode, 404, url);
+      assertError(await get(url.replace(course.slug, course.slug.toUpperCase())), 404, 'not_found', url);
+      assertError(await get(url.replace(`/sessions/${session.id}`, `/sessions/0${session.id}`)), 404, 'not_found', url);
     }
   });
 

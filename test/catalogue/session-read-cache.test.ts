@@ -107,6 +107,7 @@ describe('GET /courses/{course}/sessions/{session} after the session changes', (
     const elsewhere = await read(`/api/v1/courses/${other.slug}/sessions/${session.id}`);
     const missing = await read(`/api/v1/courses/${other.slug}/sessions/999999`);
     assert.equal(elsewhere.statusCode, 404);
+    assert.equal(elsewhere.json().code, 'not_found');
     assert.equal(elsewhere.body, missing.body);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/platform/clock.ts';
+import { assertError } from '../support/errors.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -89,7 +90,7 @@ describe('GET /courses/{course}/sessions[/{session}]', () => {
     assert.deepEqual(await ids('per_page=1&page=2'), [b.id]);
     assert.deepEqual(await ids('updated_since=2027-01-02T00:00:00Z'), [b.id]);
     for (const query of ['sort=name', 'direction=up', 'per_page=-1', 'updated_since=soon']) {
-      assert.equal((await get(`/api/v1/courses/${course.slug}/sessions?${query}`)).statusCode, 422, query);
+      assertError(await get(`/api/v1/courses/${course.slug}/sessions?${query}`), 422, 'validation_failed', query);
     }
   });
 
@@ -98,6 +99,7 @@ describe('GET /courses/{course}/sessions[/{session}]', () => {
     const theirs = await f.session({ course_id: other.id });
     const missing = await get('/api/v1/courses/no-such-course/sessions');
     assert.equal(missing.statusCode, 404);
+    assert.equal(missing.json().code, 'not_found');
     for (const url of [
       '/api/v1/courses/First-Aid/sessions',
       `/api/v1/courses/first-aid/sessions/${theirs.id}`,
@@ -109,6 +111,7 @@ describe('GET /courses/{course}/sessions[/{session}]', () => {
     ]) {
       const res = await get(url);
       assert.equal(res.statusCode, 404, url);
+      assert.equal(res.json().code, 'not_found', url);
       assert.equal(res.body, missing.body, url);
     }
     assert.equal((await get(`/api/v1/courses/fire-safety/sessions/${theirs.id}`)).statusCode, 200);
@@ -117,8 +120,8 @@ describe('GET /courses/{course}/sessions[/{session}]', () => {
   test('need courses:read (401 without a token, 403 without the scope)', async () => {
     const row = await f.session({ course_id: course.id });
     for (const url of [`/api/v1/courses/${course.slug}/sessions`, `/api/v1/courses/${course.slug}/sessions/${row.id}`]) {
-      assert.equal((await app.http.inject({ method: 'GET', url })).statusCode, 401);
-      assert.equal((await get(url, await app.token(['enrolments:read']))).statusCode, 403);
+      assertError(await app.http.inject({ method: 'GET', url }), 401, 'unauthenticated');
+      assertError(await get(url, await app.token(['enrolments:read'])), 403, 'insufficient_scope');
     }
   });
 

@@ -134,6 +134,7 @@ describe('GET /students', () => {
     ] as const) {
       const res = await get(`/students?${query}`);
       assert.equal(res.statusCode, 422, query);
+      assert.equal(res.json().code, 'validation_failed', query);
       assert.ok(res.json().errors[field], `${query}: ${res.body}`);
     }
   });
@@ -167,6 +168,7 @@ describe('GET /students', () => {
     assert.ok(old.id);
     const res = await get('/students?updated_since=last-week');
     assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_failed');
   });
 
   test('GET /students/{id} shows a student', async () => {
@@ -186,6 +188,7 @@ describe('GET /students', () => {
     for (const id of [staff.id, bystander.id, 99_999_999, 'abc', 0]) {
       const res = await get(`/students/${id}`);
       assert.equal(res.statusCode, 404, String(id));
+      assert.equal(res.json().code, 'not_found', String(id));
       bodies.add(res.body);
     }
     assert.equal(bodies.size, 1, [...bodies].join('\n'));
