@@ -124,6 +124,7 @@ describe('authentication and scopes', () => {
     const { token } = await issue(['organization:read']);
     const res = await patch(bearer(token), { timezone: 'Not/AZone', unknown: 1 });
     assert.equal(res.statusCode, 403, 'an invalid body from a token without the scope is still a 403, not a 422');
+    assert.equal(res.json().code, 'insufficient_scope', 'an invalid body from a token without the scope is still a 403, not a 422');
   });
 
   test('api_tokens stores no secret: only the SHA-256 hex of it', async () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { assertError } from '../support/errors.ts';
 import { createTestApp, type TestApp } from '../support/platform.ts';
 import { connect, parseResponse, type RawResponse, within } from '../support/sockets.ts';
 
@@ -119,7 +120,7 @@ describe('connections: early answers, parser errors and Host headers (default ti
     );
     await complete.waitFor(/"errors":\{.*\}\}$/);
     complete.socket.destroy();
-    assert.equal(parseResponse(complete.received()).status, 422);
+    assertError(parseResponse(complete.received()), 422, 'validation_failed');
     assert.equal(parseResponse(complete.received()).headers.connection, 'keep-alive');
   });
 

@@ -242,6 +242,7 @@ describe('Idempotency-Key on POST', () => {
     const first = await post('key-409', { name: 'Clash', conflict: true });
     assert.equal(first.statusCode, 409);
     const again = await post('key-409', { name: 'Clash', conflict: true });
+    assert.equal(first.json().code, 'conflict');
     assert.equal(again.statusCode, 409);
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.deepEqual(again.json(), { message: 'That thing conflicts.', code: 'conflict' });
@@ -285,6 +286,7 @@ describe('Idempotency-Key on POST', () => {
     });
     assert.equal(res.statusCode, 401);
     assert.equal((await keysStored()).length, before);
+    assert.equal(res.json().code, 'unauthenticated');
   });
 
   test('the stored row keeps the outcome for 24 hours; the token secret is not part of it', async () => {
@@ -368,6 +370,7 @@ describe('Idempotency-Key on POST', () => {
     const refused = await post('key-rollback', { name: 'rollback-1' }, { url: '/api/v1/saved/rolled-back' });
     assert.equal(refused.statusCode, 409, refused.body);
     const refusedRow = await keyRow('key-rollback');
+    assert.equal(refused.json().code, 'conflict', refused.body);
     assert.equal(refusedRow?.state, 'completed', 'the 409 is kept for replay');
     assert.equal(refusedRow?.committed_at, null, 'the note rolled back with the transaction');
     assert.equal(await saved('rollback-1'), 0);
@@ -414,6 +417,7 @@ describe('Idempotency-Key on POST', () => {
     const failed = await post('key-failed-after', { name: 'failed-after-1' }, { url: '/api/v1/saved/then-failed' });
     assert.equal(failed.statusCode, 500);
     assert.equal(await saved('failed-after-1'), 1);
+    assert.equal(failed.json().code, 'internal_error');
     const row = await keyRow('key-failed-after');
     assert.equal(row?.state, 'unanswered');
     assert.ok(row?.committed_at);

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import { assertError } from '../support/errors.ts';
 import { fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -114,7 +115,7 @@ describe('If-Match on every PATCH', () => {
       ['/api/v1/users/999999', { job_title: 'x' }],
       ['/api/v1/documents/999999', { title: 'x' }],
     ] as const) {
-      assert.equal((await patch(url, body, '*')).statusCode, 404, url);
+      assertError(await patch(url, body, '*'), 404, 'not_found', url);
     }
   });
 

@@ -46,15 +46,18 @@ describe('input every route refuses', () => {
   test('a NUL character in a query parameter is a 422 naming it; in a path it addresses nothing (404)', async () => {
     const query = await app.http.inject({ method: 'GET', url: '/api/v1/integrations?integration_key=a%00b', headers: bearer(token) });
     assert.equal(query.statusCode, 422, query.body);
+    assert.equal(query.json().code, 'validation_failed', query.body);
     assert.deepEqual(Object.keys(query.json().errors), ['integration_key']);
     const repeated = await app.http.inject({ method: 'GET', url: '/api/v1/tasks?task_type=x&task_type=%00', headers: bearer(token) });
     assert.equal(repeated.statusCode, 422, repeated.body);
+    assert.equal(repeated.json().code, 'validation_failed', repeated.body);
     assert.deepEqual(Object.keys(repeated.json().errors), ['task_type.1']);
 
     const notFound = (await app.http.inject({ method: 'GET', url: '/api/v1/nowhere', headers: bearer(token) })).body;
     for (const url of ['/api/v1/health/a%00b', '/api/v1/health/%00', '/api/v1/tasks/a%00b', '/api/v1/integrations/1%00']) {
       const res = await app.http.inject({ method: 'GET', url, headers: bearer(token) });
       assert.equal(res.statusCode, 404, `${url}: ${res.body}`);
+      assert.equal(res.json().code, 'not_found', `${url}: ${res.body}`);
       assert.equal(res.body, notFound, 'the one 404 body');
     }
   });
@@ -72,6 +75,7 @@ describe('input every route refuses', () => {
     for (const url of ['/api/v1/tasks/1e309', '/api/v1/users/Infinity', '/api/v1/tasks/1/runs/-1e400', '/api/v1/notifications/1e309']) {
       const res = await app.http.inject({ method: 'GET', url, headers: bearer(token) });
       assert.equal(res.statusCode, 404, `${url}: ${res.body}`);
+      assert.equal(res.json().code, 'not_found', `${url}: ${res.body}`);
       assert.equal(res.body, notFound, 'the one 404 body');
     }
     const finite = await app.http.inject({ method: 'GET', url: '/api/v1/notifications?user_id=1e3&per_page=1e1', headers: bearer(token) });
@@ -93,6 +97,7 @@ describe('input every route refuses', () => {
     });
     const elapsed = performance.now() - started;
     assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_failed');
     assert.ok(res.body.length < 8 * 1024, `${res.body.length} bytes`);
     assert.deepEqual(res.json().errors, { body: [`The body field must not hold more than ${MAX_BODY_VALUES} values.`] });
     assert.ok(elapsed < 2000, `${elapsed} ms`);
@@ -103,6 +108,7 @@ describe('input every route refuses', () => {
     for (let i = 0; i < 5000; i++) keys[`unknown_field_${i}`] = i;
     const res = await patch({ name: 7, ...keys });
     assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_failed');
     assert.ok(res.body.length < 8 * 1024, `${res.body.length} bytes`);
     const errors = res.json().errors as Record<string, string[]>;
     assert.equal(Object.keys(errors).length, MAX_REPORTED_FIELDS + 1);
@@ -118,5 +124,6 @@ describe('input every route refuses', () => {
       payload: `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
     });
     assert.equal(res.statusCode, 422, res.body);
+    assert.equal(res.json().code, 'validation_failed', res.body);
   });
 });

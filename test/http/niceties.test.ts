@@ -70,6 +70,7 @@ describe('HTTP niceties', () => {
     const origin = 'https://crm.example.org';
     const unauthenticated = await app.http.inject({ method: 'GET', url: '/api/v1/organization', headers: { origin } });
     assert.equal(unauthenticated.statusCode, 401);
+    assert.equal(unauthenticated.json().code, 'unauthenticated');
     assert.equal(unauthenticated.headers['access-control-allow-origin'], origin);
     assert.match(String(unauthenticated.headers['access-control-expose-headers']), /RateLimit/);
     const wrongToken = await app.http.inject({
@@ -78,6 +79,7 @@ describe('HTTP niceties', () => {
       headers: { authorization: 'Bearer acad_not_a_real_token', origin },
     });
     assert.equal(wrongToken.statusCode, 401);
+    assert.equal(wrongToken.json().code, 'unauthenticated');
     assert.equal(wrongToken.headers['access-control-allow-origin'], origin);
   });
 
@@ -94,9 +96,11 @@ describe('HTTP niceties', () => {
     );
     const item = await app.http.inject({ method: 'PUT', url: '/api/v1/documents/12', headers: bearer(token) });
     assert.equal(item.statusCode, 405);
+    assert.equal(item.json().code, 'method_not_allowed');
     assert.match(String(item.headers.allow), /DELETE/);
     const unknown = await app.http.inject({ method: 'DELETE', url: '/api/v1/nothing-here', headers: bearer(token) });
     assert.equal(unknown.statusCode, 404);
+    assert.equal(unknown.json().code, 'not_found');
   });
 
   test('authenticated GETs are private and vary by Authorization; every answer says when the quota resets', async () => {

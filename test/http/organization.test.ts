@@ -84,6 +84,7 @@ describe('organization', () => {
       payload: { contact_email: 'not-an-email', address: { country: 'Britain' }, unknown_field: 1, website: 'javascript:alert(1)' },
     });
     assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_failed');
     const errors = res.json().errors;
     assert.ok(errors.contact_email);
     assert.ok(errors['address.country']);
@@ -108,11 +109,13 @@ describe('organization', () => {
     for (const payload of [{ name: 123 }, { name: null }, { name: true }, { address: { city: 42 } }]) {
       const res = await app.http.inject({ method: 'PATCH', url: '/api/v1/organization', headers: bearer(writer), payload });
       assert.equal(res.statusCode, 422, JSON.stringify(payload));
+      assert.equal(res.json().code, 'validation_failed', JSON.stringify(payload));
       const field = Object.keys(res.json().errors)[0] as string;
       assert.match(res.json().errors[field][0], /must be text/, JSON.stringify(payload));
     }
     const array = await app.http.inject({ method: 'PATCH', url: '/api/v1/organization', headers: bearer(writer), payload: [] });
     assert.equal(array.statusCode, 422);
+    assert.equal(array.json().code, 'validation_failed');
     assert.deepEqual(Object.keys(array.json().errors), ['body'], 'a body that is not an object is reported as the body');
   });
 

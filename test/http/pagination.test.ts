@@ -134,6 +134,7 @@ describe('pagination', () => {
       const res = await app.get(`/api/v1/items?page=${value}`);
       assert.equal(res.statusCode, 422, `page=${value}`);
       assert.ok(Array.isArray(res.json().errors.page), `errors.page for ${value}`);
+      assert.equal(res.json().code, 'validation_failed', `page=${value}`);
     }
   });
 

@@ -7,6 +7,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { assemble } from '../../src/modules/index.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { dialect, secretKeyEnv } from '../support/env.ts';
+import { assertError } from '../support/errors.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
 const ORG = '/api/v1/organization';
@@ -79,6 +80,7 @@ describe('rate limits', () => {
     for (let i = 0; i < 120; i++) await app.http.inject({ method: 'GET', url: ORG, headers: bearer(token) });
     const res = await app.http.inject({ method: 'PATCH', url: ORG, headers: bearer(token), payload: { name: 'x' } });
     assert.equal(res.statusCode, 429);
+    assert.equal(res.json().code, 'rate_limited');
   });
 
   test('requests without a valid token are limited per client address, under the policy "anonymous"', async () => {
@@ -86,6 +88,7 @@ describe('rate limits', () => {
       app.http.inject({ method: 'GET', url: ORG, headers, remoteAddress });
     const first = await from('192.0.2.10');
     assert.equal(first.statusCode, 401);
+    assert.equal(first.json().code, 'unauthenticated');
     const policy = singleItem(first.headers['ratelimit-policy']);
     assert.equal(policy.name, 'anonymous');
     const limit = policy.params.get('q') as number;
@@ -96,6 +99,7 @@ describe('rate limits', () => {
     for (let i = 2; i <= limit; i++) {
       last = await from('192.0.2.10', i % 2 ? {} : { authorization: `Bearer acd_guess${i}` });
       assert.equal(last.statusCode, 401, `request ${i}`);
+      assert.equal(last.json().code, 'unauthenticated', `request ${i}`);
     }
     assert.equal(singleItem(last.headers.ratelimit).params.get('r'), 0);
     const limited = await from('192.0.2.10', { authorization: 'Bearer acd_one-more-guess' });
@@ -103,12 +107,12 @@ describe('rate limits', () => {
     assert.equal(limited.json().code, 'rate_limited');
     assert.match(limited.headers['retry-after'] as string, /^[1-9]\d*$/);
 
-    assert.equal((await from('192.0.2.11')).statusCode, 401, 'another address has its own budget');
+    assertError(await from('192.0.2.11'), 401, 'unauthenticated', 'another address has its own budget');
     const token = await app.token(['organization:read']);
     assert.equal((await from('192.0.2.11', bearer(token))).statusCode, 200);
     assert.equal((await from('192.0.2.10', bearer(token))).statusCode, 200, 'a valid token known to the process is counted per token');
     const unseen = await app.token(['organization:read']);
-    assert.equal((await from('192.0.2.10', bearer(unseen))).statusCode, 429, 'a token not yet known is not looked up for that address');
+    assertError(await from('192.0.2.10', bearer(unseen)), 429, 'rate_limited', 'a token not yet known is not looked up for that address');
   });
 });
 

@@ -42,6 +42,7 @@ describe('API version lifecycle', () => {
     const denied = await app.http.inject({ method: 'GET', url: '/api/v1/organization' });
     assert.equal(ok.statusCode, 200);
     assert.equal(denied.statusCode, 401);
+    assert.equal(denied.json().code, 'unauthenticated');
     for (const res of [ok, denied]) {
       assert.equal(res.headers.deprecation, `@${Date.parse(DEPRECATED_AT) / 1000}`);
       assert.equal(res.headers.sunset, 'Sun, 30 Jun 2030 00:00:00 GMT');
@@ -77,6 +78,7 @@ describe('API version lifecycle', () => {
     for (const host of ['evil.example', 'x:99999', 'a b']) {
       const res = await app.http.inject({ method: 'GET', url: '/api/v1/organization', headers: { host } });
       assert.equal(res.statusCode, 401, host);
+      assert.equal(res.json().code, 'unauthenticated', host);
       assert.equal(
         res.headers.link,
         '<https://academy.example.org/docs>; rel="deprecation"; type="text/html", <https://academy.example.org/docs>; rel="sunset"; type="text/html"',
@@ -125,6 +127,7 @@ describe('API version lifecycle', () => {
     }
     const unchanged = await viaClock.http.inject({ method: 'GET', url: '/api/v1/organization' });
     assert.equal(unchanged.statusCode, 410);
+    assert.equal(unchanged.json().code, 'version_sunset');
   });
 
   test('an invalid registry is refused with a message naming ACADEMY_VERSIONS_FILE', () => {
