@@ -79,8 +79,8 @@ describe('HTTP conventions', () => {
     }
     const error = await http.inject({ method: 'GET', url: ORG, headers: { 'x-request-id': 'on-an-error' } });
     assert.equal(error.statusCode, 401);
-    assert.equal(error.headers['x-request-id'], 'on-an-error', 'error responses carry it too');
     assert.equal(error.json().code, 'unauthenticated');
+    assert.equal(error.headers['x-request-id'], 'on-an-error', 'error responses carry it too');
   });
 
   test('ETag on GET; a matching If-None-Match is a 304 without a body until the resource changes', async () => {
@@ -212,8 +212,8 @@ describe('HTTP conventions', () => {
     for (const remoteAddress of ['203.0.113.7', '10.0.0.5', '::ffff:192.0.2.1', '2001:db8::1']) {
       const res = await http.inject({ method: 'GET', url: '/metrics', remoteAddress });
       assert.equal(res.statusCode, 404, remoteAddress);
-      assert.equal(res.body, notFound, 'the same 404 as a path that does not exist');
       assert.equal(res.json().code, 'not_found', remoteAddress);
+      assert.equal(res.body, notFound, 'the same 404 as a path that does not exist');
     }
     for (const remoteAddress of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
       assert.equal((await http.inject({ method: 'GET', url: '/metrics', remoteAddress })).statusCode, 200, remoteAddress);
@@ -239,9 +239,9 @@ describe('HTTP conventions', () => {
       await platform.database.close();
       const res = await app.http.inject({ method: 'GET', url: '/readyz' });
       assert.equal(res.statusCode, 503);
+      assert.equal(res.json().code, 'unavailable');
       assert.doesNotMatch(res.body, /destroyed|driver|pool/i);
       assert.equal((await app.http.inject({ method: 'GET', url: '/livez' })).statusCode, 200, 'the process itself is alive');
-      assert.equal(res.json().code, 'unavailable');
     } finally {
       await app.http.close();
       await database.drop();

@@ -241,8 +241,8 @@ describe('Idempotency-Key on POST', () => {
   test('a 4xx outcome of the handler is stored and replayed like a success', async () => {
     const first = await post('key-409', { name: 'Clash', conflict: true });
     assert.equal(first.statusCode, 409);
-    const again = await post('key-409', { name: 'Clash', conflict: true });
     assert.equal(first.json().code, 'conflict');
+    const again = await post('key-409', { name: 'Clash', conflict: true });
     assert.equal(again.statusCode, 409);
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.deepEqual(again.json(), { message: 'That thing conflicts.', code: 'conflict' });
@@ -285,8 +285,8 @@ describe('Idempotency-Key on POST', () => {
       payload: { name: 'x' },
     });
     assert.equal(res.statusCode, 401);
-    assert.equal((await keysStored()).length, before);
     assert.equal(res.json().code, 'unauthenticated');
+    assert.equal((await keysStored()).length, before);
   });
 
   test('the stored row keeps the outcome for 24 hours; the token secret is not part of it', async () => {
@@ -369,8 +369,8 @@ describe('Idempotency-Key on POST', () => {
 
     const refused = await post('key-rollback', { name: 'rollback-1' }, { url: '/api/v1/saved/rolled-back' });
     assert.equal(refused.statusCode, 409, refused.body);
-    const refusedRow = await keyRow('key-rollback');
     assert.equal(refused.json().code, 'conflict', refused.body);
+    const refusedRow = await keyRow('key-rollback');
     assert.equal(refusedRow?.state, 'completed', 'the 409 is kept for replay');
     assert.equal(refusedRow?.committed_at, null, 'the note rolled back with the transaction');
     assert.equal(await saved('rollback-1'), 0);
@@ -416,8 +416,8 @@ describe('Idempotency-Key on POST', () => {
   test('a server error after the commit keeps the key: the retry is a 409 idempotency_key_answer_lost, not a second run', async () => {
     const failed = await post('key-failed-after', { name: 'failed-after-1' }, { url: '/api/v1/saved/then-failed' });
     assert.equal(failed.statusCode, 500);
-    assert.equal(await saved('failed-after-1'), 1);
     assert.equal(failed.json().code, 'internal_error');
+    assert.equal(await saved('failed-after-1'), 1);
     const row = await keyRow('key-failed-after');
     assert.equal(row?.state, 'unanswered');
     assert.ok(row?.committed_at);
