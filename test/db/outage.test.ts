@@ -42,13 +42,13 @@ test('with PostgreSQL refusing connections, the API answers 503 unavailable with
     await proxy.cut({ refuse: true, filter: (sent) => !listener(sent) });
     const started = lines.length;
     const health = await get('/api/v1/health', token);
-    assert.equal(health.statusCode, 503, health.body);
+    assert.equal(health.statusCode, 503, health.body); // status only: the health report is the body
     assert.equal(health.json().data.status, 'fail');
     const database = health.json().data.checks.find((c: { name: string }) => c.name === 'database');
     assert.equal(database?.status, 'fail', health.body);
     assert.match(database.output, /refused|terminated|ECONN/i);
     const one = await get('/api/v1/health/database', token);
-    assert.equal(one.statusCode, 503, one.body);
+    assert.equal(one.statusCode, 503, one.body); // status only: the health report is the body
     assert.equal(one.json().data.status, 'fail');
 
     const requests = 20;
@@ -61,6 +61,7 @@ test('with PostgreSQL refusing connections, the API answers 503 unavailable with
     }
     const ready = await app.http.inject({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 503);
+    assert.equal(ready.json().code, 'unavailable');
     assert.equal(ready.headers['retry-after'], '5');
 
     const logged = lines.slice(started);

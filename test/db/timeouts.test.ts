@@ -63,6 +63,7 @@ describe('database timeouts', () => {
       ]);
       t.diagnostic(`stalled: /readyz ${ready.ms} ms, GET /api/v1/tasks ${listed.ms} ms (token not cached: ${unknown.ms} ms)`);
       assert.equal(ready.value.statusCode, 503, ready.value.body);
+      assert.equal(ready.value.json().code, 'unavailable', ready.value.body);
       assert.equal(ready.value.headers['retry-after'], '5');
       assert.ok(ready.ms < 2 * acquireMs, `/readyz answered in ${ready.ms} ms`);
       for (const { value: res, ms } of [listed, unknown]) {

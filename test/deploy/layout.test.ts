@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { dialect, redisSkipReason, redisUrl } from '../support/env.ts';
+import { assertFetchError } from '../support/errors.ts';
 import { eventually } from '../support/eventually.ts';
 import { type AcademyServer, type RunningProcess, runAcademy, startNode, startServer } from '../support/process.ts';
 
@@ -127,13 +128,15 @@ describe('the deploy/ layout as plain processes: migrate once, two API instances
       return { status: response.status, headers: response.headers, body: (await response.json()) as any };
     };
 
-    assert.equal((await fetch(`${base}/organization`)).status, 401, 'without a token');
+    await assertFetchError(await fetch(`${base}/organization`), 401, 'unauthenticated', 'without a token');
     const organization = await call('GET', '/organization');
     assert.equal(organization.status, 200);
     const etag = organization.headers.get('etag') as string;
     const renamed = await call('PATCH', '/organization', { name: 'Scaled Academy' }, { 'if-match': etag });
     assert.equal(renamed.status, 200);
-    assert.equal((await call('PATCH', '/organization', { name: 'Stale' }, { 'if-match': etag })).status, 412);
+    const stale = await call('PATCH', '/organization', { name: 'Stale' }, { 'if-match': etag });
+    assert.equal(stale.status, 412);
+    assert.equal(stale.body.code, 'precondition_failed');
     // The other instance had the organization cached: the change reaches it through the change feed.
     for (let i = 0; i < 2; i++) {
       await eventually(async () => (await call('GET', '/organization')).body.data.name === 'Scaled Academy', {

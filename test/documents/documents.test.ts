@@ -13,6 +13,7 @@ import type { AcademyModule } from '../../src/platform/module.ts';
 import type { Storage } from '../../src/platform/storage.ts';
 import { STRAY_FILE_MIN_AGE_MS, sweepStrayFiles } from '../../src/platform/stray-files.ts';
 import { runCli } from '../support/cli.ts';
+import { assertFetchError } from '../support/errors.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { abandonOnLastAttempt } from '../support/jobs.ts';
@@ -206,6 +207,7 @@ for (const kind of ['local', 's3'] as const) {
       // Refused (no type): nothing kept, and the mended upload under the same key is a new one.
       const refused = await keyed([{ name: 'file', file: { content, filename: 'keyed.pdf', type: 'application/pdf' } }], `${key}-mended`);
       assert.equal(refused.status, 422);
+      assert.equal((await refused.json()).code, 'validation_failed');
       const mended = await keyed(letter(content), `${key}-mended`);
       assert.equal(mended.status, 201);
       assert.equal(mended.headers.get('idempotent-replayed'), null);
@@ -252,6 +254,7 @@ for (const kind of ['local', 's3'] as const) {
         { name: 'type', value: 'profile_document' },
       ]);
       assert.equal(late.status, 415);
+      assert.equal((await late.json()).code, 'unsupported_media_type');
       assert.equal(await storedFiles(app.platform.storage), files);
       const png = await upload([
         { name: 'type', value: 'profile_document' },
@@ -344,6 +347,7 @@ for (const kind of ['local', 's3'] as const) {
         { name: 'file', file: { content: PNG, filename: 'x.png', type: 'image/png' } },
       ]);
       assert.equal(otherType.status, 422);
+      assert.equal((await otherType.clone().json()).code, 'validation_failed');
       assert.ok((await otherType.json()).errors.supersedes_id);
       assert.equal((await fetch(`${base}/documents/${v2.id}`, { method: 'DELETE', headers: bearer(writer) })).status, 200);
       const onDeleted = await upload([
@@ -352,6 +356,7 @@ for (const kind of ['local', 's3'] as const) {
         { name: 'file', file: { content: pdf(830), filename: 'v3.pdf', type: 'application/pdf' } },
       ]);
       assert.equal(onDeleted.status, 409);
+      assert.equal((await onDeleted.json()).code, 'invalid_transition');
     });
 
     test('only the current version takes a new version: a superseded or archived one is a 409 conflict', async () => {
@@ -440,8 +445,16 @@ for (const kind of ['local', 's3'] as const) {
       const download = await get(`/documents/${doc.id}/download`);
       assert.equal(download.status, 404);
       assert.deepEqual(await download.json(), { message: 'The requested resource was not found.', code: 'not_found' });
-      assert.equal((await fetch(`${base}/documents/${doc.id}`, { method: 'DELETE', headers: bearer(writer) })).status, 409);
-      assert.equal((await fetch(`${base}/documents/${doc.id}/archive`, { method: 'POST', headers: bearer(writer) })).status, 409);
+      await assertFetchError(
+        await fetch(`${base}/documents/${doc.id}`, { method: 'DELETE', headers: bearer(writer) }),
+        409,
+        'invalid_transition',
+      );
+      await assertFetchError(
+        await fetch(`${base}/documents/${doc.id}/archive`, { method: 'POST', headers: bearer(writer) }),
+        409,
+        'invalid_transition',
+      );
       const row = await app.platform.database.db
         .selectFrom('documents')
         .select('storage_key')
@@ -466,6 +479,7 @@ for (const kind of ['local', 's3'] as const) {
       assert.deepEqual(Buffer.from(await suffix.arrayBuffer()), content.subarray(content.length - 5));
       const beyond = await get(`/documents/${doc.id}/download`, { range: `bytes=${content.length}-` });
       assert.equal(beyond.status, 416);
+      assert.equal((await beyond.json()).code, 'range_not_satisfiable');
       assert.equal(beyond.headers.get('content-range'), `bytes */${content.length}`);
       const stale = await get(`/documents/${doc.id}/download`, { range: 'bytes=0-3', 'if-range': '"something-else"' });
       assert.equal(stale.status, 200, 'If-Range that does not match sends the whole file');
@@ -486,7 +500,11 @@ for (const kind of ['local', 's3'] as const) {
       const suffix = await get(`/documents/${doc.id}/download`, { range: 'BYTES=-5' });
       assert.equal(suffix.status, 206);
       assert.deepEqual(Buffer.from(await suffix.arrayBuffer()), content.subarray(content.length - 5));
-      assert.equal((await get(`/documents/${doc.id}/download`, { range: `BYTES=${content.length}-` })).status, 416);
+      await assertFetchError(
+        await get(`/documents/${doc.id}/download`, { range: `BYTES=${content.length}-` }),
+        416,
+        'range_not_satisfiable',
+      );
       const longSuffix = await get(`/documents/${doc.id}/download`, { range: `bytes=-${content.length * 10}` });
       assert.equal(longSuffix.status, 206, 'a suffix longer than the file selects all of it (RFC 9110 §14.1.3)');
       assert.equal(longSuffix.headers.get('content-range'), `bytes 0-${content.length - 1}/${content.length}`);
@@ -545,14 +563,16 @@ for (const kind of ['local', 's3'] as const) {
         body: JSON.stringify({ student_id: 2147483000 }),
       });
       assert.equal(noStudent.status, 422);
+      assert.equal((await noStudent.json()).code, 'validation_failed');
       const byType = await (await get('/documents?type=profile_document&per_page=100')).json();
       assert.ok(byType.data.every((d: { type: string }) => d.type === 'profile_document'));
       assert.ok(byType.data.some((d: { id: number }) => d.id === doc.id));
-      assert.equal((await get('/documents?status=lost')).status, 422);
-      assert.equal((await get('/documents?type=diary')).status, 422);
-      assert.equal((await upload([{ name: 'type', value: 'profile_document' }], reader)).status, 403);
+      await assertFetchError(await get('/documents?status=lost'), 422, 'validation_failed');
+      await assertFetchError(await get('/documents?type=diary'), 422, 'validation_failed');
+      await assertFetchError(await upload([{ name: 'type', value: 'profile_document' }], reader), 403, 'insufficient_scope');
       const missing = await upload([{ name: 'type', value: 'profile_document' }]);
       assert.equal(missing.status, 422);
+      assert.equal((await missing.clone().json()).code, 'validation_failed');
       assert.ok((await missing.json()).errors.file);
       const json = await fetch(`${base}/documents`, {
         method: 'POST',
@@ -560,6 +580,7 @@ for (const kind of ['local', 's3'] as const) {
         body: '{}',
       });
       assert.equal(json.status, 415);
+      assert.equal((await json.json()).code, 'unsupported_media_type');
       const found = await (await fetch(`${base}/search?q=zebracorn`, { headers: bearer(writer) })).json();
       assert.deepEqual(
         found.data.documents.items.map((hit: { id: number; path: string }) => [hit.id, hit.path]),

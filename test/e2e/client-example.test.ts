@@ -117,10 +117,12 @@ describe('the TypeScript client against a live server with the demo academy', ()
 
     const missing = await get('/api/v1/students/2147483647');
     assert.equal(missing.status, 404);
+    assert.equal((await missing.json()).code, 'not_found');
     assert.deepEqual(present(missing, documentedHeaders('getStudent', '404')), [], 'getStudent 404');
 
     const anonymous = await fetch(`${server.url}/api/v1/courses`);
     assert.equal(anonymous.status, 401);
+    assert.equal((await anonymous.json()).code, 'unauthenticated');
     assert.deepEqual(present(anonymous, documentedHeaders('listCourses', '401')), [], 'listCourses 401');
 
     const versions = await fetch(`${server.url}/api`);

@@ -79,6 +79,7 @@ describe('academy serve (a real process)', () => {
 
     const anonymous = await fetch(`${server.url}/api/v1/organization`);
     assert.equal(anonymous.status, 401);
+    assert.equal((await anonymous.json()).code, 'unauthenticated');
   });
 
   test('revoking, rotating or re-scoping a token with the CLI takes effect on the running server at once', async () => {
@@ -199,6 +200,7 @@ describe('academy serve (a real process)', () => {
       await fetch(`${separate.url}/livez`);
       const onApi = await fetch(`${separate.url}/metrics`);
       assert.equal(onApi.status, 404);
+      assert.equal((await onApi.json()).code, 'not_found');
       const scraped = await fetch(`http://127.0.0.1:${port}/metrics`);
       assert.equal(scraped.status, 200);
       assert.match(await scraped.text(), /academy_http_requests_total\{method="GET",route="\/livez",status="200"\} 1/);

@@ -6,6 +6,7 @@ import { healthModule } from '../../src/modules/health/module.ts';
 import { schedulerFor } from '../../src/modules/tasks/scheduler.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { redisSkipReason, redisUrl } from '../support/env.ts';
+import { assertError } from '../support/errors.ts';
 import { eventually } from '../support/eventually.ts';
 import { bearer, createTestApp, createTestPlatform, type TestApp } from '../support/platform.ts';
 
@@ -135,7 +136,7 @@ describe('health checks', () => {
       assert.ok(res.json().data.observed_value >= 120 && res.json().data.observed_value < 130);
       await app.platform.database.db.updateTable('health_checks').set({ fail_threshold: 100 }).where('name', '=', 'queue').execute();
       const failing = await get('/api/v1/health/queue');
-      assert.equal(failing.statusCode, 503);
+      assert.equal(failing.statusCode, 503); // status only: the health report is the body
       assert.equal(failing.json().data.status, 'fail');
     });
 
@@ -143,7 +144,8 @@ describe('health checks', () => {
       const other = await app.token(['tasks:read']);
       const res = await app.http.inject({ method: 'GET', url: '/api/v1/health', headers: bearer(other) });
       assert.equal(res.statusCode, 403);
-      assert.equal((await app.http.inject({ method: 'GET', url: '/api/v1/health/database' })).statusCode, 401);
+      assert.equal(res.json().code, 'insufficient_scope');
+      assertError(await app.http.inject({ method: 'GET', url: '/api/v1/health/database' }), 401, 'unauthenticated');
     });
   });
 
@@ -155,7 +157,7 @@ describe('health checks', () => {
       await app.platform.database.db.selectFrom('health_checks').select('timeout_ms').where('name', '=', 'redis').executeTakeFirstOrThrow()
     ).timeout_ms;
     const { value: res, ms } = await timed(() => app.http.inject({ method: 'GET', url: '/api/v1/health', headers: bearer(token) }));
-    assert.equal(res.statusCode, 503);
+    assert.equal(res.statusCode, 503); // status only: the health report is the body
     const { data } = res.json();
     assert.equal(data.status, 'fail');
     const redis = data.checks.find((c: { name: string }) => c.name === 'redis');
@@ -174,13 +176,13 @@ describe('health checks', () => {
     const app = await createTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
     const token = await app.token(['health:read', 'organization:read']);
     const { value: res, ms } = await timed(() => app.http.inject({ method: 'GET', url: '/api/v1/health', headers: bearer(token) }));
-    assert.equal(res.statusCode, 503);
+    assert.equal(res.statusCode, 503); // status only: the health report is the body
     const mail = res.json().data.checks.find((c: { name: string }) => c.name === 'mail');
     assert.equal(mail.status, 'fail');
     assert.match(mail.output, /ECONNREFUSED|connect/i);
     assert.ok(ms < 2 * 5000, `answered in ${Math.round(ms)} ms`);
     const one = await app.http.inject({ method: 'GET', url: '/api/v1/health/mail', headers: bearer(token) });
-    assert.equal(one.statusCode, 503);
+    assert.equal(one.statusCode, 503); // status only: the health report is the body
     assert.equal((await app.http.inject({ method: 'GET', url: '/api/v1/organization', headers: bearer(token) })).statusCode, 200);
   });
 
@@ -191,7 +193,7 @@ describe('health checks', () => {
     await app.platform.database.db.updateTable('health_checks').set({ timeout_ms: 500 }).where('name', '=', 'mail').execute();
     const token = await app.token(['health:read']);
     const { value: res, ms } = await timed(() => app.http.inject({ method: 'GET', url: '/api/v1/health', headers: bearer(token) }));
-    assert.equal(res.statusCode, 503);
+    assert.equal(res.statusCode, 503); // status only: the health report is the body
     const mail = res.json().data.checks.find((c: { name: string }) => c.name === 'mail');
     assert.equal(mail.status, 'fail');
     assert.equal(mail.output, 'timed out after 500 ms');

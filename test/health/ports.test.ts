@@ -185,6 +185,7 @@ describe('file storage port', () => {
     await assert.rejects(storage.put(Readable.from(chunks), { maxBytes: 10_000, prefix: 'documents' }), (error: unknown) => {
       assert.ok(error instanceof FileTooLargeError);
       assert.equal(error.status, 413);
+      assert.equal(error.code, 'payload_too_large');
       assert.equal(error.limit, 10_000);
       return true;
     });
