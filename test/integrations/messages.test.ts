@@ -8,6 +8,7 @@ import { operatorContext } from '../../src/platform/context.ts';
 import type { EventType } from '../../src/platform/events/types.ts';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
 import { validateInput } from '../../src/platform/validation.ts';
+import { assertError } from '../support/errors.ts';
 import { eventually } from '../support/eventually.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
@@ -246,7 +247,7 @@ describe('integration messages', () => {
       const read = await get(`/api/v1/integrations/${id}`);
       assert.equal(read.statusCode, 404, id);
       assert.deepEqual(read.json(), { message: 'The requested resource was not found.', code: 'not_found' });
-      assert.equal((await retry(id)).statusCode, 404, id);
+      assertError(await retry(id), 404, 'not_found', id);
     }
   });
 
@@ -306,7 +307,7 @@ describe('integration messages', () => {
     assert.equal(bad.statusCode, 422);
     assert.equal(bad.json().code, 'validation_failed');
     assert.deepEqual(bad.json().errors.status, ['The status field must be one of: queued, delivering, delivered, failed.']);
-    assert.equal((await get('/api/v1/integrations?per_page=0')).statusCode, 422);
+    assertError(await get('/api/v1/integrations?per_page=0'), 422, 'validation_failed');
   });
 
   test('scopes: 401 without a token, 403 without the scope, read scope cannot retry', async () => {
@@ -315,15 +316,17 @@ describe('integration messages', () => {
     assert.equal(none.json().code, 'unauthenticated');
     const noRetry = await app.http.inject({ method: 'POST', url: '/api/v1/integrations/1/retry' });
     assert.equal(noRetry.statusCode, 401);
+    assert.equal(noRetry.json().code, 'unauthenticated');
 
     const other = await app.token(['organization:read']);
     const forbidden = await get('/api/v1/integrations', other);
     assert.equal(forbidden.statusCode, 403);
     assert.equal(forbidden.json().code, 'insufficient_scope');
-    assert.equal((await get('/api/v1/integrations/1', other)).statusCode, 403);
+    assertError(await get('/api/v1/integrations/1', other), 403, 'insufficient_scope');
 
     const readOnly = await retry(1, reader);
     assert.equal(readOnly.statusCode, 403);
+    assert.equal(readOnly.json().code, 'insufficient_scope');
     assert.match(String(readOnly.headers['www-authenticate']), /scope="integration-messages:write"/);
   });
 

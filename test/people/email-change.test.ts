@@ -67,10 +67,10 @@ describe('changing a user’s email ends their open invitation', () => {
       assert.equal(corrected.status, 200, corrected.raw);
 
       const shown = await open(link);
-      assert.equal(shown.statusCode, 404, 'the page of the old link');
+      assert.equal(shown.statusCode, 404, 'the page of the old link'); // status only: an HTML page
       assert.match(shown.body, /does not work any more/);
       const accepted = await accept(link);
-      assert.equal(accepted.statusCode, 404, 'accepting the old link');
+      assert.equal(accepted.statusCode, 404, 'accepting the old link'); // status only: an HTML page
       assert.match(accepted.body, /does not work any more/);
       assert.equal((await call('GET', `/users/${id}`)).body.data.status, 'invited');
     });

@@ -89,12 +89,14 @@ describe('emails: one normalised address per user, whoever writes it', () => {
     for (const email of [nfc, nfd, nfc.toUpperCase(), nfd.toUpperCase()]) {
       const res = await post({ name: 'José Again', email });
       assert.equal(res.statusCode, 422, `${JSON.stringify(email)}: ${res.body}`);
+      assert.equal(res.json().code, 'validation_failed', `${JSON.stringify(email)}: ${res.body}`);
       assert.deepEqual(Object.keys(res.json().errors), ['email']);
       assert.match(res.json().errors.email[0], /already taken/);
     }
     const other = await post({ name: 'Other', email: `other.${tag}@example.org` });
     const moved = await patch(other.json().data.id, { email: nfd });
     assert.equal(moved.statusCode, 422, moved.body);
+    assert.equal(moved.json().code, 'validation_failed', moved.body);
     assert.match(moved.json().errors.email[0], /already taken/);
     const own = await patch(first.json().data.id, { email: nfd.toUpperCase() });
     assert.equal(own.statusCode, 200, 'its own address in another form is not taken');

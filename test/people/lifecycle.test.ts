@@ -108,7 +108,10 @@ describe('the staff lifecycle: every allowed move writes one notification of its
       headers: bearer(writer),
     });
     assert.equal(listed.json().meta.total, 1);
-    for (const move of Object.keys(MOVES) as MoveName[]) assert.equal((await apply(move, id)).status, 409, `${move} after archival`);
+    for (const move of Object.keys(MOVES) as MoveName[]) {
+      const refused = await apply(move, id);
+      assert.deepEqual([refused.status, refused.body.code], [409, 'invalid_transition'], `${move} after archival`);
+    }
     assert.equal((await notificationsOf(id)).length, 5);
   });
 

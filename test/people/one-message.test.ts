@@ -21,6 +21,7 @@ describe('one message for one mistake, over HTTP and at the command line', () =>
   const post = async (body: unknown) => {
     const res = await app.http.inject({ method: 'POST', url: '/api/v1/users', headers: bearer(token), payload: body as object });
     assert.equal(res.statusCode, 422, res.body);
+    assert.equal(res.json().code, 'validation_failed', res.body);
     return res.json() as ErrorBody;
   };
 

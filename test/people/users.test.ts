@@ -99,6 +99,7 @@ describe('/users: staff users', () => {
     const other = await create({ name: 'Other', email: `other.${tag}@example.org` });
     const patch = await request('PATCH', `/users/${other.id}`, { body: { email: `FIRST.${tag}@example.org` } });
     assert.equal(patch.statusCode, 422);
+    assert.equal(patch.json().code, 'validation_failed');
     assert.deepEqual(Object.keys(patch.json().errors), ['email']);
     const same = await request('PATCH', `/users/${other.id}`, { body: { email: `OTHER.${tag}@example.org` } });
     assert.equal(same.statusCode, 200, 'its own email, in another case, is not taken');
@@ -136,6 +137,7 @@ describe('/users: staff users', () => {
     ] as const) {
       const res = await request('POST', '/users', { body });
       assert.equal(res.statusCode, 422, JSON.stringify(body));
+      assert.equal(res.json().code, 'validation_failed', JSON.stringify(body));
       assert.ok(res.json().errors[field], `${JSON.stringify(body)}: ${res.body}`);
     }
   });
@@ -164,10 +166,12 @@ describe('/users: staff users', () => {
     ] as const) {
       const res = await request('PATCH', `/users/${user.id}`, { body });
       assert.equal(res.statusCode, 422, JSON.stringify(body));
+      assert.equal(res.json().code, 'validation_failed', JSON.stringify(body));
       assert.ok(res.json().errors[field], res.body);
     }
     const empty = await request('PATCH', `/users/${user.id}`, { body: {} });
     assert.equal(empty.statusCode, 422, 'an empty patch changes nothing and says so');
+    assert.equal(empty.json().code, 'validation_failed', 'an empty patch changes nothing and says so');
     const after = (await request('GET', `/users/${user.id}`, { token: reader })).json().data;
     assert.deepEqual([after.status, after.permissions], ['draft', []]);
   });
@@ -185,6 +189,7 @@ describe('/users: staff users', () => {
       ] as const) {
         const res = await request(method, url, { body });
         assert.equal(res.statusCode, 404, `${method} ${url}`);
+        assert.equal(res.json().code, 'not_found', `${method} ${url}`);
         bodies.add(res.body);
       }
     }
@@ -214,6 +219,7 @@ describe('/users: staff users', () => {
     for (const query of ['status=deleted', 'sort=password', 'direction=up', 'per_page=0', 'updated_since=yesterday']) {
       const res = await request('GET', `/users?${query}`, { token: reader });
       assert.equal(res.statusCode, 422, query);
+      assert.equal(res.json().code, 'validation_failed', query);
     }
   });
 
@@ -274,6 +280,7 @@ describe('/users: staff users', () => {
     for (const [method, url] of writes) {
       const res = await request(method, url, { token: reader, body: { name: 'x' } });
       assert.equal(res.statusCode, 403, `${method} ${url} with users:read only`);
+      assert.equal(res.json().code, 'insufficient_scope', `${method} ${url} with users:read only`);
       assert.match(String(res.headers['www-authenticate']), /scope="users:write"/);
     }
     const stored = await app.platform.database.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();

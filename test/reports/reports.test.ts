@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import { openDatabase } from '../../src/db/database.ts';
 import { createReportService, reportServiceFor } from '../../src/modules/reports/service.ts';
 import { systemContext } from '../../src/platform/context.ts';
+import { assertError } from '../support/errors.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { abandonOnLastAttempt } from '../support/jobs.ts';
@@ -264,14 +265,15 @@ describe('reports', () => {
   });
 
   test('filters, validation and scopes', async () => {
-    assert.equal((await request({ type: 'nonsense' })).statusCode, 422);
+    assertError(await request({ type: 'nonsense' }), 422, 'validation_failed');
     const extra = await request({ type: 'session_capacity', parameters: { from: '2026-01-01' } });
     assert.equal(extra.statusCode, 422);
+    assert.equal(extra.json().code, 'validation_failed');
     assert.ok(extra.json().errors['parameters.from']);
-    assert.equal((await request({ type: 'enrolments', parameters: { from: '2026-02-01', to: '2026-01-01' } })).statusCode, 422);
+    assertError(await request({ type: 'enrolments', parameters: { from: '2026-02-01', to: '2026-01-01' } }), 422, 'validation_failed');
     const list = (await get('/reports?type=enrolments&per_page=100')).json();
     assert.ok(list.data.length >= 2 && list.data.every((r: { type: string }) => r.type === 'enrolments'));
-    assert.equal((await get('/reports?status=lost')).statusCode, 422);
+    assertError(await get('/reports?status=lost'), 422, 'validation_failed');
     const reader = await app.token(['reports:read']);
     const refused = await app.http.inject({
       method: 'POST',
@@ -280,7 +282,8 @@ describe('reports', () => {
       payload: { type: 'enrolments' },
     });
     assert.equal(refused.statusCode, 403);
-    assert.equal((await get('/reports/99999')).statusCode, 404);
+    assert.equal(refused.json().code, 'insufficient_scope');
+    assertError(await get('/reports/99999'), 404, 'not_found');
     const found = (await get('/search?q=enrolments')).json().data.reports;
     assert.ok(found.total >= 2);
   });

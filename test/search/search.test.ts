@@ -395,6 +395,7 @@ describe('GET /search', () => {
   test('scope: 401 without a token, 403 without search:read', async () => {
     const none = await app.http.inject({ method: 'GET', url: '/api/v1/search?q=x' });
     assert.equal(none.statusCode, 401);
+    assert.equal(none.json().code, 'unauthenticated');
     const other = await app.token(['students:read', 'courses:read']);
     const res = await get('/search?q=x', bearer(other));
     assert.equal(res.statusCode, 403);

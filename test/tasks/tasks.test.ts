@@ -7,6 +7,7 @@ import { createTaskRepository } from '../../src/modules/tasks/repository.ts';
 import { queueRun } from '../../src/modules/tasks/schedule.ts';
 import { createTaskService, taskServiceFor } from '../../src/modules/tasks/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
+import { assertError } from '../support/errors.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { commitOnce } from '../support/once.ts';
@@ -90,6 +91,7 @@ describe('scheduled tasks API', () => {
     assert.ok(badType.json().errors.task_type);
     const badEnabled = await get('/api/v1/tasks?enabled=yes');
     assert.equal(badEnabled.statusCode, 422);
+    assert.equal(badEnabled.json().code, 'validation_failed');
     assert.ok(badEnabled.json().errors.enabled);
   });
 
@@ -142,7 +144,7 @@ describe('scheduled tasks API', () => {
     assert.equal(polled.id, queued.id);
     assert.equal(polled.status, 'succeeded');
     assert.ok(polled.finished_at);
-    assert.equal((await get(`/api/v1/tasks/${id + 1}/runs/${queued.id}`)).statusCode, 404, 'a run under another task is a 404');
+    assertError(await get(`/api/v1/tasks/${id + 1}/runs/${queued.id}`), 404, 'not_found', 'a run under another task is a 404');
 
     const task = await eventually(
       async () => {
@@ -393,7 +395,7 @@ describe('scheduled tasks API', () => {
       const enabled = await service.setEnabled(operatorContext(app.platform), String(disabled.id), true);
       assert.ok(enabled.next_run_at && Date.parse(enabled.next_run_at) > Date.now(), 'enabling schedules the next run from now');
     }
-    assert.equal((await run(404_404)).statusCode, 404);
+    assertError(await run(404_404), 404, 'not_found');
   });
 
   test('a run queued before its task was disabled does not run: it ends failed saying why, and the task keeps its last outcome', async () => {
@@ -442,12 +444,12 @@ describe('scheduled tasks API', () => {
 
   test('scopes: tasks:read lists, tasks:write runs; no token is 401', async () => {
     const other = await app.token(['health:read']);
-    assert.equal((await get('/api/v1/tasks', other)).statusCode, 403);
-    assert.equal((await get(`/api/v1/tasks/${ids['jobs.prune_failed']}`, other)).statusCode, 403);
+    assertError(await get('/api/v1/tasks', other), 403, 'insufficient_scope');
+    assertError(await get(`/api/v1/tasks/${ids['jobs.prune_failed']}`, other), 403, 'insufficient_scope');
     const readOnly = await run(ids['jobs.prune_failed'] as number, reader);
     assert.equal(readOnly.statusCode, 403);
     assert.equal(readOnly.json().code, 'insufficient_scope');
     assert.match(String(readOnly.headers['www-authenticate']), /scope="tasks:write"/);
-    assert.equal((await app.http.inject({ method: 'GET', url: '/api/v1/tasks' })).statusCode, 401);
+    assertError(await app.http.inject({ method: 'GET', url: '/api/v1/tasks' }), 401, 'unauthenticated');
   });
 });

@@ -8,6 +8,7 @@ import { createWorkflowRepository } from '../../src/modules/workflows/repository
 import { createWorkflowService } from '../../src/modules/workflows/service.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
+import { assertError } from '../support/errors.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { commitOnce } from '../support/once.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
@@ -78,8 +79,8 @@ describe('workflows', () => {
       created_at: row.created_at,
       updated_at: row.updated_at,
     });
-    assert.equal((await request('GET', '/workflows/999999', reader)).statusCode, 404);
-    assert.equal((await request('GET', '/workflows/abc', reader)).statusCode, 404);
+    assertError(await request('GET', '/workflows/999999', reader), 404, 'not_found');
+    assertError(await request('GET', '/workflows/abc', reader), 404, 'not_found');
   });
 
   test('a token without a user, or a user without the permission, is refused with 403 and nothing changes', async () => {
@@ -105,7 +106,7 @@ describe('workflows', () => {
     }
     // A suspended user's tokens are refused before any route (ADR 0010).
     for (const [action, body] of actions) {
-      assert.equal((await request('POST', `/workflows/${row.id}/${action}`, suspended.secret, body)).statusCode, 401);
+      assertError(await request('POST', `/workflows/${row.id}/${action}`, suspended.secret, body), 401, 'unauthenticated');
     }
     const after = await get(row.id);
     assert.equal(after.state, 'pending');
@@ -235,6 +236,7 @@ describe('workflows', () => {
     assert.equal(conflict.json().code, 'invalid_transition');
     const same = await request('POST', `/workflows/${row.id}/transition`, approver.secret, { to_state: 'pending' });
     assert.equal(same.statusCode, 409);
+    assert.equal(same.json().code, 'invalid_transition');
 
     const unknown = await request('POST', `/workflows/${row.id}/transition`, approver.secret, { to_state: 'published' });
     assert.equal(unknown.statusCode, 422, unknown.body);
@@ -244,6 +246,7 @@ describe('workflows', () => {
     for (const body of [{}, { to_state: 7 }, { to_state: 'approved', extra: 1 }]) {
       const res = await request('POST', `/workflows/${row.id}/transition`, approver.secret, body);
       assert.equal(res.statusCode, 422, JSON.stringify(body));
+      assert.equal(res.json().code, 'validation_failed', JSON.stringify(body));
     }
     const after = await get(row.id);
     assert.equal(after.state, 'pending');
@@ -251,6 +254,7 @@ describe('workflows', () => {
 
     const missing = await request('POST', '/workflows/999999/transition', approver.secret, { to_state: 'approved' });
     assert.equal(missing.statusCode, 404);
+    assert.equal(missing.json().code, 'not_found');
   });
 
   test('assign: only an active staff user; the assignee shows with its name', async () => {
@@ -261,6 +265,7 @@ describe('workflows', () => {
     for (const userId of [suspended.id, student.id, 999999, 2147483648]) {
       const res = await request('POST', `/workflows/${row.id}/assign`, approver.secret, { user_id: userId });
       assert.equal(res.statusCode, 422, res.body);
+      assert.equal(res.json().code, 'validation_failed', res.body);
       assert.ok(res.json().errors.user_id, res.body);
     }
     assert.equal((await get(row.id)).assignee, null);
@@ -310,9 +315,9 @@ describe('workflows', () => {
 
   test('scopes: reading needs workflows:read, deciding workflows:write', async () => {
     const row = await make.workflow();
-    assert.equal((await app.http.inject({ method: 'GET', url: '/api/v1/workflows' })).statusCode, 401);
+    assertError(await app.http.inject({ method: 'GET', url: '/api/v1/workflows' }), 401, 'unauthenticated');
     const other = await app.token(['courses:read']);
-    assert.equal((await request('GET', '/workflows', other)).statusCode, 403);
+    assertError(await request('GET', '/workflows', other), 403, 'insufficient_scope');
     const readOnly = await make.token(['workflows:read'], { userId: approver.user.id });
     const res = await request('POST', `/workflows/${row.id}/transition`, readOnly.secret, { to_state: 'approved' });
     assert.equal(res.statusCode, 403);
@@ -338,6 +343,7 @@ describe('workflows', () => {
     for (const query of ['workflow=payroll', 'state=lost', 'sort=subject', 'updated_since=yesterday']) {
       const res = await request('GET', `/workflows?${query}`, reader);
       assert.equal(res.statusCode, 422, query);
+      assert.equal(res.json().code, 'validation_failed', query);
     }
     const list = await request('GET', `/workflows?subject_type=document&subject_id=${subject}&per_page=2`, reader);
     assert.equal(list.json().meta.total, 3);
