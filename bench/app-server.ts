@@ -26,11 +26,12 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   ...benchSecretKey,
 });
-const platform = assemble(config, { logger: pino({ level: 'silent' }) });
+const assembly = assemble(config, { logger: pino({ level: 'silent' }) });
+const { platform } = assembly;
 await migrate(platform.database);
 const issued = given ? await platform.tokens.create({ name: 'bench', scopes: ['*'], expiresInDays: 1 }) : null;
-const token = issued?.token ?? (await seedDemo(platform)).token;
-const app = await buildApp(platform, { logRequests: false });
+const token = issued?.token ?? (await seedDemo(platform, assembly.services)).token;
+const app = await buildApp(assembly, { logRequests: false });
 const listenOptions = { port: Number(process.env.BENCH_PORT ?? 0), host: '127.0.0.1', reusePort: config.reusePort };
 const url = await app.http.listen(listenOptions);
 process.send?.({ url: `${url}/api/v1/organization`, base: url, token });

@@ -12,14 +12,10 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { keptTotals } from '../src/db/totals.ts';
 import { listRequest } from '../src/http/list.ts';
-import { certificateServiceFor } from '../src/modules/certificates/service.ts';
-import { courseServiceFor } from '../src/modules/courses/service.ts';
-import { enrolmentServiceFor } from '../src/modules/enrolments/service.ts';
 import { assemble } from '../src/modules/index.ts';
-import { sessionServiceFor } from '../src/modules/sessions/service.ts';
-import { studentServiceFor } from '../src/modules/students/service.ts';
 import { operatorContext, type ServiceContext } from '../src/platform/context.ts';
 import type { Platform } from '../src/platform/platform.ts';
+import type { Services } from '../src/platform/services.ts';
 import { benchDialects, benchSecretKey, type Dataset, dataset } from './datasets.ts';
 import { durationOf, type LoadTool, measure, record, replay, row, SERVER_FLAGS, serversOnOnePort, startServer, stop } from './http.ts';
 import type { LoadResult } from './load.ts';
@@ -46,7 +42,7 @@ function log(text: string): void {
 }
 
 /** The requests to measure, with ids and slugs read from the data set. */
-async function targetsOf(platform: Platform): Promise<Target[]> {
+async function targetsOf(platform: Platform, services: Services): Promise<Target[]> {
   const { db } = platform.database;
   const { total } = await db
     .selectFrom('certificates')
@@ -70,11 +66,7 @@ async function targetsOf(platform: Platform): Promise<Target[]> {
     .limit(1)
     .executeTakeFirstOrThrow();
   const list = listRequest({}, { maxPageSize: platform.config.maxPageSize, defaultSort: 'id' as const });
-  const courses = courseServiceFor(platform);
-  const students = studentServiceFor(platform);
-  const enrolments = enrolmentServiceFor(platform);
-  const certificates = certificateServiceFor(platform);
-  const sessions = sessionServiceFor(platform);
+  const { courses, students, enrolments, certificates, sessions } = services;
   return [
     { name: 'GET /courses', path: '/api/v1/courses', ratioTarget: true, call: async (ctx) => courses.list(ctx, {}, list) },
     {
@@ -146,10 +138,10 @@ async function benchDialect(data: Dataset, loadTools: LoadTool[], baselines: Map
   const label = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   const runs = Number(process.env.BENCH_SQL_RUNS ?? 500);
 
-  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir, ...benchSecretKey }), {
+  const { platform, services } = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir, ...benchSecretKey }), {
     logger: pino({ level: 'warn' }),
   });
-  const targets = await targetsOf(platform);
+  const targets = await targetsOf(platform, services);
   const costs = new Map<Target, Awaited<ReturnType<typeof sqlCost>>>();
   const countingCosts = new Map<Target, Awaited<ReturnType<typeof sqlCost>>>();
   try {

@@ -80,7 +80,8 @@ export async function postgresReachable(): Promise<boolean> {
 }
 
 function open(url: string, dataDir: string): Platform {
-  return assemble(loadConfig({ DATABASE_URL: url, ACADEMY_DATA_DIR: dataDir, ...benchSecretKey }), { logger: pino({ level: 'warn' }) });
+  return assemble(loadConfig({ DATABASE_URL: url, ACADEMY_DATA_DIR: dataDir, ...benchSecretKey }), { logger: pino({ level: 'warn' }) })
+    .platform;
 }
 
 async function marker(platform: Platform): Promise<Marker | null> {

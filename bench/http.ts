@@ -233,11 +233,11 @@ export async function prepareDemo(dialect: BenchDialect): Promise<Prepared> {
     url = target.toString();
     dropDatabase = () => admin(`drop database if exists ${name} with (force)`);
   }
-  const platform = assemble(loadConfig({ DATABASE_URL: url, ACADEMY_DATA_DIR: dataDir, ...benchSecretKey }), {
+  const { platform, services } = assemble(loadConfig({ DATABASE_URL: url, ACADEMY_DATA_DIR: dataDir, ...benchSecretKey }), {
     logger: pino({ level: 'warn' }),
   });
   await migrate(platform.database);
-  await seedDemo(platform);
+  await seedDemo(platform, services);
   await platform.close();
   return {
     url,

@@ -71,7 +71,7 @@ async function postgresDatabase(): Promise<BenchDatabase> {
 function open(database: BenchDatabase): Platform {
   return assemble(loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, ...benchSecretKey }), {
     logger: pino({ level: 'warn' }),
-  });
+  }).platform;
 }
 
 /** A worker whose `system.noop` handler reports each start; the other jobs do nothing. */

@@ -5,16 +5,15 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { assemble } from '../src/modules/index.ts';
 import { createReportGenerator } from '../src/modules/reports/generator.ts';
-import { reportServiceFor } from '../src/modules/reports/service.ts';
 import { systemContext } from '../src/platform/context.ts';
 import { benchSecretKey } from './datasets.ts';
 
 const [url, dataDir, format = 'csv'] = process.argv.slice(2);
-const platform = assemble(loadConfig({ DATABASE_URL: url, ACADEMY_DATA_DIR: dataDir, ...benchSecretKey }), {
+const { platform, services } = assemble(loadConfig({ DATABASE_URL: url, ACADEMY_DATA_DIR: dataDir, ...benchSecretKey }), {
   logger: pino({ level: 'warn' }),
 });
 const ctx = systemContext(platform);
-const reports = reportServiceFor(platform);
+const { reports } = services;
 const report = await reports.request(ctx, { type: 'enrolments', format: format as 'csv' | 'xlsx' });
 const before = process.memoryUsage.rss();
 let peak = before;

@@ -41,7 +41,7 @@ interface Mix {
 
 /** A deterministic sample of the students: every (count / MIX)th, by id. */
 async function mixesOf(data: Dataset): Promise<Mix[]> {
-  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir, ...benchSecretKey }), {
+  const { platform } = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir, ...benchSecretKey }), {
     logger: pino({ level: 'warn' }),
   });
   try {
@@ -66,7 +66,7 @@ async function mixesOf(data: Dataset): Promise<Mix[]> {
 
 /** The service call alone, each query of the mix in turn, `runs` calls: mean and p95 in ms. */
 async function inProcess(data: Dataset, mix: Mix, runs: number) {
-  const platform = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir, ...benchSecretKey }), {
+  const { platform } = assemble(loadConfig({ DATABASE_URL: data.url, ACADEMY_DATA_DIR: data.dataDir, ...benchSecretKey }), {
     logger: pino({ level: 'warn' }),
   });
   try {

@@ -59,10 +59,11 @@ export function serialize(document: Record<string, unknown>): string {
 export async function generateDocument(): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'academy-openapi-'));
   const config = loadConfig({ ACADEMY_DATA_DIR: dataDir, DATABASE_URL: `sqlite:${path.join(dataDir, 'academy.db')}`, LOG_LEVEL: 'silent' });
-  const platform = assemble(config, { logger: pino({ level: 'silent' }) });
+  const assembly = assemble(config, { logger: pino({ level: 'silent' }) });
+  const { platform } = assembly;
   try {
     await migrate(platform.database);
-    const app = await buildApp(platform);
+    const app = await buildApp(assembly);
     try {
       // A deep copy: the swagger plugin hands out its cached object.
       return JSON.parse(JSON.stringify(app.http.swagger())) as Record<string, unknown>;

@@ -21,12 +21,9 @@ import { serverLogger } from './http/request-logger.ts';
 import { ErrorBody } from './http/schemas.ts';
 import { serverOptions } from './http/server.ts';
 import { systemRoutes } from './http/system-routes.ts';
-import { createIdempotencyRepository } from './modules/idempotency/repository.ts';
-import { createIdempotencyService, IN_PROGRESS_LEASE_MS } from './modules/idempotency/service.ts';
-import { modules } from './modules/index.ts';
+import { type Assembly, modules } from './modules/index.ts';
 import { NotFoundError } from './platform/errors.ts';
 import type { AcademyModule } from './platform/module.ts';
-import type { Platform } from './platform/platform.ts';
 import { redactUrl } from './platform/redact.ts';
 import { configureAjv, INPUT_OPTIONS } from './platform/validation.ts';
 
@@ -88,8 +85,8 @@ export interface App {
   metrics: Metrics;
 }
 
-/** Builds the HTTP application over a platform. `server.ts` only listens; tests call `inject`. */
-export async function buildApp(platform: Platform, options: AppOptions = {}): Promise<App> {
+/** Builds the HTTP application over an assembly (a platform and its services). `server.ts` only listens; tests call `inject`. */
+export async function buildApp({ platform, services }: Assembly, options: AppOptions = {}): Promise<App> {
   const http = Fastify({
     ...serverOptions(platform.config),
     // Its `child` makes each request's logger, lazily (src/http/request-logger.ts).
@@ -150,16 +147,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       done();
     });
   }
-  registerIdempotency(
-    http,
-    createIdempotencyService({
-      keys: createIdempotencyRepository(platform.database.db),
-      clock: platform.clock,
-      // A request still receiving its body (an upload, up to ACADEMY_REQUEST_TIMEOUT_MS) still holds its
-      // key: only a reservation older than any live request can be taken over by a retry.
-      leaseMs: Math.max(IN_PROGRESS_LEASE_MS, platform.config.requestTimeoutMs + 60_000),
-    }),
-  );
+  registerIdempotency(http, services.idempotency);
 
   // A GET or HEAD has no body to inflate (Fastify reads none for them): no decompression hook on
   // every read. Routes whose answers are kept representations compress them once themselves
@@ -220,7 +208,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
 
   await http.register(systemRoutes, { platform, metrics });
 
-  const context = { platform, modules };
+  const context = { platform, services, modules };
   await http.register(
     async (v1) => {
       for (const module of modules as readonly AcademyModule[]) {

@@ -81,12 +81,13 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       const logger = options.server
         ? createLogger(config)
         : createLogger({ ...config, logLevel: io.env.LOG_LEVEL ? config.logLevel : 'warn' }, io.stderr as NodeJS.WritableStream);
-      platform = assemble(config, { logger });
+      const assembly = assemble(config, { logger });
+      platform = assembly.platform;
       if (options.migrate !== false) {
         await migrate(platform.database);
         if (options.sealSecrets !== false) await sealStoredSecrets(platform);
       }
-      await fn({ platform, out, ctx: operatorContext(platform) });
+      await fn({ ...assembly, out, ctx: operatorContext(platform) });
     } catch (caught) {
       // A database that cannot be reached, or a connection cut mid-command, is the API's 503
       // `unavailable`: worth a retry, unlike a refused input. Its own reason stays in the message.

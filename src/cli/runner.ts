@@ -1,9 +1,12 @@
 import type { ServiceContext } from '../platform/context.ts';
 import type { Platform } from '../platform/platform.ts';
+import type { Services } from '../platform/services.ts';
 import type { Output } from './output.ts';
 
 export interface CommandContext {
   platform: Platform;
+  /** The process's services, built once by the assembly (src/modules/index.ts). */
+  services: Services;
   out: Output;
   /** The operator's context for service calls. */
   ctx: ServiceContext;

@@ -41,17 +41,17 @@ export function serveCommands(program: Command, run: Runner): void {
     .option('--demo', 'on an empty database, fill in demo data and print a demo token')
     .action((options) =>
       run(
-        async ({ platform, out }) => {
+        async ({ platform, services, out }) => {
           // Listen for the stop signal before anything starts, so an early SIGTERM is a clean stop too.
           const stop = untilSignal();
-          checkModuleConfig(platform);
+          checkModuleConfig({ platform, services });
           const { config, logger } = platform;
           const applied = await migrate(platform.database);
           if (applied.applied.length) logger.info({ migrations: applied.applied }, 'database migrated');
           await sealStoredSecrets(platform);
           let demoTokenFile: string | null = null;
           if (options.demo) {
-            const demo = await seedDemo(platform);
+            const demo = await seedDemo(platform, services);
             demoTokenFile = demo.tokenFile;
             if (demo.token) {
               out.banner(`Demo data loaded. Demo token (all scopes; shown once, also saved to ${demo.tokenFile}):\n\n  ${demo.token}\n`);
@@ -69,7 +69,7 @@ export function serveCommands(program: Command, run: Runner): void {
           }
           // Rate limits shared through Redis must not start counted locally: wait (a little) for it.
           if (platform.redis) await redisReady(platform.redis, 5000, logger);
-          const app = await buildApp(platform, { logRequests: config.accessLog });
+          const app = await buildApp({ platform, services }, { logRequests: config.accessLog });
           // Fastify hands these to net.Server#listen, whose `reusePort` its own types do not list yet.
           const listenOptions = { port: config.port, host: config.host, reusePort: config.reusePort };
           const address = await app.http.listen(listenOptions);
@@ -131,11 +131,11 @@ export function serveCommands(program: Command, run: Runner): void {
       `load about N × ${PER_SCALE.students} students, N × ${PER_SCALE.staff} staff users and N × ${PER_SCALE.enrolments} enrolments (N from 0.001 to ${MAX_SCALE})`,
     )
     .action((options: { demo?: boolean; scale?: string }) =>
-      run(async ({ platform, out }) => {
+      run(async ({ platform, services, out }) => {
         if (options.demo && options.scale !== undefined) throw new Error('Load one data set at a time: --demo or --scale N.');
         if (options.scale !== undefined) return seedScaleCommand(platform, out, options.scale);
         if (!options.demo) throw new Error('Say which data set to load: academy seed --demo, or academy seed --scale N');
-        const demo = await seedDemo(platform);
+        const demo = await seedDemo(platform, services);
         if (demo.refused) throw new Error('This database already holds data of its own; demo data is only loaded into an empty database.');
         const loaded = demo.catalogue
           ? ` ${demo.catalogue.courses} courses, ${demo.catalogue.sessions} sessions, ${demo.catalogue.students} students, ` +

@@ -27,10 +27,10 @@ export function workerCommands(program: Command, run: Runner): void {
     )
     .action((options) =>
       run(
-        async ({ platform, out }) => {
+        async ({ platform, services, out }) => {
           // Listen for the stop signal before anything starts, so an early SIGTERM is a clean stop too.
           const stop = untilSignal();
-          checkModuleConfig(platform);
+          checkModuleConfig({ platform, services });
           const worker = platform.createWorker(options.concurrency ? { concurrency: options.concurrency } : {});
           const concurrency = options.concurrency ?? platform.config.workerConcurrency;
           await worker.start();

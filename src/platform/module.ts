@@ -9,17 +9,26 @@ import type { DB } from '../db/schema.ts';
 import type { SearchTable } from '../db/search.ts';
 import type { JobDefinitions } from './jobs/registry.ts';
 import type { Platform } from './platform.ts';
+import type { Services } from './services.ts';
 import type { FileOwner } from './stray-files.ts';
 import type { Scope } from './tokens/scopes.ts';
 
-/** What a module's contributions are built with: the platform, and every module (to collect theirs). */
+/**
+ * What a module's contributions are built with: the platform, the process's services (each built
+ * once, at its first use), and every module (to collect theirs).
+ */
 export interface ModuleContext {
   platform: Platform;
+  services: Services;
   modules: readonly AcademyModule[];
 }
 
+/** How a module builds its services: one factory per name it adds to `Services`. */
+export type ServiceFactories = { [Name in keyof Services]?: (ctx: ModuleContext) => Services[Name] };
+
 export interface TaskContext {
   platform: Platform;
+  services: Services;
   /** When the run started, by the platform's clock. */
   now: Date;
   /** Aborted when the worker shuts down; long tasks should stop early. */
@@ -96,6 +105,11 @@ export interface SearchGroup {
  */
 export interface AcademyModule {
   name: string;
+  /**
+   * Its services, by the names it adds to `Services`: the composition root builds each once per
+   * process, at its first use; a factory reads the services it needs from `ctx.services`.
+   */
+  services?: ServiceFactories;
   /** Routes under `/api/v1`. */
   routes?(ctx: ModuleContext): FastifyPluginAsync;
   /**
@@ -110,7 +124,7 @@ export interface AcademyModule {
    * `worker` starts: a bad value stops the start (a ConfigError, exit 78) rather than the first
    * request or job that needs it.
    */
-  checkConfig?(platform: Platform): void;
+  checkConfig?(ctx: ModuleContext): void;
   /** Scheduled task types by `task_type`; a migration inserts each task's row (name, cron). */
   tasks?: Record<string, TaskFunction>;
   /** `academy admin <resource> …` subcommands; `modules` to collect what every module contributes. */

@@ -2,18 +2,19 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { studentServiceFor } from '../../src/modules/students/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import type { Services } from '../../src/platform/services.ts';
 import { jsonError, runCli } from '../support/cli.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
-import { createTestPlatform } from '../support/platform.ts';
+import { createTestAssembly } from '../support/platform.ts';
 import { runAcademy } from '../support/process.ts';
 
 // The `academy admin students|applications` commands (in-process, and once as a real process),
 // against a database the test also reads.
 describe('academy admin students and applications', () => {
   let platform: Platform;
+  let services: Services;
   let make: Fixtures;
   let files = 0;
 
@@ -35,7 +36,7 @@ describe('academy admin students and applications', () => {
     );
 
   before(async () => {
-    platform = await createTestPlatform();
+    ({ platform, services } = await createTestAssembly());
     make = fixtures(platform);
   });
 
@@ -80,7 +81,7 @@ describe('academy admin students and applications', () => {
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stdout, new RegExp(`^Application ${application.id} .* already existed; nothing changed\\.`));
 
-      const shown = await studentServiceFor(platform).get(operatorContext(platform), student.id);
+      const shown = await services.students.get(operatorContext(platform), student.id);
       assert.deepEqual(shown.courses, [course.slug]);
       assert.ok(shown.updated_at >= student.updated_at, 'a new application changes the student');
 
@@ -234,7 +235,7 @@ describe('academy admin students and applications', () => {
       assert.deepEqual([await count('users'), await count('course_applications')], [(before[0] as number) + 1, (before[1] as number) + 3]);
 
       const ctx = operatorContext(platform);
-      const unchanged = await studentServiceFor(platform).get(ctx, known.id);
+      const unchanged = await services.students.get(ctx, known.id);
       assert.equal(unchanged.name, 'Known Person', 'an existing user is matched by email and left unchanged');
       assert.deepEqual(unchanged.courses, [python.slug, data.slug].sort());
       const created = await platform.database.db.selectFrom('users').selectAll().where('email', '=', newcomer).executeTakeFirstOrThrow();

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { CertificateIssue, CertificateRevoke } from '../../src/modules/certificates/schemas.ts';
-import { certificateServiceFor } from '../../src/modules/certificates/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { validateInput } from '../../src/platform/validation.ts';
 import { assertError } from '../support/errors.ts';
@@ -169,7 +168,7 @@ describe('certificates', () => {
 
     test('a revoked certificate is a 200 that says revoked, with the time', async () => {
       const certificate = await make.certificate();
-      await certificateServiceFor(app.platform).revoke(operatorContext(app.platform), certificate.id, { reason: 'Issued in error' });
+      await app.services.certificates.revoke(operatorContext(app.platform), certificate.id, { reason: 'Issued in error' });
       const res = await get(`/certificates/verify/${certificate.verification_token}`, {}, nextAddress());
       assert.equal(res.statusCode, 200);
       const data = res.json().data;
@@ -262,7 +261,7 @@ describe('certificates', () => {
 
   describe('issuing and revoking', () => {
     const ctx = () => operatorContext(app.platform);
-    const service = () => certificateServiceFor(app.platform);
+    const service = () => app.services.certificates;
 
     test('issues the certificate of a confirmed, passed enrolment with its event in the same transaction', async () => {
       const enrolment = await make.enrolment({ completion_outcome: 'passed', completion_recorded_at: new Date().toISOString() });

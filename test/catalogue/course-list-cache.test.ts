@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { entityTag } from '../../src/http/conventions.ts';
-import { courseServiceFor } from '../../src/modules/courses/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { jsonError, runCli } from '../support/cli.ts';
 import { seenAfterRemoteWrite } from '../support/eventually.ts';
@@ -60,7 +59,7 @@ describe('GET /courses after a course changes', () => {
   });
 
   test('a course created and moved in this process is listed, counted and filtered at once', async () => {
-    const courses = courseServiceFor(app.platform);
+    const courses = app.services.courses;
     const ctx = operatorContext(app.platform);
     const before = await cached();
     const activeBefore = await cached('&active=1');
@@ -120,7 +119,7 @@ describe('GET /courses after a course changes', () => {
     assert.match(second.json().links.prev, /page=1/);
     assert.equal((await get(url, { 'if-none-match': first.headers.etag as string })).statusCode, 304);
 
-    await courseServiceFor(app.platform).create(operatorContext(app.platform), course('changes-text'));
+    await app.services.courses.create(operatorContext(app.platform), course('changes-text'));
     const changed = await get(url);
     assert.notEqual(changed.json().meta.total, first.json().meta.total);
     assert.notEqual(changed.headers.etag, first.headers.etag);

@@ -3,7 +3,7 @@ import { before, describe, test } from 'node:test';
 import { seedDemo } from '../../src/modules/demo/seed.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import type { Platform } from '../../src/platform/platform.ts';
-import { bearer, createTestApp, createTestPlatform, type TestApp } from '../support/platform.ts';
+import { bearer, createTestApp, createTestAssembly, type TestApp } from '../support/platform.ts';
 
 const NOW = '2027-03-10T11:30:00.000Z';
 
@@ -80,7 +80,7 @@ describe('the demo academy (seed --demo)', () => {
 
   before(async () => {
     app = await createTestApp({ clock: fixedClock(NOW) });
-    const demo = await seedDemo(app.platform);
+    const demo = await seedDemo(app.platform, app.services);
     assert.ok(demo.seeded && demo.token);
     token = demo.token;
   });
@@ -181,8 +181,8 @@ describe('the demo academy (seed --demo)', () => {
   });
 
   test('is the same academy on every load', async () => {
-    const again = await createTestPlatform({ clock: fixedClock(NOW) });
-    assert.ok((await seedDemo(again)).seeded);
+    const { platform: again, services } = await createTestAssembly({ clock: fixedClock(NOW) });
+    assert.ok((await seedDemo(again, services)).seeded);
     assert.deepEqual(await content(again), await content(app.platform));
   });
 });

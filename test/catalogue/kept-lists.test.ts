@@ -3,7 +3,6 @@ import { after, before, describe, test } from 'node:test';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { keptTotals } from '../../src/db/totals.ts';
 import { keptAnswers } from '../../src/http/representations.ts';
-import { enrolmentServiceFor } from '../../src/modules/enrolments/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { outsideWrites } from '../support/database.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
@@ -86,7 +85,7 @@ describe('GET /enrolments and GET /certificates: kept pages', () => {
   test('a waitlist page is kept while nothing is written, and follows a cancellation and a write from elsewhere', async () => {
     const session = await make.session({ max_participants: 1, waitlist_enabled: true });
     // Enrolments are made and cancelled by the administration (the API only reads them).
-    const enrolments = enrolmentServiceFor(app.platform);
+    const enrolments = app.services.enrolments;
     const ctx = operatorContext(app.platform);
     const enrol = async () => enrolments.enrol(ctx, { student_id: (await make.student()).id, session_id: session.id });
     const seated = await enrol();

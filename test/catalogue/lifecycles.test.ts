@@ -3,19 +3,16 @@ import { before, describe, test } from 'node:test';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { CourseCreate, CourseTransition } from '../../src/modules/courses/schemas.ts';
-import { courseServiceFor } from '../../src/modules/courses/service.ts';
-import { enrolmentServiceFor } from '../../src/modules/enrolments/service.ts';
 import { sessionsModule } from '../../src/modules/sessions/module.ts';
 import { SessionCreate, SessionTransition, SessionUpdate } from '../../src/modules/sessions/schemas.ts';
-import { sessionServiceFor } from '../../src/modules/sessions/service.ts';
-import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import type { Services } from '../../src/platform/services.ts';
 import { validateInput } from '../../src/platform/validation.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
-import { createTestPlatform } from '../support/platform.ts';
+import { createTestAssembly } from '../support/platform.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 const NOW = '2027-01-10T11:30:00.000Z';
@@ -37,17 +34,18 @@ const COURSE = { slug: 'welding-basics', title: 'Welding basics', code: 'WLD-101
 describe('lifecycles: course publication and the training-session workflow', () => {
   const clock = fixedClock(NOW);
   let platform: Platform;
+  let services: Services;
   let f: Fixtures;
   const ctx = () => operatorContext(platform);
   const payloads = async (type: string) => (await platform.events.listByType(type)).map((e) => JSON.parse(e.payload));
 
   before(async () => {
-    platform = await createTestPlatform({ clock });
+    ({ platform, services } = await createTestAssembly({ clock }));
     f = fixtures(platform);
   });
 
   test('a course is created in draft, with every field checked at once', async () => {
-    const courses = courseServiceFor(platform);
+    const courses = services.courses;
     // As `academy admin courses create` takes it: checked against the schema, then by the service.
     const create = async (data: unknown) => courses.create(ctx(), validateInput(CourseCreate, data));
     const course = await create({ ...COURSE, description: 'Arc and gas welding.' });
@@ -77,7 +75,7 @@ describe('lifecycles: course publication and the training-session workflow', () 
   });
 
   test('course publication: allowed moves, refused ones (409 invalid_transition), unknown states (422), events', async () => {
-    const courses = courseServiceFor(platform);
+    const courses = services.courses;
     const { slug } = await courses.create(ctx(), { ...COURSE, slug: 'painting', code: 'PNT-1' });
     const to = async (state: string) => courses.transition(ctx(), slug, validateInput(CourseTransition, { to_state: state }));
     await refused(to('published'), 409, 'invalid_transition');
@@ -108,7 +106,7 @@ describe('lifecycles: course publication and the training-session workflow', () 
   });
 
   test('sessions: created with checks, moved along the workflow, cancelled from any non-final state only by hand', async () => {
-    const sessions = sessionServiceFor(platform);
+    const sessions = services.sessions;
     const course = await f.course();
     const base = { course: course.slug, name: 'Spring', max_participants: 12, starts_on: '2027-03-01', ends_on: '2027-03-05' };
     // As `academy admin sessions …` takes them: checked against the schema, then by the service.
@@ -241,7 +239,8 @@ describe('lifecycles: course publication and the training-session workflow', () 
       const cancelled = await s({ workflow_state: 'cancelled', starts_on: '2027-01-02', ends_on: '2027-01-03' });
 
       const advance = sessionsModule.tasks['sessions.advance'];
-      const run = () => advance({ platform, now: clock.now(), signal: new AbortController().signal, logger: pino({ level: 'silent' }) });
+      const run = () =>
+        advance({ platform, services, now: clock.now(), signal: new AbortController().signal, logger: pino({ level: 'silent' }) });
       assert.deepEqual(await run(), { opened: 2, started: 2, completed: 2 });
       const state = async (id: number) =>
         (await platform.database.db.selectFrom('training_sessions').select('workflow_state').where('id', '=', id).executeTakeFirstOrThrow())
@@ -279,24 +278,24 @@ describe('lifecycles: course publication and the training-session workflow', () 
 
 describe('webhooks of the catalogue', () => {
   test('a subscribed endpoint receives course.published and enrollment.created, signed (Standard Webhooks)', async (t) => {
-    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+    const { platform, services } = await createTestAssembly({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
     const worker = platform.createWorker({ pollMs: 50 });
     await worker.start();
     t.after(() => worker.stop(2000));
     const receiver = await startReceiver();
-    const { secret } = await webhookServiceFor(platform).create(operatorContext(platform), {
+    const { secret } = await services.webhooks.create(operatorContext(platform), {
       url: `${receiver.url}/hooks`,
       events: ['course.published', 'enrollment.created'],
     });
     const ctx = operatorContext(platform);
     const f = fixtures(platform);
 
-    const courses = courseServiceFor(platform);
+    const courses = services.courses;
     const course = await courses.create(ctx, COURSE);
     for (const state of ['review', 'approved', 'published'] as const) await courses.transition(ctx, course.slug, { to_state: state });
     const session = await f.session({ course_id: course.id });
     const student = await f.student();
-    const enrolment = await enrolmentServiceFor(platform).enrol(ctx, { student_id: student.id, session_id: session.id });
+    const enrolment = await services.enrolments.enrol(ctx, { student_id: student.id, session_id: session.id });
 
     const requests = await receiver.received(2);
     const bodies = requests.map((request) => new Webhook(secret).verify(request.body, request.headers as Record<string, string>)) as {

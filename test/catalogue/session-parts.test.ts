@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { MeetingCreate } from '../../src/modules/meetings/schemas.ts';
-import { meetingServiceFor } from '../../src/modules/meetings/service.ts';
 import { ResourceCreate } from '../../src/modules/resources/schemas.ts';
-import { resourceServiceFor } from '../../src/modules/resources/service.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
@@ -115,15 +113,15 @@ describe("a session's assessments, learning resources and meetings", () => {
     assertError(await get(`${otherBase}/resources/${published.id}`), 404, 'not_found');
 
     const ctx = operatorContext(app.platform);
-    const shown = await resourceServiceFor(app.platform).publish(ctx, draft.id);
+    const shown = await app.services.resources.publish(ctx, draft.id);
     assert.equal(shown.status, 'published');
     assert.equal(shown.published_at, NOW);
     assert.deepEqual(await ids(`${base}/resources?sort=title`), [draft.id, published.id]);
-    await refused(resourceServiceFor(app.platform).publish(ctx, draft.id), 409);
+    await refused(app.services.resources.publish(ctx, draft.id), 409);
   });
 
   test('resources: created through the service with the checks of each type', async () => {
-    const resources = resourceServiceFor(app.platform);
+    const resources = app.services.resources;
     const ctx = operatorContext(app.platform);
     // As `academy admin resources create` takes it: checked against the schema, then by the service.
     const create = async (data: unknown) => resources.create(ctx, validateInput(ResourceCreate, data));
@@ -229,7 +227,7 @@ describe("a session's assessments, learning resources and meetings", () => {
       assert.equal(await status(cancelled.id), 'cancelled');
 
       clock.set(NOW);
-      const meetings = meetingServiceFor(app.platform);
+      const meetings = app.services.meetings;
       const ctx = operatorContext(app.platform);
       // As `academy admin meetings create` takes it: checked against the schema, then by the service.
       const create = async (data: unknown) => meetings.create(ctx, validateInput(MeetingCreate, data));

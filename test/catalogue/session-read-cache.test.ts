@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { entityTag } from '../../src/http/conventions.ts';
-import { enrolmentServiceFor } from '../../src/modules/enrolments/service.ts';
-import { sessionServiceFor } from '../../src/modules/sessions/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { seenAfterRemoteWrite } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
@@ -50,7 +48,7 @@ describe('GET /courses/{course}/sessions/{session} after the session changes', (
   test('enrolments, cancellations and changes made in this process show at once, with a new ETag', async () => {
     const { course, session, path } = await setup(1);
     const ctx = operatorContext(app.platform);
-    const enrolments = enrolmentServiceFor(app.platform);
+    const enrolments = app.services.enrolments;
     const before = await cached(path);
     const etag = (await read(path)).headers.etag as string;
     assert.equal((await read(path, { 'if-none-match': etag })).statusCode, 304);
@@ -72,7 +70,7 @@ describe('GET /courses/{course}/sessions/{session} after the session changes', (
     assert.deepEqual([promoted.confirmed_count, promoted.waitlisted_count], [1, 0], 'the waitlisted student was promoted');
 
     await cached(path);
-    const sessions = sessionServiceFor(app.platform);
+    const sessions = app.services.sessions;
     await sessions.update(ctx, session.id, { name: 'Renamed' });
     assert.equal((await shown(path)).name, 'Renamed');
     await cached(path);

@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { isUniqueViolation } from '../../src/db/errors.ts';
 import { EnrolmentCompletion, EnrolmentCreate } from '../../src/modules/enrolments/schemas.ts';
-import { type EnrolmentService, enrolmentServiceFor } from '../../src/modules/enrolments/service.ts';
-import { type SessionService, sessionServiceFor } from '../../src/modules/sessions/service.ts';
+import type { EnrolmentService } from '../../src/modules/enrolments/service.ts';
+import type { SessionService } from '../../src/modules/sessions/service.ts';
 import { operatorContext, type ServiceContext } from '../../src/platform/context.ts';
 import { AppError } from '../../src/platform/errors.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import type { Services } from '../../src/platform/services.ts';
 import { validateInput } from '../../src/platform/validation.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
-import { createTestPlatform } from '../support/platform.ts';
+import { createTestAssembly } from '../support/platform.ts';
 
 /** Asserts that `promise` fails with an AppError of `status` and `code` (and, for a 422, the field). */
 async function refused(promise: Promise<unknown>, status: number, code: string, field?: string): Promise<AppError> {
@@ -26,17 +27,18 @@ async function refused(promise: Promise<unknown>, status: number, code: string, 
 
 describe('enrolments with a waitlist', () => {
   let platform: Platform;
+  let services: Services;
   let f: Fixtures;
   let ctx: ServiceContext;
   let enrolments: EnrolmentService;
   let sessions: SessionService;
 
   before(async () => {
-    platform = await createTestPlatform();
+    ({ platform, services } = await createTestAssembly());
     f = fixtures(platform);
     ctx = operatorContext(platform);
-    enrolments = enrolmentServiceFor(platform);
-    sessions = sessionServiceFor(platform);
+    enrolments = services.enrolments;
+    sessions = services.sessions;
   });
 
   // As `academy admin enrolments create|complete` call the service: the data checked by its schema first.

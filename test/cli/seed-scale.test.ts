@@ -89,7 +89,7 @@ describe('academy seed --scale N', () => {
     assert.equal(seeded.code, 0, seeded.stderr);
     assert.equal(seeded.stderr, '', 'no progress under --json');
     summary = JSON.parse(seeded.stdout);
-    platform = assemble(loadConfig(env), { logger: pino({ level: 'silent' }) });
+    ({ platform } = assemble(loadConfig(env), { logger: pino({ level: 'silent' }) }));
     platforms.push(platform);
   });
   after(async () => {

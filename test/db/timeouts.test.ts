@@ -36,7 +36,7 @@ describe('database timeouts', () => {
     const proxy = await createTcpProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
     const acquireMs = 1000;
     const statementMs = 2000;
-    const platform = assemble(
+    const assembly = assemble(
       loadConfig({
         DATABASE_URL: proxy.url(direct.database.url),
         ACADEMY_DATA_DIR: direct.config.dataDir,
@@ -46,7 +46,8 @@ describe('database timeouts', () => {
       }),
       { logger: pino({ level: 'silent' }) },
     );
-    const app = await buildApp(platform);
+    const { platform } = assembly;
+    const app = await buildApp(assembly);
     try {
       const known = (await direct.tokens.create({ name: 'known', scopes: ['tasks:read'] })).token;
       const fresh = (await direct.tokens.create({ name: 'fresh', scopes: ['tasks:read'] })).token;

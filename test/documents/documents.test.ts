@@ -6,7 +6,6 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { parse as parseDisposition } from 'content-disposition';
-import { documentServiceFor } from '../../src/modules/documents/service.ts';
 import { modules } from '../../src/modules/index.ts';
 import { systemContext } from '../../src/platform/context.ts';
 import type { AcademyModule } from '../../src/platform/module.ts';
@@ -143,7 +142,7 @@ for (const kind of ['local', 's3'] as const) {
         .set({ sha256: '0'.repeat(64) })
         .where('id', '=', data.id)
         .execute();
-      assert.equal(await documentServiceFor(app.platform).process(systemContext(app.platform), data.id), 'mismatch');
+      assert.equal(await app.services.documents.process(systemContext(app.platform), data.id), 'mismatch');
       const now = (await (await get(`/documents/${data.id}`)).json()).data;
       assert.equal(now.status, 'stored');
       assert.match(now.failure_reason, /^The stored file does not match what was received \(size 1200 of 1200, SHA-256 /);

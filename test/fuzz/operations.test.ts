@@ -223,7 +223,7 @@ before(async () => {
   const redis: Record<string, string> = withRedis ? { REDIS_URL: redisUrl, ACADEMY_REDIS_PREFIX: redisPrefix } : {};
   app = await createTestApp({ env: { ACADEMY_RATE_LIMIT_PER_MINUTE: '100000000', ...redis } });
   if (withRedis) await eventually(async () => app.platform.redis?.status === 'ready', { what: 'Redis to be ready', timeoutMs: 10_000 });
-  const seeded = await seedDemo(app.platform);
+  const seeded = await seedDemo(app.platform, app.services);
   assert.ok(seeded.seeded && seeded.token);
   const star = seeded.token;
   // What the demo academy does not hold: documents, reports, workflows, notifications, integration messages, task runs.

@@ -8,7 +8,7 @@ import type { Platform } from '../../src/platform/platform.ts';
 import { redisSkipReason, redisUrl } from '../support/env.ts';
 import { assertError } from '../support/errors.ts';
 import { eventually } from '../support/eventually.ts';
-import { bearer, createTestApp, createTestPlatform, type TestApp } from '../support/platform.ts';
+import { bearer, createTestApp, createTestAssembly, type TestApp } from '../support/platform.ts';
 
 const CHECKS = ['database', 'disk', 'mail', 'queue', 'scheduler', 'storage'];
 const FIELDS = ['component_type', 'name', 'observed_unit', 'observed_value', 'output', 'status', 'time'];
@@ -204,14 +204,14 @@ describe('health checks', () => {
   });
 
   test('health.run_checks sends alert.sent exactly when the overall status gets worse', async () => {
-    const platform = await createTestPlatform();
+    const { platform, services } = await createTestAssembly();
     const db = platform.database.db;
     // The disk of the machine running the tests is not part of this test.
     await db.updateTable('health_checks').set({ enabled: false }).where('name', '=', 'disk').execute();
     await withHeartbeat(platform);
     const runChecks = healthModule.tasks['health.run_checks'];
     assert.ok(runChecks);
-    const run = () => runChecks({ platform, now: new Date(), signal: new AbortController().signal, logger: platform.logger });
+    const run = () => runChecks({ platform, services, now: new Date(), signal: new AbortController().signal, logger: platform.logger });
     const alerts = async () =>
       (await db.selectFrom('events').select('payload').where('type', '=', 'alert.sent').execute()).map((e) => JSON.parse(e.payload));
     const database = (thresholds: { warn_threshold: number | null; fail_threshold: number | null }) =>

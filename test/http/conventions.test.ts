@@ -10,7 +10,7 @@ import { IdParam } from '../../src/http/schemas.ts';
 import { assemble } from '../../src/modules/index.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { secretKeyEnv } from '../support/env.ts';
-import { bearer, createTestPlatform } from '../support/platform.ts';
+import { bearer, createTestAssembly } from '../support/platform.ts';
 
 const ORG = '/api/v1/organization';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -44,8 +44,9 @@ describe('HTTP conventions', () => {
   let writer: string;
 
   before(async () => {
-    const platform = await createTestPlatform();
-    http = (await buildApp(platform, { register: testRoutes })).http;
+    const assembly = await createTestAssembly();
+    const { platform } = assembly;
+    http = (await buildApp(assembly, { register: testRoutes })).http;
     reader = (await platform.tokens.create({ name: 'r', scopes: ['organization:read'] })).token;
     writer = (await platform.tokens.create({ name: 'w', scopes: ['organization:read', 'organization:write'] })).token;
   });
@@ -218,7 +219,7 @@ describe('HTTP conventions', () => {
     for (const remoteAddress of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
       assert.equal((await http.inject({ method: 'GET', url: '/metrics', remoteAddress })).statusCode, 200, remoteAddress);
     }
-    const open = (await buildApp(await createTestPlatform({ env: { ACADEMY_METRICS_PUBLIC: 'true' } }))).http;
+    const open = (await buildApp(await createTestAssembly({ env: { ACADEMY_METRICS_PUBLIC: 'true' } }))).http;
     try {
       assert.equal((await open.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.7' })).statusCode, 200);
     } finally {
@@ -229,11 +230,12 @@ describe('HTTP conventions', () => {
   test('/readyz is a 503 once the database is gone', async () => {
     // A platform of its own: its database is closed by the test, not by the shared cleanup.
     const database = await createTestDatabase();
-    const platform = assemble(
+    const assembly = assemble(
       loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...secretKeyEnv }),
     );
+    const { platform } = assembly;
     await migrate(platform.database);
-    const app = await buildApp(platform);
+    const app = await buildApp(assembly);
     try {
       assert.equal((await app.http.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
       await platform.database.close();

@@ -9,7 +9,7 @@ import { createIdempotencyService, IDEMPOTENCY_TTL_MS, IN_PROGRESS_LEASE_MS } fr
 import { fixedClock } from '../../src/platform/clock.ts';
 import { ConflictError } from '../../src/platform/errors.ts';
 import type { Platform } from '../../src/platform/platform.ts';
-import { bearer, createTestPlatform } from '../support/platform.ts';
+import { bearer, createTestAssembly } from '../support/platform.ts';
 
 /** Test-only routes whose side effects (`created`) show whether a request really ran. */
 function things() {
@@ -124,9 +124,10 @@ describe('Idempotency-Key on POST', () => {
   const keysStored = async () => platform.database.db.selectFrom('idempotency_keys').selectAll().execute();
 
   before(async () => {
-    platform = await createTestPlatform({ clock });
+    const assembly = await createTestAssembly({ clock });
+    platform = assembly.platform;
     http = (
-      await buildApp(platform, {
+      await buildApp(assembly, {
         register: async (app) => {
           await state.register(app);
           registerSaving(app, platform);

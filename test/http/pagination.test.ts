@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { buildApp } from '../../src/app.ts';
 import { ListOf, PageQuery, pageRequest, paginate } from '../../src/http/pagination.ts';
 import type { Platform } from '../../src/platform/platform.ts';
-import { bearer, createTestPlatform } from '../support/platform.ts';
+import { bearer, createTestAssembly } from '../support/platform.ts';
 
 const Item = Type.Object({ id: Type.Integer() });
 
@@ -33,8 +33,9 @@ function listRoutes(platform: Platform, count: number) {
 }
 
 async function appWith(env: Record<string, string> = {}) {
-  const platform = await createTestPlatform({ env });
-  const { http } = await buildApp(platform, { register: listRoutes(platform, 23) });
+  const assembly = await createTestAssembly({ env });
+  const { platform } = assembly;
+  const { http } = await buildApp(assembly, { register: listRoutes(platform, 23) });
   const token = (await platform.tokens.create({ name: 'pages', scopes: ['organization:read'] })).token;
   return { http, token, get: (url: string) => http.inject({ method: 'GET', url, headers: bearer(token) }) };
 }

@@ -123,11 +123,12 @@ describe('an address over its limit', () => {
     skip: dialect === 'sqlite' && 'PostgreSQL only',
   }, async () => {
     const database = await createTestDatabase();
-    const platform = assemble(
+    const assembly = assemble(
       loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...secretKeyEnv }),
     );
+    const { platform } = assembly;
     await migrate(platform.database);
-    const app = await buildApp(platform);
+    const app = await buildApp(assembly);
     try {
       const from = (headers: Record<string, string>) =>
         app.http.inject({ method: 'GET', url: ORG, headers, remoteAddress: '198.51.100.7' });

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { IntegrationCreate } from '../../src/modules/integrations/schemas.ts';
-import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { EventType } from '../../src/platform/events/types.ts';
@@ -94,7 +93,7 @@ describe('integration messages', () => {
 
   test('a subscribed event becomes a message delivered with the envelope and the Authorization header', async () => {
     const receiver = await startReceiver();
-    const integration = await integrationServiceFor(app.platform).create(ops, {
+    const integration = await app.services.integrations.create(ops, {
       key: 'crm',
       name: 'CRM',
       url: `${receiver.url}/inbound`,
@@ -144,7 +143,7 @@ describe('integration messages', () => {
 
   test('a message that fails every attempt ends failed; a retry through the API delivers it once the receiver recovers', async () => {
     const receiver = await startReceiver();
-    await integrationServiceFor(app.platform).create(ops, { key: 'erp', name: 'ERP', url: receiver.url, events: ['course.published'] });
+    await app.services.integrations.create(ops, { key: 'erp', name: 'ERP', url: receiver.url, events: ['course.published'] });
     receiver.reply({ status: 503, body: 'maintenance' });
     await emit('course.published', { course: 'first-aid' });
     await receiver.received(1);
@@ -192,7 +191,7 @@ describe('integration messages', () => {
 
   test('a disabled integration gets nothing: its queued message fails unsent and a retry is refused until it is enabled', async () => {
     const receiver = await startReceiver();
-    const service = integrationServiceFor(app.platform);
+    const service = app.services.integrations;
     await service.create(ops, { key: 'hr', name: 'HR', url: receiver.url, events: ['course.archived'] });
     receiver.reply({ status: 503 });
     await emit('course.archived', { course: 'welding' });
@@ -253,7 +252,7 @@ describe('integration messages', () => {
 
   test('the list filters by integration key and status, in id order unless sorted otherwise, paginated; an unknown status is a 422', async () => {
     const receiver = await startReceiver();
-    const service = integrationServiceFor(app.platform);
+    const service = app.services.integrations;
     await service.create(ops, { key: 'lms-a', name: 'LMS A', url: receiver.url, events: ['course_intake.completed'] });
     await service.create(ops, { key: 'lms-b', name: 'LMS B', url: `${receiver.url}/b`, events: ['course_intake.completed'] });
     receiver.reply((request) => ({ status: request.path === '/b' ? 500 : 200 }));
@@ -331,7 +330,7 @@ describe('integration messages', () => {
   });
 
   test('integration creation validates every field', async () => {
-    const service = integrationServiceFor(app.platform);
+    const service = app.services.integrations;
     // As `academy admin integrations create` checks its --data, before the service.
     assert.throws(
       () =>

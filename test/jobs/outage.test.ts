@@ -26,7 +26,7 @@ test('a worker whose database goes away logs, keeps retrying, and carries on whe
       },
     }),
   );
-  const workerPlatform = assemble(
+  const { platform: workerPlatform } = assemble(
     loadConfig({ DATABASE_URL: proxy.url(platform.database.url), ACADEMY_DATA_DIR: platform.config.dataDir, ...secretKeyEnv }),
     {
       logger,

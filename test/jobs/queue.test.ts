@@ -294,7 +294,7 @@ describe('job queue', () => {
     if (dialect === 'postgres') {
       enqueuer = assemble(loadConfig({ DATABASE_URL: platform.database.url, ACADEMY_DATA_DIR: platform.config.dataDir, ...secretKeyEnv }), {
         logger: pino({ level: 'silent' }),
-      });
+      }).platform;
       t.after(() => enqueuer.close());
     }
     for (let round = 0; round < 3; round++) {

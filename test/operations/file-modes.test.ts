@@ -25,7 +25,7 @@ async function firstStart(t: TestContext): Promise<{ platform: Platform; dataDir
     Object.assign(env, { DATABASE_URL: database.url, ...secretKeyEnv });
     drop = database.drop;
   }
-  const platform = assemble(loadConfig(env), { logger: pino({ level: 'silent' }) });
+  const { platform } = assemble(loadConfig(env), { logger: pino({ level: 'silent' }) });
   await migrate(platform.database);
   t.after(async () => {
     await platform.close();

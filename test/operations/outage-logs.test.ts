@@ -3,10 +3,10 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { healthServiceFor } from '../../src/modules/health/service.ts';
 import { assemble } from '../../src/modules/index.ts';
 import { systemContext } from '../../src/platform/context.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import type { Services } from '../../src/platform/services.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { redisSkipReason, redisUrl, secretKeyEnv } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
@@ -32,6 +32,7 @@ const INFO = 30;
 describe('a lost dependency is logged once per outage: a warning, then an info line when it is back', { skip }, () => {
   const lines: Line[] = [];
   let platform: Platform;
+  let services: Services;
   let redisErrors = 0;
   let drop: (() => Promise<void>) | undefined;
 
@@ -53,7 +54,7 @@ describe('a lost dependency is logged once per outage: a warning, then an info l
       SMTP_URL: smtpProxy.url(smtp.url),
       ...secretKeyEnv,
     });
-    platform = assemble(config, { logger });
+    ({ platform, services } = assemble(config, { logger }));
     platform.redis?.on('error', () => redisErrors++);
     drop = () => database.drop();
   });
@@ -83,7 +84,7 @@ describe('a lost dependency is logged once per outage: a warning, then an info l
   });
 
   test('SMTP: failing health checks warn once; the first passing one says it is back', async () => {
-    const health = healthServiceFor(platform);
+    const health = services.health;
     const ctx = systemContext(platform);
     const mailStatus = async () => (await health.runAll(ctx)).checks.find((c) => c.name === 'mail')?.status;
     assert.equal(await mailStatus(), 'pass');

@@ -8,15 +8,13 @@ import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../../src/config.ts';
 import { assemble } from '../../src/modules/index.ts';
-import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
-import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { runCli } from '../support/cli.ts';
 import { secretKeyEnv } from '../support/env.ts';
 import { eventually } from '../support/eventually.ts';
-import { createTestPlatform } from '../support/platform.ts';
+import { createTestAssembly, createTestPlatform } from '../support/platform.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
 
 /** The operator's context, as the `academy` command passes it. */
@@ -35,7 +33,7 @@ async function storedSecrets(platform: Platform) {
 
 /** Another platform (another process's) over the same database, with its own environment on top. */
 function sameDatabase(t: TestContext, platform: Platform, env: Record<string, string>): Platform {
-  const other = assemble(
+  const { platform: other } = assemble(
     loadConfig({
       DATABASE_URL: platform.database.url,
       ACADEMY_DATA_DIR: platform.config.dataDir,
@@ -67,9 +65,9 @@ function academy(platform: Platform, args: string[], env: Record<string, string>
 
 describe('secrets at rest', () => {
   test('a webhook signing secret is stored encrypted, and deliveries are signed with the secret itself', async (t) => {
-    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+    const { platform, services } = await createTestAssembly({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
     const receiver = await startReceiver();
-    const { secret } = await webhookServiceFor(platform).create(ops, { url: `${receiver.url}/hook` });
+    const { secret } = await services.webhooks.create(ops, { url: `${receiver.url}/hook` });
     const [stored] = (await storedSecrets(platform)).webhooks;
     assert.notEqual(stored, secret);
     assert.ok(!stored?.includes(secret.slice('whsec_'.length)), 'no part of the key is stored as it is');
@@ -81,9 +79,9 @@ describe('secrets at rest', () => {
   });
 
   test('an integration credential is stored encrypted, still masked when listed, and sent as it was given', async (t) => {
-    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+    const { platform, services } = await createTestAssembly({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
     const receiver = await startReceiver();
-    const integrations = integrationServiceFor(platform);
+    const integrations = services.integrations;
     const created = await integrations.create(ops, { key: 'crm', name: 'CRM', url: `${receiver.url}/in`, auth_header: AUTH_HEADER });
     assert.equal(created.auth_header, 'Bearer ****6789');
     const [stored] = (await storedSecrets(platform)).integrations;
@@ -143,10 +141,10 @@ describe('secrets at rest', () => {
 
   test('`academy secrets rotate` re-encrypts every secret under the new key; the old key opens none of them', async (t) => {
     const oldKey = newKey();
-    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true', ACADEMY_SECRET_KEY: oldKey } });
+    const { platform, services } = await createTestAssembly({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true', ACADEMY_SECRET_KEY: oldKey } });
     const receiver = await startReceiver();
-    const { secret } = await webhookServiceFor(platform).create(ops, { url: `${receiver.url}/hook` });
-    await integrationServiceFor(platform).create(ops, { key: 'crm', name: 'CRM', url: `${receiver.url}/in`, auth_header: AUTH_HEADER });
+    const { secret } = await services.webhooks.create(ops, { url: `${receiver.url}/hook` });
+    await services.integrations.create(ops, { key: 'crm', name: 'CRM', url: `${receiver.url}/in`, auth_header: AUTH_HEADER });
     const before = await storedSecrets(platform);
     const oldKeyFile = path.join(mkdtempSync(path.join(tmpdir(), 'academy-old-key-')), 'old.key');
     writeFileSync(oldKeyFile, `${oldKey}\n`, { mode: 0o600 });
@@ -180,8 +178,10 @@ describe('secrets at rest', () => {
   });
 
   test('a rotation from a key that did not encrypt the secrets changes nothing and says which key did', async () => {
-    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true', ACADEMY_SECRET_KEY: newKey() } });
-    await webhookServiceFor(platform).create(ops, { url: 'http://127.0.0.1:9/hook' });
+    const { platform, services } = await createTestAssembly({
+      env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true', ACADEMY_SECRET_KEY: newKey() },
+    });
+    await services.webhooks.create(ops, { url: 'http://127.0.0.1:9/hook' });
     const before = await storedSecrets(platform);
     const wrongFile = path.join(mkdtempSync(path.join(tmpdir(), 'academy-wrong-key-')), 'wrong.key');
     writeFileSync(wrongFile, newKey(), { mode: 0o600 });
@@ -192,9 +192,11 @@ describe('secrets at rest', () => {
   });
 
   test('a process with the wrong key sends nothing and records why, never signing with a wrong secret', async (t) => {
-    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true', ACADEMY_SECRET_KEY: newKey() } });
+    const { platform, services } = await createTestAssembly({
+      env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true', ACADEMY_SECRET_KEY: newKey() },
+    });
     const receiver = await startReceiver();
-    await webhookServiceFor(platform).create(ops, { url: `${receiver.url}/hook` });
+    await services.webhooks.create(ops, { url: `${receiver.url}/hook` });
     const wrong = sameDatabase(t, platform, { ACADEMY_SECRET_KEY: newKey() });
     const worker = wrong.createWorker({ pollMs: 50 });
     await worker.start();

@@ -3,18 +3,19 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { fixtures } from '../support/fixtures.ts';
-import { bearer, createTestPlatform } from '../support/platform.ts';
+import { bearer, createTestAssembly } from '../support/platform.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 test('a request id is followed from a POST into the jobs it queued and the webhook they sent; each request is one access-log line', async () => {
-  const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+  const assembly = await createTestAssembly({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+  const { platform } = assembly;
   const lines: Record<string, unknown>[] = [];
   // The platform's logger, writing JSON lines here: what `academy serve` writes to stdout.
   (platform as { logger: pino.Logger }).logger = pino(
     { level: 'info', base: undefined },
     { write: (line: string) => lines.push(JSON.parse(line)) },
   );
-  const app = await buildApp(platform, { logRequests: true });
+  const app = await buildApp(assembly, { logRequests: true });
   const receiver = await startReceiver();
   await fixtures(platform).webhookEndpoint({ url: `${receiver.url}/hooks`, events: JSON.stringify(['export.completed']) });
   const token = (await platform.tokens.create({ name: 'trace', scopes: ['reports:write'] })).token;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import pino from 'pino';
-import { userServiceFor } from '../../src/modules/users/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
@@ -35,7 +34,7 @@ describe('the staff lifecycle: every allowed move writes one notification of its
   async function apply(move: MoveName, id: number): Promise<{ status: number; body: { data?: { status: string }; code?: string } }> {
     if (move === 'activate') {
       try {
-        return { status: 200, body: { data: await userServiceFor(app.platform).activate(ops(), id) } };
+        return { status: 200, body: { data: await app.services.users.activate(ops(), id) } };
       } catch (error) {
         const e = error as { status: number; code: string };
         return { status: e.status, body: { code: e.code } };

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import { userServiceFor } from '../../src/modules/users/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
 import { eventually } from '../support/eventually.ts';
@@ -140,10 +139,10 @@ describe('identity emails through a real SMTP server', () => {
     assert.ok(!shown.raw.includes(token), 'the API never shows the link');
 
     // Following the link activates the user, once.
-    const accepted = await userServiceFor(app.platform).acceptInvitation(ops(), token);
+    const accepted = await app.services.users.acceptInvitation(ops(), token);
     assert.equal(accepted.status, 'active');
     assert.ok(accepted.activated_at);
-    await assert.rejects(userServiceFor(app.platform).acceptInvitation(ops(), token), { status: 404, code: 'not_found' });
+    await assert.rejects(app.services.users.acceptInvitation(ops(), token), { status: 404, code: 'not_found' });
     const [, activation] = await mailsFor('grace.hopper@example.org', 2);
     assert.equal(activation?.mail.subject, 'Your Northwind & Partners <Academy> account is active');
     await api.notificationWhen(id, 'activation', (n) => n.status === 'sent', 'the activation notice to be sent');
@@ -153,7 +152,7 @@ describe('identity emails through a real SMTP server', () => {
     const id = await api.invite('Alan Turing', 'alan.turing@example.org');
     const [received] = await mailsFor('alan.turing@example.org');
     const token = new URL((received?.mail.text ?? '').match(/https:\/\/\S+/)?.[0] ?? '').searchParams.get('token') ?? '';
-    const service = userServiceFor(app.platform);
+    const service = app.services.users;
     const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
     for (const bad of [altered, '', 'short', `${token}x`]) {
       await assert.rejects(service.acceptInvitation(ops(), bad), { status: 404, code: 'not_found' });

@@ -4,10 +4,9 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { seedScale } from '../../src/modules/demo/scale.ts';
-import { reportServiceFor } from '../../src/modules/reports/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { eventually } from '../support/eventually.ts';
-import { createTestPlatform } from '../support/platform.ts';
+import { createTestAssembly } from '../support/platform.ts';
 import { type RunningProcess, startNode } from '../support/process.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/academy.js');
@@ -17,7 +16,7 @@ after(() => {
 });
 
 test('a worker killed while generating a report: after restart the report still becomes available, with every row', async () => {
-  const platform = await createTestPlatform();
+  const { platform, services } = await createTestAssembly();
   // Enough enrolments that generating them takes a moment (about 125,000).
   await seedScale(platform, 0.25);
   const { db } = platform.database;
@@ -43,7 +42,7 @@ test('a worker killed while generating a report: after restart the report still 
   const status = async (id: number) =>
     db.selectFrom('reports').select(['status', 'row_count', 'attempts', 'storage_key']).where('id', '=', id).executeTakeFirstOrThrow();
 
-  const report = await reportServiceFor(platform).request(operatorContext(platform), { type: 'enrolments', format: 'csv' });
+  const report = await services.reports.request(operatorContext(platform), { type: 'enrolments', format: 'csv' });
   const first = worker();
   // Killed once it has written rows (its progress is recorded every half second) and before it is done.
   await eventually(

@@ -6,10 +6,9 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { createReportGenerator } from '../../src/modules/reports/generator.ts';
 import { reportsModule } from '../../src/modules/reports/module.ts';
-import { reportServiceFor } from '../../src/modules/reports/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { fixtures } from '../support/fixtures.ts';
-import { createTestPlatform } from '../support/platform.ts';
+import { createTestAssembly } from '../support/platform.ts';
 
 /** A logger at `level` whose lines are kept, parsed, in `lines`. */
 function capturing(level: string) {
@@ -24,7 +23,7 @@ function capturing(level: string) {
 }
 
 test('one generator thread serves report after report, logs through the workerâ€™s logger, and is replaced when it dies', async () => {
-  const platform = await createTestPlatform();
+  const { platform, services } = await createTestAssembly();
   const make = fixtures(platform);
   const course = await make.course({ title: 'Generator course', slug: 'generator-course' });
   const session = await make.session({ course_id: course.id, name: 'Generator session' });
@@ -32,7 +31,7 @@ test('one generator thread serves report after report, logs through the workerâ€
     const student = await make.student({ name: `Generator Student ${i}` }, { courseId: course.id });
     await make.enrolment({ user_id: student.id, session_id: session.id });
   }
-  const reports = reportServiceFor(platform);
+  const reports = services.reports;
   const ctx = operatorContext(platform);
   const generator = createReportGenerator(platform.config);
   try {
@@ -77,7 +76,7 @@ test('one generator thread serves report after report, logs through the workerâ€
 });
 
 test('the reports.expire task removes partial files older than an hour and leaves younger ones', async () => {
-  const platform = await createTestPlatform();
+  const { platform, services } = await createTestAssembly();
   const partials = path.join(platform.storage.root, '.partial');
   mkdirSync(partials, { recursive: true });
   const stale = path.join(partials, 'killed-mid-upload.partial');
@@ -87,7 +86,7 @@ test('the reports.expire task removes partial files older than an hour and leave
   const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
   utimesSync(stale, twoHoursAgo, twoHoursAgo);
   const task = reportsModule.tasks['reports.expire'];
-  const result = await task({ platform, now: new Date(), signal: new AbortController().signal, logger: platform.logger });
+  const result = await task({ platform, services, now: new Date(), signal: new AbortController().signal, logger: platform.logger });
   assert.equal(result.partialFilesRemoved, 1);
   assert.equal(existsSync(stale), false);
   assert.equal(existsSync(fresh), true);

@@ -5,7 +5,7 @@ import { before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { openDatabase } from '../../src/db/database.ts';
-import { createReportService, reportServiceFor } from '../../src/modules/reports/service.ts';
+import { createReportService } from '../../src/modules/reports/service.ts';
 import { systemContext } from '../../src/platform/context.ts';
 import { assertError } from '../support/errors.ts';
 import { eventually } from '../support/eventually.ts';
@@ -176,7 +176,7 @@ describe('reports', () => {
       .executeTakeFirstOrThrow();
     assert.ok(row.storage_key && (await app.platform.storage.exists(row.storage_key)));
     const later = new Date(Date.now() + 31 * 86_400_000);
-    const result = await reportServiceFor(app.platform).expire({
+    const result = await app.services.reports.expire({
       ...systemContext(app.platform),
       clock: { now: () => later, epochMs: () => later.getTime() },
     });
@@ -205,7 +205,7 @@ describe('reports', () => {
     // As a crash on the job's last attempt leaves it: failed for good, its report still `requested`.
     await db.updateTable('jobs').set({ failed_at: new Date().toISOString() }).where('id', '=', job.id).execute();
     const later = new Date(Date.now() + 2 * 3_600_000);
-    const result = await reportServiceFor(app.platform).expire({
+    const result = await app.services.reports.expire({
       ...systemContext(app.platform),
       clock: { now: () => later, epochMs: () => later.getTime() },
     });
@@ -221,7 +221,7 @@ describe('reports', () => {
     const { db } = app.platform.database;
     // As a crash between the `generated` commit and the one that stores the file leaves it.
     await db.updateTable('reports').set({ status: 'generated', progress: 100 }).where('id', '=', data.id).execute();
-    const service = reportServiceFor(app.platform);
+    const service = app.services.reports;
     assert.equal(await service.generate(systemContext(app.platform), data.id), 'available');
     const download = await get(`/reports/${data.id}/download`);
     assert.equal(download.statusCode, 200);
@@ -238,7 +238,7 @@ describe('reports', () => {
     await db.updateTable('reports').set({ status: 'generated' }).where('id', '=', data.id).execute();
     await db.updateTable('jobs').set({ failed_at: new Date().toISOString() }).where('name', '=', 'reports.generate').execute();
     const later = new Date(Date.now() + 2 * 3_600_000);
-    await reportServiceFor(app.platform).expire({
+    await app.services.reports.expire({
       ...systemContext(app.platform),
       clock: { now: () => later, epochMs: () => later.getTime() },
     });

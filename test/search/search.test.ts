@@ -5,9 +5,7 @@ import { type Database, openDatabase } from '../../src/db/database.ts';
 import { textMatchPlan } from '../../src/db/search.ts';
 import { clearTrigramSamples } from '../../src/db/trigrams.ts';
 import { modules } from '../../src/modules/index.ts';
-import { resourceServiceFor } from '../../src/modules/resources/service.ts';
 import { createSearchService, searchGroupsOf } from '../../src/modules/search/service.ts';
-import { studentServiceFor } from '../../src/modules/students/service.ts';
 import { operatorContext, type ServiceContext } from '../../src/platform/context.ts';
 import type { SearchGroup } from '../../src/platform/module.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
@@ -156,7 +154,7 @@ describe('GET /search', () => {
     assert.equal((await search(`draft ${t}`)).resources?.total, 0);
     assert.equal((await search(t)).resources?.total, 1);
 
-    await resourceServiceFor(app.platform).publish(operatorContext(app.platform), draft.id);
+    await app.services.resources.publish(operatorContext(app.platform), draft.id);
     assert.deepEqual((await search(t)).resources?.items.map((hit) => hit.id).sort(), [draft.id, published.id].sort());
   });
 
@@ -266,7 +264,7 @@ describe('GET /search', () => {
   test('a change is searchable as soon as it is written, and a renamed record no longer by its old name', async () => {
     const t = tag();
     const ctx = operatorContext(app.platform);
-    const students = studentServiceFor(app.platform);
+    const students = app.services.students;
     const user = await students.create(ctx, { name: `Fresh ${t}`, email: `fresh.${t}@example.org` });
     assert.equal((await search(`fresh ${t}`)).students?.total, 0, 'not a student before an application');
     await make.application({ user_id: user.id });

@@ -5,13 +5,12 @@
 //   env: DATABASE_URL, SESSION_ID, STUDENT_IDS (comma-separated)
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { enrolmentServiceFor } from '../../src/modules/enrolments/service.ts';
 import { assemble } from '../../src/modules/index.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 
-const platform = assemble(loadConfig(), { logger: pino({ level: 'warn' }, pino.destination(2)) });
+const { platform, services } = assemble(loadConfig(), { logger: pino({ level: 'warn' }, pino.destination(2)) });
 const ctx = operatorContext(platform);
-const enrolments = enrolmentServiceFor(platform);
+const { enrolments } = services;
 const sessionId = Number(process.env.SESSION_ID);
 const students = (process.env.STUDENT_IDS ?? '').split(',').map(Number);
 

@@ -18,13 +18,14 @@ export async function proxiedApi(options: { logger?: Logger } = {}) {
   const other = await createTestPlatform();
   const admin = new URL(postgresAdminUrl);
   const proxy = await createTcpProxy({ host: admin.hostname, port: Number(admin.port) || 5432 });
-  const platform = assemble(
+  const assembly = assemble(
     loadConfig({ DATABASE_URL: proxy.url(other.database.url), ACADEMY_DATA_DIR: other.config.dataDir, ...secretKeyEnv }),
     {
       logger: options.logger ?? pino({ level: 'silent' }),
     },
   );
-  const app = await buildApp(platform);
+  const { platform } = assembly;
+  const app = await buildApp(assembly);
   return { other, proxy, platform, app };
 }
 

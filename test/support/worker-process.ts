@@ -11,7 +11,7 @@ import { assemble } from '../../src/modules/index.ts';
 import { createJobRegistry } from '../../src/platform/jobs/registry.ts';
 
 const config = loadConfig();
-const platform = assemble(config, { logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)) });
+const { platform } = assemble(config, { logger: pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)) });
 const { db } = platform.database;
 const sleepOverride = process.env.TEST_JOB_SLEEP_MS;
 

@@ -21,7 +21,7 @@ after(async () => {
 
 /** A second process's view of the same database: its own pool, queue, worker and scheduler. */
 function sibling(platform: Platform): Platform {
-  const other = assemble(platform.config, { logger: pino({ level: 'silent' }) });
+  const { platform: other } = assemble(platform.config, { logger: pino({ level: 'silent' }) });
   closing.push(() => other.close());
   return other;
 }

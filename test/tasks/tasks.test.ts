@@ -5,7 +5,7 @@ import { createOrganizationRepository } from '../../src/modules/organization/rep
 import { DISABLED_BEFORE_RUN } from '../../src/modules/tasks/jobs.ts';
 import { createTaskRepository } from '../../src/modules/tasks/repository.ts';
 import { queueRun } from '../../src/modules/tasks/schedule.ts';
-import { createTaskService, taskServiceFor } from '../../src/modules/tasks/service.ts';
+import { createTaskService } from '../../src/modules/tasks/service.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { assertError } from '../support/errors.ts';
 import { eventually } from '../support/eventually.ts';
@@ -63,7 +63,7 @@ describe('scheduled tasks API', () => {
       one.json().data.map((t: { task_type: string }) => t.task_type),
       ['jobs.prune_failed'],
     );
-    await taskServiceFor(app.platform).setEnabled(operatorContext(app.platform), 'idempotency.prune', false);
+    await app.services.tasks.setEnabled(operatorContext(app.platform), 'idempotency.prune', false);
     try {
       for (const [value, expected] of [
         ['false', ['idempotency.prune']],
@@ -83,7 +83,7 @@ describe('scheduled tasks API', () => {
         );
       }
     } finally {
-      await taskServiceFor(app.platform).setEnabled(operatorContext(app.platform), 'idempotency.prune', true);
+      await app.services.tasks.setEnabled(operatorContext(app.platform), 'idempotency.prune', true);
     }
     const badType = await get('/api/v1/tasks?task_type=reports.nope');
     assert.equal(badType.statusCode, 422);
@@ -381,7 +381,7 @@ describe('scheduled tasks API', () => {
   });
 
   test('running a disabled task is a 409 task_disabled and queues nothing', async () => {
-    const service = taskServiceFor(app.platform);
+    const service = app.services.tasks;
     const disabled = await service.setEnabled(operatorContext(app.platform), 'jobs.prune_failed', false);
     assert.equal(disabled.enabled, false);
     assert.equal(disabled.next_run_at, null, 'a disabled task is not scheduled');
@@ -399,7 +399,7 @@ describe('scheduled tasks API', () => {
   });
 
   test('a run queued before its task was disabled does not run: it ends failed saying why, and the task keeps its last outcome', async () => {
-    const service = taskServiceFor(app.platform);
+    const service = app.services.tasks;
     const ops = operatorContext(app.platform);
     const db = app.platform.database.db;
     const task = await service.setEnabled(ops, 'jobs.prune_failed', false);

@@ -3,24 +3,23 @@ import { describe, type TestContext, test } from 'node:test';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { RETRY_SCHEDULE_MS, retryDelay } from '../../src/modules/webhooks/delivery.ts';
-import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { EventType } from '../../src/platform/events/types.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { eventually } from '../support/eventually.ts';
-import { createTestPlatform } from '../support/platform.ts';
+import { createTestAssembly } from '../support/platform.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
 
 /** The operator's context, as the `academy` command passes it. */
 const ops = operatorContext({ clock: systemClock, logger: pino({ level: 'silent' }) });
 
 async function setup(t: TestContext, env: Record<string, string> = {}) {
-  const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true', ...env } });
+  const { platform, services } = await createTestAssembly({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true', ...env } });
   const worker = platform.createWorker({ pollMs: 50 });
   await worker.start();
   t.after(() => worker.stop(2000));
-  return { platform, worker, webhooks: webhookServiceFor(platform), receiver: await startReceiver() };
+  return { platform, worker, webhooks: services.webhooks, receiver: await startReceiver() };
 }
 
 function emit(platform: Platform, type: EventType, payload: Record<string, unknown>) {

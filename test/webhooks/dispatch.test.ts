@@ -3,9 +3,7 @@ import { describe, test } from 'node:test';
 import pino from 'pino';
 import { createEventDispatcher, type DispatchDeps } from '../../src/modules/events/dispatch.ts';
 import { createIntegrationRepository } from '../../src/modules/integrations/repository.ts';
-import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
 import { createWebhookRepository } from '../../src/modules/webhooks/repository.ts';
-import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import { DISPATCH_MAX_ATTEMPTS } from '../../src/platform/events/outbox.ts';
@@ -14,7 +12,7 @@ import type { JobQueue } from '../../src/platform/jobs/queue.ts';
 import { DEFAULT_MAX_ATTEMPTS } from '../../src/platform/jobs/queue.ts';
 import { defaultBackoff } from '../../src/platform/jobs/registry.ts';
 import type { Platform } from '../../src/platform/platform.ts';
-import { createTestPlatform } from '../support/platform.ts';
+import { createTestAssembly, createTestPlatform } from '../support/platform.ts';
 
 /** The operator's context, as the `academy` command passes it. */
 const ops = operatorContext({ clock: systemClock, logger: pino({ level: 'silent' }) });
@@ -57,9 +55,9 @@ describe('events.dispatch', () => {
   });
 
   test('fans an event out once per subscribed, enabled target, each with its own job; a re-run adds nothing', async () => {
-    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
-    const webhooks = webhookServiceFor(platform);
-    const integrations = integrationServiceFor(platform);
+    const { platform, services } = await createTestAssembly({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+    const webhooks = services.webhooks;
+    const integrations = services.integrations;
     const all = await webhooks.create(ops, { url: 'http://127.0.0.1:9/all' });
     await webhooks.create(ops, { url: 'http://127.0.0.1:9/certs', events: ['certificate.issued'] });
     const disabled = await webhooks.create(ops, { url: 'http://127.0.0.1:9/off' });
@@ -103,9 +101,9 @@ describe('events.dispatch', () => {
   });
 
   test('two dispatches of one event at the same time still create one delivery and one message per target', async () => {
-    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
-    await webhookServiceFor(platform).create(ops, { url: 'http://127.0.0.1:9/all' });
-    await integrationServiceFor(platform).create(ops, { key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm' });
+    const { platform, services } = await createTestAssembly({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+    await services.webhooks.create(ops, { url: 'http://127.0.0.1:9/all' });
+    await services.integrations.create(ops, { key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm' });
     const event = await emit(platform, 'enrollment.created', { enrolment_id: 2 });
     const dispatch = createEventDispatcher(deps(platform));
     const outcomes = await Promise.all([dispatch(event.id), dispatch(event.id), dispatch(event.id)]);
@@ -116,9 +114,9 @@ describe('events.dispatch', () => {
   });
 
   test('the fan-out is one transaction: a failure part-way leaves no delivery, message or job behind', async () => {
-    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
-    await webhookServiceFor(platform).create(ops, { url: 'http://127.0.0.1:9/all' });
-    await integrationServiceFor(platform).create(ops, { key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm' });
+    const { platform, services } = await createTestAssembly({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+    await services.webhooks.create(ops, { url: 'http://127.0.0.1:9/all' });
+    await services.integrations.create(ops, { key: 'crm', name: 'CRM', url: 'http://127.0.0.1:9/crm' });
     const failing = {
       ...platform.queue,
       enqueue: async (...args: Parameters<JobQueue['enqueue']>) => {
@@ -141,8 +139,8 @@ describe('events.dispatch', () => {
   });
 
   test('a failure report about a failed report is not delivered again (no feedback loop)', async () => {
-    const platform = await createTestPlatform({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
-    const webhooks = webhookServiceFor(platform);
+    const { platform, services } = await createTestAssembly({ env: { ACADEMY_ALLOW_PRIVATE_TARGETS: 'true' } });
+    const webhooks = services.webhooks;
     const a = await webhooks.create(ops, { url: 'http://127.0.0.1:9/a' });
     const b = await webhooks.create(ops, { url: 'http://127.0.0.1:9/b' });
     const dispatch = createEventDispatcher(deps(platform));

@@ -6,7 +6,7 @@ import { WEBHOOK_EVENTS, webhookEnvelope } from '../../src/modules/webhooks/even
 import { toDomainEvent } from '../../src/platform/events/outbox.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../src/platform/events/types.ts';
 import type { Platform } from '../../src/platform/platform.ts';
-import { createTestPlatform } from '../support/platform.ts';
+import { createTestAssembly } from '../support/platform.ts';
 
 /**
  * The payload schemas of the OpenAPI `webhooks` section against the events the modules really write:
@@ -16,8 +16,9 @@ describe('documented webhook payloads', () => {
   let platform: Platform;
 
   before(async () => {
-    platform = await createTestPlatform();
-    await seedDemo(platform);
+    const assembly = await createTestAssembly();
+    platform = assembly.platform;
+    await seedDemo(platform, assembly.services);
   });
 
   test('every event the demo academy wrote matches the documented envelope and payload of its type', async () => {

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pino from 'pino';
-import { integrationServiceFor } from '../../src/modules/integrations/service.ts';
-import { webhookServiceFor } from '../../src/modules/webhooks/service.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { EventType } from '../../src/platform/events/types.ts';
@@ -10,7 +8,7 @@ import { createOutbound, nonPublicKind, retryAfterMs, TargetRefusedError } from 
 import type { Platform } from '../../src/platform/platform.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures } from '../support/fixtures.ts';
-import { createTestPlatform } from '../support/platform.ts';
+import { createTestAssembly } from '../support/platform.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 /** The operator's context, as the `academy` command passes it. */
@@ -46,8 +44,8 @@ const PRIVATE_URLS: [string, RegExp][] = [
 
 describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
   test('a webhook endpoint on a loopback, private, link-local, unique-local or multicast address is refused clearly', async () => {
-    const platform = await createTestPlatform();
-    const webhooks = webhookServiceFor(platform);
+    const { services } = await createTestAssembly();
+    const webhooks = services.webhooks;
     for (const [url, reason] of PRIVATE_URLS) {
       await assert.rejects(webhooks.create(ops, { url }), (error: { code: string; details: Record<string, string[]> }) => {
         assert.equal(error.code, 'validation_failed', url);
@@ -69,8 +67,8 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
   });
 
   test('an integration on 127.0.0.1 or 10.0.0.1 is refused clearly', async () => {
-    const platform = await createTestPlatform();
-    const integrations = integrationServiceFor(platform);
+    const { services } = await createTestAssembly();
+    const integrations = services.integrations;
     for (const url of ['http://127.0.0.1/crm', 'http://10.0.0.1/']) {
       await assert.rejects(integrations.create(ops, { key: 'crm', name: 'CRM', url }), (error: { details: Record<string, string[]> }) => {
         assert.match(error.details.url?.[0] ?? '', /is a (loopback|private) address; only public addresses are allowed/);
@@ -81,7 +79,7 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
   });
 
   test('delivery re-checks the address: a host that now resolves to a private address gets nothing and fails at once', async () => {
-    const platform = await createTestPlatform();
+    const { platform, services } = await createTestAssembly();
     const receiver = await startReceiver();
     const port = new URL(receiver.url).port;
     // Endpoints stored while their names resolved to public addresses; "localhost" stands for a name
@@ -98,7 +96,7 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
       // A refusal is permanent: no retry is scheduled, the delivery and the message fail after one attempt.
       const [delivery] = await eventually(
         async () => {
-          const list = await webhookServiceFor(platform).deliveries(ops, endpoint.id);
+          const list = await services.webhooks.deliveries(ops, endpoint.id);
           return list[0]?.status === 'failed' ? list : null;
         },
         { what: 'the refused delivery to fail' },
@@ -110,7 +108,7 @@ describe('private targets (ACADEMY_ALLOW_PRIVATE_TARGETS unset)', () => {
       assert.doesNotMatch(delivery?.last_error ?? '', /127\.0\.0\.1|::1/, 'the resolved address is not shown');
       const message = await eventually(
         async () => {
-          const page = await integrationServiceFor(platform).listMessages(
+          const page = await services.integrations.listMessages(
             ops,
             {},
             { page: { page: 1, perPage: 15, offset: 0 }, sort: 'created_at', direction: 'desc' },

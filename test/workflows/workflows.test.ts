@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { openDatabase } from '../../src/db/database.ts';
-import { courseServiceFor } from '../../src/modules/courses/service.ts';
-import { userServiceFor } from '../../src/modules/users/service.ts';
 import { createWorkflowRepository } from '../../src/modules/workflows/repository.ts';
 import { createWorkflowService } from '../../src/modules/workflows/service.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
@@ -288,7 +286,7 @@ describe('workflows', () => {
 
     const at = '2031-05-01T10:00:00.000Z';
     const ctx = operatorContext({ clock: fixedClock(new Date(at)), logger: app.platform.logger });
-    const users = userServiceFor(app.platform);
+    const users = app.services.users;
     await users.update(ctx, reviewer.id, { name: 'Renamed Reviewer' });
     await users.update(ctx, decider.user.id, { name: 'Renamed Decider' });
     // The same name again changes nothing that is shown: no instance moves for it.
@@ -351,7 +349,7 @@ describe('workflows', () => {
 
   test('a course sent to review opens one course_approval instance in the same transaction', async () => {
     const slug = unique('review').toLowerCase();
-    const courses = courseServiceFor(app.platform);
+    const courses = app.services.courses;
     const ctx = operatorContext(app.platform);
     const course = await courses.create(ctx, {
       slug,

@@ -5,7 +5,6 @@ import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { readImportFile } from './csv.ts';
 import { ApplicationCreate } from './schemas.ts';
-import { applicationServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'student_id', 'course', 'source', 'created_at'];
 
@@ -20,9 +19,9 @@ export function adminApplicationCommands(admin: Command, run: Runner): void {
     .description('Add a student’s application to a course; repeating it changes nothing')
     .requiredOption('--data <json>', '{"student_id":12,"course":"python-basics"}')
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(ApplicationCreate, parseData(options.data));
-        const { application, created } = await applicationServiceFor(platform).create(ctx, input);
+        const { application, created } = await services.applications.create(ctx, input);
         const verb = created ? 'created' : 'already existed; nothing changed';
         out.result(application, `Application ${application.id} (student ${application.student_id}, course ${application.course}) ${verb}.`);
       }),
@@ -32,8 +31,8 @@ export function adminApplicationCommands(admin: Command, run: Runner): void {
     .command('list')
     .description(`List the latest course applications (up to ${LIST_LIMIT})`)
     .action(() =>
-      run(async ({ platform, out, ctx }) => {
-        const { items, total } = await applicationServiceFor(platform).list(ctx, LIST_LIMIT);
+      run(async ({ services, out, ctx }) => {
+        const { items, total } = await services.applications.list(ctx, LIST_LIMIT);
         const more = total > items.length ? `\n(${total - items.length} older ones not shown)` : '';
         out.result(items, table(items as unknown as Record<string, unknown>[], COLUMNS) + more);
       }),
@@ -48,14 +47,14 @@ export function adminApplicationCommands(admin: Command, run: Runner): void {
     )
     .option('--dry-run', 'check the file and report what the import would do, without writing anything')
     .action((file: string, options: { dryRun?: boolean }) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const dryRun = Boolean(options.dryRun);
         // Progress goes to stderr, so stdout keeps only the result; --json asks for quiet.
         const progress = (text: string) => {
           out.progress(text);
         };
         const parsed = await readImportFile(file, ({ rows, percent }) => progress(`Checked ${rows} rows (${percent}% of the file)`));
-        const summary = await applicationServiceFor(platform).import(ctx, parsed, {
+        const summary = await services.applications.import(ctx, parsed, {
           dryRun,
           source: path.basename(file),
           onProgress: ({ written, total }) => {

@@ -4,10 +4,9 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
-import type { Platform } from '../../platform/platform.ts';
-import { createStudentRepository, type StudentRepository, type UserRow } from '../students/repository.ts';
+import type { StudentRepository, UserRow } from '../students/repository.ts';
 import type { ImportRow, ParsedImport } from './csv.ts';
-import { type ApplicationRepository, CHUNK, type CourseRef, chunks, createApplicationRepository } from './repository.ts';
+import { type ApplicationRepository, CHUNK, type CourseRef, chunks } from './repository.ts';
 import type { ApplicationCreate, CourseApplication, ImportSummary, RowError } from './schemas.ts';
 
 /** Rows written per transaction by an import; each committed batch has its own event. */
@@ -226,13 +225,3 @@ function emptySummary(dryRun: boolean, rows: number): ImportSummary {
 }
 
 export type ApplicationService = ReturnType<typeof createApplicationService>;
-
-export function applicationServiceFor(platform: Platform): ApplicationService {
-  const db = platform.database.db;
-  return createApplicationService({
-    db,
-    applications: createApplicationRepository(db),
-    students: createStudentRepository(db, platform.database.dialect),
-    outbox: platform.outbox,
-  });
-}

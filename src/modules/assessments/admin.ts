@@ -4,7 +4,6 @@ import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { AssessmentCreate } from './schemas.ts';
-import { assessmentServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'session_id', 'title', 'kind', 'due_at', 'max_score'];
 
@@ -17,9 +16,9 @@ export function adminAssessmentCommands(admin: Command, run: Runner): void {
     .description('Add an assessment to a session')
     .requiredOption('--data <json>', '{"session_id":3,"title":"Final exam","kind":"exam","due_at":"2027-01-15T15:00:00Z","max_score":100}')
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(AssessmentCreate, parseData(options.data));
-        const assessment = await assessmentServiceFor(platform).create(ctx, input);
+        const assessment = await services.assessments.create(ctx, input);
         out.result(assessment, `Assessment ${assessment.id} created.\n${table([assessment], COLUMNS)}`);
       }),
     );
@@ -29,10 +28,10 @@ export function adminAssessmentCommands(admin: Command, run: Runner): void {
     .description('List assessments, of every session or of one')
     .option('--session <id>', 'only the assessments of this session')
     .action((options: { session?: string }) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
         const sessionId = options.session === undefined ? undefined : idArgument(options.session);
-        const { items } = await assessmentServiceFor(platform).listAll(ctx, sessionId, list);
+        const { items } = await services.assessments.listAll(ctx, sessionId, list);
         out.result(items, table(items, COLUMNS));
       }),
     );

@@ -1,10 +1,9 @@
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
-import type { Platform } from '../../platform/platform.ts';
 import { sessionInCourse } from '../sessions/lookup.ts';
-import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
-import { type AssessmentRepository, type AssessmentRow, createAssessmentRepository } from './repository.ts';
+import type { SessionRepository } from '../sessions/repository.ts';
+import type { AssessmentRepository, AssessmentRow } from './repository.ts';
 import type { Assessment, AssessmentCreate, AssessmentKind, AssessmentSort } from './schemas.ts';
 
 export function presentAssessment(row: AssessmentRow): Assessment {
@@ -64,11 +63,3 @@ export function createAssessmentService(deps: { assessments: AssessmentRepositor
 }
 
 export type AssessmentService = ReturnType<typeof createAssessmentService>;
-
-export function assessmentServiceFor(platform: Platform): AssessmentService {
-  const { db, dialect } = platform.database;
-  return createAssessmentService({
-    assessments: createAssessmentRepository(db),
-    sessions: createSessionRepository(db, dialect, platform.changes),
-  });
-}

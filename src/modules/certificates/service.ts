@@ -5,8 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle, type EventSink } from '../../platform/lifecycle.ts';
-import type { Platform } from '../../platform/platform.ts';
-import { type CertificateFilter, type CertificateRepository, type CertificateRow, createCertificateRepository } from './repository.ts';
+import type { CertificateFilter, CertificateRepository, CertificateRow } from './repository.ts';
 import type {
   Certificate,
   CertificateIssue,
@@ -175,11 +174,3 @@ export function createCertificateService(deps: { db: Kysely<DB>; certificates: C
 }
 
 export type CertificateService = ReturnType<typeof createCertificateService>;
-
-export function certificateServiceFor(platform: Platform): CertificateService {
-  return createCertificateService({
-    db: platform.database.db,
-    certificates: createCertificateRepository(platform.database.db, platform.database.dialect),
-    outbox: platform.outbox,
-  });
-}

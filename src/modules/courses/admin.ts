@@ -3,7 +3,6 @@ import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { CourseCreate, CourseTransition } from './schemas.ts';
-import { courseServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'slug', 'code', 'title', 'price', 'currency', 'language', 'status'];
 
@@ -19,9 +18,9 @@ export function adminCourseCommands(admin: Command, run: Runner): void {
       '{"slug":"project-management","title":"Project Management","code":"PM-101","price":"450.00","currency":"EUR","language":"en","description":"…"}',
     )
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(CourseCreate, parseData(options.data));
-        const course = await courseServiceFor(platform).create(ctx, input);
+        const course = await services.courses.create(ctx, input);
         out.result(course, `Course ${course.slug} created (id ${course.id}, ${course.status}).\n${table([course], COLUMNS)}`);
       }),
     );
@@ -31,9 +30,9 @@ export function adminCourseCommands(admin: Command, run: Runner): void {
     .description('Move a course through the publication workflow: draft → review → approved (or back to draft) → published → archived')
     .requiredOption('--data <json>', '{"to_state":"published"}')
     .action((slug: string, options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(CourseTransition, parseData(options.data));
-        const course = await courseServiceFor(platform).transition(ctx, slug, input);
+        const course = await services.courses.transition(ctx, slug, input);
         out.result(course, `Course ${course.slug} is now ${course.status}.`);
       }),
     );
@@ -42,9 +41,9 @@ export function adminCourseCommands(admin: Command, run: Runner): void {
     .command('list')
     .description('List every course')
     .action(() =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
-        const { items } = await courseServiceFor(platform).list(ctx, {}, list);
+        const { items } = await services.courses.list(ctx, {}, list);
         out.result(items, table(items, COLUMNS));
       }),
     );

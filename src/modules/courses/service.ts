@@ -5,11 +5,10 @@ import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
-import type { Platform } from '../../platform/platform.ts';
 import { openWorkflow } from '../workflows/open.ts';
 import { COURSE_EVENTS, courseLifecycle } from './lifecycle.ts';
 import { formatMoney, minorDigits, parseMoney } from './money.ts';
-import { type CourseFilter, type CourseRepository, type CourseRow, createCourseRepository } from './repository.ts';
+import type { CourseFilter, CourseRepository, CourseRow } from './repository.ts';
 import type { Course, CourseCreate, CourseSort, CourseState, CourseTransition } from './schemas.ts';
 
 export function presentCourse(row: CourseRow): Course {
@@ -161,12 +160,3 @@ export function createCourseService(deps: CourseServiceDeps) {
 }
 
 export type CourseService = ReturnType<typeof createCourseService>;
-
-export function courseServiceFor(platform: Platform): CourseService {
-  return createCourseService({
-    db: platform.database.db,
-    courses: createCourseRepository(platform.database.db),
-    outbox: platform.outbox,
-    changes: platform.changes,
-  });
-}

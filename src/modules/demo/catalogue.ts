@@ -1,19 +1,11 @@
 import { fixedClock } from '../../platform/clock.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { Services } from '../../platform/services.ts';
 import { addDays, localDate, startOfDay } from '../../platform/time.ts';
-import { applicationServiceFor } from '../applications/service.ts';
-import { assessmentServiceFor } from '../assessments/service.ts';
-import { certificateServiceFor } from '../certificates/service.ts';
 import type { CourseState } from '../courses/schemas.ts';
-import { courseServiceFor } from '../courses/service.ts';
-import { enrolmentServiceFor } from '../enrolments/service.ts';
-import { meetingServiceFor } from '../meetings/service.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
-import { resourceServiceFor } from '../resources/service.ts';
 import type { SessionState } from '../sessions/schemas.ts';
-import { sessionServiceFor } from '../sessions/service.ts';
-import { studentServiceFor } from '../students/service.ts';
 import { createRandom, type Random } from './random.ts';
 
 /**
@@ -353,11 +345,11 @@ function emailLocalPart(name: string): string {
 }
 
 /**
- * Loads the demo academy through the services. `base` is the operator's context; each action runs at
- * its own moment of the academy's history (a context whose clock is set to it).
+ * Loads the demo academy through the process's services. `base` is the operator's context; each
+ * action runs at its own moment of the academy's history (a context whose clock is set to it).
  */
-export async function seedDemoCatalogue(platform: Platform, base: ServiceContext): Promise<DemoCatalogueSummary> {
-  const history = await startHistory(platform, base);
+export async function seedDemoCatalogue(platform: Platform, services: Services, base: ServiceContext): Promise<DemoCatalogueSummary> {
+  const history = await startHistory(platform, services, base);
   planStudents(history);
   for (const course of COURSES) planCourse(history, course);
   planApplications(history);
@@ -371,21 +363,6 @@ export async function seedDemoCatalogue(platform: Platform, base: ServiceContext
   };
 }
 
-/** The services the demo acts through. */
-function demoServices(platform: Platform) {
-  return {
-    courses: courseServiceFor(platform),
-    sessions: sessionServiceFor(platform),
-    students: studentServiceFor(platform),
-    applications: applicationServiceFor(platform),
-    enrolments: enrolmentServiceFor(platform),
-    certificates: certificateServiceFor(platform),
-    meetings: meetingServiceFor(platform),
-    assessments: assessmentServiceFor(platform),
-    resources: resourceServiceFor(platform),
-  };
-}
-
 type Action = (ctx: ServiceContext) => Promise<unknown>;
 
 /** What every step of the demo works with: its clock and calendar, the services, and the actions planned so far. */
@@ -396,7 +373,7 @@ interface History {
   local(days: number, hour: number): number;
   /** The local date `days` days from today. */
   date(days: number): string;
-  services: ReturnType<typeof demoServices>;
+  services: Services;
   /** The history as a list of actions with their moments, run in time order (ties in the order added). */
   actions: { at: number; order: number; run: Action }[];
   /** Plans `run` at `moment`, which must not be in the future. */
@@ -408,7 +385,7 @@ interface History {
   counts: { sessions: number; enrolments: number; certificates: number };
 }
 
-async function startHistory(platform: Platform, base: ServiceContext): Promise<History> {
+async function startHistory(platform: Platform, services: Services, base: ServiceContext): Promise<History> {
   const now = base.clock.now().getTime();
   const { timezone } = await createOrganizationRepository(platform.database.db, platform.changes).get();
   const today = localDate(new Date(now), timezone);
@@ -418,7 +395,7 @@ async function startHistory(platform: Platform, base: ServiceContext): Promise<H
     now,
     local: (days, hour) => startOfDay(addDays(today, days), timezone).getTime() + hour * HOUR,
     date: (days) => addDays(today, days),
-    services: demoServices(platform),
+    services,
     actions,
     at(moment, run) {
       if (moment > now) throw new Error(`A demo action was planned in the future (${iso(moment)})`);

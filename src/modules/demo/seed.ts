@@ -2,6 +2,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { operatorContext } from '../../platform/context.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { Services } from '../../platform/services.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
 import { createRuntimeStateRepository } from '../runtime/repository.ts';
 import { type DemoCatalogueSummary, seedDemoCatalogue } from './catalogue.ts';
@@ -28,7 +29,7 @@ const MARKER = 'demo_seeded_at';
  * own (a token, a changed organization, users or courses) is never touched: demo data there would
  * overwrite real settings, mix invented people with real ones and add an all-scopes token.
  */
-export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
+export async function seedDemo(platform: Platform, services: Services): Promise<DemoOutcome> {
   const state = createRuntimeStateRepository(platform.database.db);
   const tokenFile = path.join(platform.config.dataDir, 'demo-token');
   if (await state.get(MARKER)) {
@@ -64,7 +65,7 @@ export async function seedDemo(platform: Platform): Promise<DemoOutcome> {
   });
   // The services log each student and certificate they create; hundreds of such lines say nothing here.
   const ctx = operatorContext({ clock: platform.clock, logger: platform.logger.child({}, { level: 'warn' }) });
-  const catalogue = await seedDemoCatalogue(platform, ctx);
+  const catalogue = await seedDemoCatalogue(platform, services, ctx);
   const issued = await platform.tokens.create({ name: 'demo', scopes: ['*'] });
   await state.set(MARKER, now, now);
   await mkdir(platform.config.dataDir, { recursive: true, mode: 0o700 });

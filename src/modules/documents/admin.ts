@@ -5,7 +5,6 @@ import type { Runner } from '../../cli/runner.ts';
 import type { AcademyModule } from '../../platform/module.ts';
 import { STRAY_FILE_MIN_AGE_MS, sweepStrayFiles } from '../../platform/stray-files.ts';
 import { DOCUMENT_STATUSES, type DocumentStatus } from './schemas.ts';
-import { documentServiceFor } from './service.ts';
 import { DOCUMENT_TYPES, type DocumentType } from './types.ts';
 
 const COLUMNS = ['id', 'type', 'status', 'filename', 'media_type', 'size', 'student_id', 'supersedes_id', 'created_at'];
@@ -24,7 +23,7 @@ export function adminDocumentCommands(admin: Command, run: Runner, modules: read
     .option('--type <type>', `only this type (${DOCUMENT_TYPES.join(', ')})`)
     .option('--status <status>', `only this status (${DOCUMENT_STATUSES.join(', ')})`)
     .action((options: { type?: string; status?: string }) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         if (options.type !== undefined && !(DOCUMENT_TYPES as readonly string[]).includes(options.type)) {
           throw new Error(`--type must be one of ${DOCUMENT_TYPES.join(', ')}`);
         }
@@ -33,7 +32,7 @@ export function adminDocumentCommands(admin: Command, run: Runner, modules: read
         }
         const filter = { type: options.type as DocumentType | undefined, status: options.status as DocumentStatus | undefined };
         const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
-        const { items } = await documentServiceFor(platform).list(ctx, filter, list);
+        const { items } = await services.documents.list(ctx, filter, list);
         out.result(items, table(items, COLUMNS));
       }),
     );
@@ -42,8 +41,8 @@ export function adminDocumentCommands(admin: Command, run: Runner, modules: read
     .command('show <id>')
     .description('Show one document')
     .action((id: string) =>
-      run(async ({ platform, out, ctx }) => {
-        const document = await documentServiceFor(platform).get(ctx, idArgument(id));
+      run(async ({ services, out, ctx }) => {
+        const document = await services.documents.get(ctx, idArgument(id));
         out.result(document, table([document], COLUMNS));
       }),
     );
@@ -55,8 +54,8 @@ export function adminDocumentCommands(admin: Command, run: Runner, modules: read
         move === 'archive' ? 'Archive a stored or available document' : 'Delete a document (soft: it stays listed, its file is kept)',
       )
       .action((id: string) =>
-        run(async ({ platform, out, ctx }) => {
-          const document = await documentServiceFor(platform)[move](ctx, idArgument(id));
+        run(async ({ services, out, ctx }) => {
+          const document = await services.documents[move](ctx, idArgument(id));
           out.result(document, `Document ${document.id} (${document.filename}) is now ${document.status}.`);
         }),
       );
@@ -67,8 +66,8 @@ export function adminDocumentCommands(admin: Command, run: Runner, modules: read
     .command('usage')
     .description('Files and bytes kept: per document type and status, and per storage area')
     .action(() =>
-      run(async ({ platform, out }) => {
-        const usage = await documentServiceFor(platform).storageUsage();
+      run(async ({ services, out }) => {
+        const usage = await services.documents.storageUsage();
         const areas = Object.entries(usage.storage).map(([area, total]) => ({ area, files: total.files, size: megabytes(total.bytes) }));
         const rows = usage.documents.map((row) => ({ ...row, size: megabytes(row.bytes) }));
         out.result(usage, `${table(rows, ['type', 'status', 'files', 'size'])}\n\nIn storage:\n${table(areas, ['area', 'files', 'size'])}`);

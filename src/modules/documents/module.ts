@@ -5,26 +5,39 @@ import { examples } from './examples.ts';
 import { createDocumentRepository } from './repository.ts';
 import { documentRoutes } from './routes.ts';
 import { documentSearch } from './search.ts';
-import { documentServiceFor } from './service.ts';
+import { createDocumentService, type DocumentService } from './service.ts';
+import { loadDocumentTypes } from './types.ts';
 
 /** Documents: files uploaded in versions, checked by a job, downloaded in ranges, archived and deleted softly. */
 export const documentsModule = {
   name: 'documents',
+  services: {
+    // ACADEMY_DOCUMENT_TYPES_FILE is read and checked as the service is built: once per process.
+    documents: ({ platform }) =>
+      createDocumentService({
+        db: platform.database.db,
+        dialect: platform.database.dialect,
+        documents: createDocumentRepository(platform.database.db),
+        storage: platform.storage,
+        outbox: platform.outbox,
+        queue: platform.queue,
+        rules: loadDocumentTypes(platform.config.documentTypesFile),
+      }),
+  },
   routes:
-    ({ platform }) =>
+    ({ platform, services }) =>
     async (app) => {
-      await app.register(documentRoutes, { documents: documentServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+      await app.register(documentRoutes, { documents: services.documents, maxPageSize: platform.config.maxPageSize });
     },
-  // ACADEMY_DOCUMENT_TYPES_FILE: read and checked once per process (documentServiceFor keeps it).
-  checkConfig: (platform) => void documentServiceFor(platform),
-  jobs: ({ platform }) => ({
+  checkConfig: ({ services }) => void services.documents,
+  jobs: ({ platform, services }) => ({
     'documents.process': {
       async handler(payload) {
-        await documentServiceFor(platform).process(systemContext(platform), payload.documentId);
+        await services.documents.process(systemContext(platform), payload.documentId);
       },
       // Attempts exhausted: the document says why it is not available, instead of staying stored without a word.
       async onExhausted(trx, payload, error) {
-        await documentServiceFor(platform).checkAbandoned(trx, systemContext(platform), payload.documentId, error);
+        await services.documents.checkAbandoned(trx, systemContext(platform), payload.documentId, error);
       },
     },
   }),
@@ -38,5 +51,11 @@ declare module '../../platform/jobs/names.ts' {
   interface JobPayloads {
     /** Checks a stored document's file against what was received and makes it available. */
     'documents.process': { documentId: number };
+  }
+}
+
+declare module '../../platform/services.ts' {
+  interface Services {
+    documents: DocumentService;
   }
 }

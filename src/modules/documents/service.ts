@@ -9,13 +9,12 @@ import { ConflictError, NotFoundError, UnsupportedMediaTypeError, ValidationErro
 import type { Outbox } from '../../platform/events/outbox.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
-import type { Platform } from '../../platform/platform.ts';
 import { FileTooLargeError, type Storage, type StoredFile } from '../../platform/storage.ts';
 import { studentExists } from '../students/repository.ts';
-import { createDocumentRepository, type DocumentFilter, type DocumentRepository, type DocumentRow } from './repository.ts';
+import type { DocumentFilter, DocumentRepository, DocumentRow } from './repository.ts';
 import type { Document, DocumentPatch, DocumentSort, DocumentStatus } from './schemas.ts';
 import { SNIFF_BYTES, sniffMediaType } from './sniff.ts';
-import { DOCUMENT_TYPES, type DocumentType, type DocumentTypeRule, largestLimit, loadDocumentTypes } from './types.ts';
+import { DOCUMENT_TYPES, type DocumentType, type DocumentTypeRule, largestLimit } from './types.ts';
 
 /** stored → available (checked by the job); stored/available → archived; anything but deleted → deleted. */
 export const documentLifecycle = defineLifecycle<DocumentStatus, 'make_available' | 'archive' | 'delete'>({
@@ -467,23 +466,3 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 }
 
 export type DocumentService = ReturnType<typeof createDocumentService>;
-
-const rulesByFile = new Map<string, Record<DocumentType, DocumentTypeRule>>();
-
-export function documentServiceFor(platform: Platform): DocumentService {
-  const file = platform.config.documentTypesFile;
-  let rules = rulesByFile.get(file ?? '');
-  if (!rules) {
-    rules = loadDocumentTypes(file);
-    rulesByFile.set(file ?? '', rules);
-  }
-  return createDocumentService({
-    db: platform.database.db,
-    dialect: platform.database.dialect,
-    documents: createDocumentRepository(platform.database.db),
-    storage: platform.storage,
-    outbox: platform.outbox,
-    queue: platform.queue,
-    rules,
-  });
-}

@@ -4,7 +4,6 @@ import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { type Enrolment, EnrolmentCancel, EnrolmentCompletion, EnrolmentCreate } from './schemas.ts';
-import { enrolmentServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'student_id', 'session_id', 'course_id', 'status', 'waitlist_position', 'completion_outcome', 'created_at'];
 
@@ -24,9 +23,9 @@ export function adminEnrolmentCommands(admin: Command, run: Runner): void {
     .description('Enrol a student into a session: confirmed while seats remain, else waitlisted (or refused without a waitlist)')
     .requiredOption('--data <json>', '{"student_id":12,"session_id":3}')
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(EnrolmentCreate, parseData(options.data));
-        const enrolment = await enrolmentServiceFor(platform).enrol(ctx, input);
+        const enrolment = await services.enrolments.enrol(ctx, input);
         out.result(enrolment, show(enrolment, 'created'));
       }),
     );
@@ -36,10 +35,10 @@ export function adminEnrolmentCommands(admin: Command, run: Runner): void {
     .description('Cancel an enrolment; a freed seat goes to the oldest waitlisted enrolment')
     .option('--data <json>', '{"reason":"Changed jobs"}')
     .action((id: string, options: { data?: string }) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const enrolmentId = idArgument(id);
         const { reason } = validateInput(EnrolmentCancel, parseData(options.data));
-        const enrolment = await enrolmentServiceFor(platform).cancel(ctx, enrolmentId, reason);
+        const enrolment = await services.enrolments.cancel(ctx, enrolmentId, reason);
         out.result(enrolment, show(enrolment, 'cancelled'));
       }),
     );
@@ -49,10 +48,10 @@ export function adminEnrolmentCommands(admin: Command, run: Runner): void {
     .description('Record the completion of a confirmed enrolment')
     .requiredOption('--data <json>', '{"completion_outcome":"passed","completion_notes":"…"}')
     .action((id: string, options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const enrolmentId = idArgument(id);
         const input = validateInput(EnrolmentCompletion, parseData(options.data));
-        const enrolment = await enrolmentServiceFor(platform).complete(ctx, enrolmentId, input);
+        const enrolment = await services.enrolments.complete(ctx, enrolmentId, input);
         out.result(enrolment, `Enrolment ${enrolment.id} completed: ${enrolment.completion_outcome}.`);
       }),
     );
@@ -62,10 +61,10 @@ export function adminEnrolmentCommands(admin: Command, run: Runner): void {
     .description('List enrolments, of every session or of one')
     .option('--session <id>', 'only the enrolments of this session')
     .action((options: { session?: string }) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
         const filter = options.session === undefined ? {} : { sessionId: idArgument(options.session) };
-        const { items } = await enrolmentServiceFor(platform).list(ctx, filter, list);
+        const { items } = await services.enrolments.list(ctx, filter, list);
         out.result(items, table(items, COLUMNS));
       }),
     );

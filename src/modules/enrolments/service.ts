@@ -5,11 +5,10 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
-import type { Platform } from '../../platform/platform.ts';
-import { createSessionRepository, type SessionRepository, type SessionRow } from '../sessions/repository.ts';
-import { createEnrolmentRepository, type EnrolmentFilter, type EnrolmentRepository, type EnrolmentRow } from './repository.ts';
+import type { SessionRepository, SessionRow } from '../sessions/repository.ts';
+import type { EnrolmentFilter, EnrolmentRepository, EnrolmentRow } from './repository.ts';
 import type { CompletionOutcome, Enrolment, EnrolmentCompletion, EnrolmentCreate, EnrolmentSort, EnrolmentStatus } from './schemas.ts';
-import { createWaitlist, enrolmentLifecycle, enrolmentPayload, type Waitlist } from './waitlist.ts';
+import { enrolmentLifecycle, enrolmentPayload, type Waitlist } from './waitlist.ts';
 
 /** Sessions that take no new enrolments. */
 const CLOSED_STATES = ['completed', 'cancelled'];
@@ -209,16 +208,3 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
 }
 
 export type EnrolmentService = ReturnType<typeof createEnrolmentService>;
-
-export function enrolmentServiceFor(platform: Platform): EnrolmentService {
-  const { db, dialect } = platform.database;
-  const enrolments = createEnrolmentRepository(db, dialect);
-  const sessions = createSessionRepository(db, dialect, platform.changes);
-  return createEnrolmentService({
-    db,
-    enrolments,
-    sessions,
-    waitlist: createWaitlist({ enrolments, sessions, outbox: platform.outbox }),
-    outbox: platform.outbox,
-  });
-}

@@ -4,15 +4,8 @@ import type { ServiceContext } from '../../platform/context.ts';
 import type { DependencyStatus } from '../../platform/dependencies.ts';
 import { DatabaseUnavailableError, NotFoundError } from '../../platform/errors.ts';
 import type { Outbox } from '../../platform/events/outbox.ts';
-import type { Platform } from '../../platform/platform.ts';
 import { CHECKS, type CheckDeps, describeError, type HealthStatus, rank, worst } from './checks.ts';
-import {
-  createHealthRepository,
-  type HealthCheckRow,
-  type HealthRepository,
-  OVERALL_STATUS_KEY,
-  SCHEDULER_HEARTBEAT_KEY,
-} from './repository.ts';
+import { type HealthCheckRow, type HealthRepository, OVERALL_STATUS_KEY } from './repository.ts';
 
 export interface CheckResult {
   name: string;
@@ -214,25 +207,3 @@ function statusOf(value: string | undefined): HealthStatus | undefined {
 }
 
 export type HealthService = ReturnType<typeof createHealthService>;
-
-/** The health service over a platform's own database, ports and outbox. */
-export function healthServiceFor(platform: Platform): HealthService {
-  const repository = createHealthRepository(platform.database.db);
-  return createHealthService({
-    repository,
-    database: platform.database,
-    outbox: platform.outbox,
-    logger: platform.logger,
-    dependencies: platform.dependencies,
-    checks: {
-      database: platform.database,
-      redis: platform.redis,
-      mailer: platform.mail,
-      storage: platform.storage,
-      jobs: platform.jobs,
-      clock: platform.clock,
-      dataDir: platform.config.dataDir,
-      schedulerHeartbeat: () => repository.stateValue(SCHEDULER_HEARTBEAT_KEY),
-    },
-  });
-}

@@ -4,7 +4,6 @@ import type { Runner } from '../../cli/runner.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { IntegrationCreate } from './schemas.ts';
-import { integrationServiceFor } from './service.ts';
 
 /** `academy admin integrations create|list|enable|disable`: the outbound integration endpoints. */
 export function adminIntegrationCommands(admin: Command, run: Runner): void {
@@ -20,9 +19,9 @@ export function adminIntegrationCommands(admin: Command, run: Runner): void {
       '{"key":"crm","name":"CRM","url":"https://…","events":["enrollment.created"],"auth_header":"Bearer …"}; events omitted = every webhook event type',
     )
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(IntegrationCreate, parseData(options.data));
-        const integration = await integrationServiceFor(platform).create(ctx, input);
+        const integration = await services.integrations.create(ctx, input);
         out.result(integration, JSON.stringify(integration, null, 2));
       }),
     );
@@ -31,8 +30,8 @@ export function adminIntegrationCommands(admin: Command, run: Runner): void {
     .command('list')
     .description('List integration endpoints (credentials masked)')
     .action(() =>
-      run(async ({ platform, out, ctx }) => {
-        const list = await integrationServiceFor(platform).listIntegrations(ctx);
+      run(async ({ services, out, ctx }) => {
+        const list = await services.integrations.listIntegrations(ctx);
         const rows = list.map((i) => ({ ...i, events: i.events ?? 'all' }));
         out.result(list, table(rows, ['id', 'key', 'name', 'url', 'events', 'auth_header', 'enabled']));
       }),
@@ -50,12 +49,10 @@ export function adminIntegrationCommands(admin: Command, run: Runner): void {
           : 'Disable an integration: it gets no new messages, queued ones fail unsent, failed ones cannot be retried',
       )
       .action((key: string) =>
-        run(async ({ platform, out, ctx }) => {
-          const integration = await integrationServiceFor(platform)
-            .setEnabled(ctx, key, enabled)
-            .catch((error) => {
-              throw error instanceof NotFoundError ? new NotFoundError(`No integration has the key "${key}".`) : error;
-            });
+        run(async ({ services, out, ctx }) => {
+          const integration = await services.integrations.setEnabled(ctx, key, enabled).catch((error) => {
+            throw error instanceof NotFoundError ? new NotFoundError(`No integration has the key "${key}".`) : error;
+          });
           out.result(integration, `Integration ${integration.key} ${enabled ? 'enabled' : 'disabled'}.`);
         }),
       );

@@ -5,16 +5,9 @@ import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
-import { type Outbound, outboundFor } from '../../platform/outbound.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { Outbound } from '../../platform/outbound.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
-import {
-  createIntegrationRepository,
-  type IntegrationRepository,
-  type IntegrationRow,
-  type MessageFilter,
-  type MessageRow,
-} from './repository.ts';
+import type { IntegrationRepository, IntegrationRow, MessageFilter, MessageRow } from './repository.ts';
 import type { Integration, IntegrationCreate, IntegrationMessage, MessageSort, MessageStatus } from './schemas.ts';
 
 /**
@@ -174,13 +167,3 @@ export function createIntegrationService(deps: {
 }
 
 export type IntegrationService = ReturnType<typeof createIntegrationService>;
-
-export function integrationServiceFor(platform: Platform): IntegrationService {
-  return createIntegrationService({
-    db: platform.database.db,
-    integrations: createIntegrationRepository(platform.database.db),
-    queue: platform.queue,
-    outbound: outboundFor(platform.config),
-    secrets: platform.secrets,
-  });
-}

@@ -4,7 +4,6 @@ import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { MeetingCreate } from './schemas.ts';
-import { meetingServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'session_id', 'held_on', 'starts_at', 'ends_at', 'location', 'status', 'effective_status'];
 
@@ -20,9 +19,9 @@ export function adminMeetingCommands(admin: Command, run: Runner): void {
       '{"session_id":3,"held_on":"2027-01-11","starts_at":"2027-01-11T09:00:00+01:00","ends_at":"2027-01-11T17:00:00+01:00","location":"Room 1"}',
     )
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(MeetingCreate, parseData(options.data));
-        const meeting = await meetingServiceFor(platform).create(ctx, input);
+        const meeting = await services.meetings.create(ctx, input);
         out.result(meeting, `Meeting ${meeting.id} created.\n${table([meeting], COLUMNS)}`);
       }),
     );
@@ -31,8 +30,8 @@ export function adminMeetingCommands(admin: Command, run: Runner): void {
     .command('cancel <id>')
     .description('Cancel a scheduled meeting')
     .action((id: string) =>
-      run(async ({ platform, out, ctx }) => {
-        const meeting = await meetingServiceFor(platform).cancel(ctx, idArgument(id));
+      run(async ({ services, out, ctx }) => {
+        const meeting = await services.meetings.cancel(ctx, idArgument(id));
         out.result(meeting, `Meeting ${meeting.id} cancelled.`);
       }),
     );
@@ -42,10 +41,10 @@ export function adminMeetingCommands(admin: Command, run: Runner): void {
     .description('List meetings, of every session or of one')
     .option('--session <id>', 'only the meetings of this session')
     .action((options: { session?: string }) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
         const sessionId = options.session === undefined ? undefined : idArgument(options.session);
-        const { items } = await meetingServiceFor(platform).listAll(ctx, sessionId, list);
+        const { items } = await services.meetings.listAll(ctx, sessionId, list);
         out.result(items, table(items, COLUMNS));
       }),
     );

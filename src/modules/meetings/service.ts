@@ -4,12 +4,11 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
-import type { Platform } from '../../platform/platform.ts';
 import { endOfDay, startOfDay } from '../../platform/time.ts';
-import { createOrganizationRepository, type OrganizationRepository } from '../organization/repository.ts';
+import type { OrganizationRepository } from '../organization/repository.ts';
 import { sessionInCourse } from '../sessions/lookup.ts';
-import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
-import { createMeetingRepository, type MeetingRepository, type MeetingRow } from './repository.ts';
+import type { SessionRepository } from '../sessions/repository.ts';
+import type { MeetingRepository, MeetingRow } from './repository.ts';
 import type { EffectiveStatus, Meeting, MeetingCreate, MeetingSort, MeetingStatus } from './schemas.ts';
 
 /** A meeting is Scheduled until an administrator cancels it. */
@@ -143,13 +142,3 @@ export function createMeetingService(deps: MeetingServiceDeps) {
 }
 
 export type MeetingService = ReturnType<typeof createMeetingService>;
-
-export function meetingServiceFor(platform: Platform): MeetingService {
-  const { db, dialect } = platform.database;
-  return createMeetingService({
-    db,
-    meetings: createMeetingRepository(db),
-    sessions: createSessionRepository(db, dialect, platform.changes),
-    organization: createOrganizationRepository(db, platform.changes),
-  });
-}

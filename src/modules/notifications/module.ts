@@ -3,17 +3,22 @@ import { adminNotificationCommands } from './admin.ts';
 import { notificationJobs } from './delivery.ts';
 import { examples } from './examples.ts';
 import { notificationMetrics } from './metrics.ts';
+import { createNotificationRepository } from './repository.ts';
 import { notificationRoutes } from './routes.ts';
 import { notificationSearch } from './search.ts';
-import { notificationServiceFor } from './service.ts';
+import { createNotificationService, type NotificationService } from './service.ts';
 
 /** Identity notifications: the emails of the staff lifecycle, delivered by a job and read over the API. */
 export const notificationsModule = {
   name: 'notifications',
+  services: {
+    notifications: ({ platform }) =>
+      createNotificationService({ notifications: createNotificationRepository(platform.database.db), queue: platform.queue }),
+  },
   routes:
-    ({ platform }) =>
+    ({ platform, services }) =>
     async (app) => {
-      await app.register(notificationRoutes, { notifications: notificationServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+      await app.register(notificationRoutes, { notifications: services.notifications, maxPageSize: platform.config.maxPageSize });
     },
   jobs: ({ platform }) => notificationJobs(platform),
   admin: adminNotificationCommands,
@@ -21,6 +26,12 @@ export const notificationsModule = {
   metrics: notificationMetrics,
   examples,
 } satisfies AcademyModule;
+
+declare module '../../platform/services.ts' {
+  interface Services {
+    notifications: NotificationService;
+  }
+}
 
 declare module '../../platform/jobs/names.ts' {
   interface JobPayloads {

@@ -4,8 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
-import type { Platform } from '../../platform/platform.ts';
-import { createNotificationRepository, type NotificationFilter, type NotificationRepository, type NotificationRow } from './repository.ts';
+import type { NotificationFilter, NotificationRepository, NotificationRow } from './repository.ts';
 import type { Notification, NotificationSort, NotificationType } from './schemas.ts';
 import { renderSubject } from './templates.ts';
 
@@ -73,7 +72,3 @@ export function createNotificationService(deps: { notifications: NotificationRep
 }
 
 export type NotificationService = ReturnType<typeof createNotificationService>;
-
-export function notificationServiceFor(platform: Platform): NotificationService {
-  return createNotificationService({ notifications: createNotificationRepository(platform.database.db), queue: platform.queue });
-}

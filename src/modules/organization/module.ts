@@ -2,20 +2,29 @@ import type { AcademyModule } from '../../platform/module.ts';
 import { examples } from './examples.ts';
 import { createOrganizationRepository } from './repository.ts';
 import { organizationRoutes } from './routes.ts';
-import { createOrganizationService } from './service.ts';
+import { createOrganizationService, type OrganizationService } from './service.ts';
 
 /** The organization singleton: its settings (time zone, locale, contact) read and changed over the API. */
 export const organizationModule = {
   name: 'organization',
-  routes:
-    ({ platform }) =>
-    async (app) => {
-      const organization = createOrganizationService({
+  services: {
+    organization: ({ platform }) =>
+      createOrganizationService({
         organization: createOrganizationRepository(platform.database.db, platform.changes),
         changes: platform.changes,
         dialect: platform.database.dialect,
-      });
-      await app.register(organizationRoutes, { organization });
+      }),
+  },
+  routes:
+    ({ services }) =>
+    async (app) => {
+      await app.register(organizationRoutes, { organization: services.organization });
     },
   examples,
 } satisfies AcademyModule;
+
+declare module '../../platform/services.ts' {
+  interface Services {
+    organization: OrganizationService;
+  }
+}

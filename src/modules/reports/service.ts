@@ -10,7 +10,6 @@ import type { Outbox } from '../../platform/events/outbox.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { JobRepository } from '../../platform/jobs/repository.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
-import type { Platform } from '../../platform/platform.ts';
 import type { Storage, StoredFile } from '../../platform/storage.ts';
 import { createReportRepository, NEXT_ATTEMPT, type ReportFilter, type ReportRow } from './repository.ts';
 import type { Report, ReportRequest, ReportSort, ReportStatus } from './schemas.ts';
@@ -414,14 +413,3 @@ export function createReportService(deps: ReportServiceDeps) {
 }
 
 export type ReportService = ReturnType<typeof createReportService>;
-
-export function reportServiceFor(platform: Platform): ReportService {
-  return createReportService({
-    db: platform.database.db,
-    holdSnapshot: platform.database.holdSnapshot,
-    storage: platform.storage,
-    outbox: platform.outbox,
-    queue: platform.queue,
-    jobs: platform.jobs,
-  });
-}

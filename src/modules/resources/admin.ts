@@ -4,7 +4,6 @@ import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { ResourceCreate } from './schemas.ts';
-import { resourceServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'session_id', 'title', 'type', 'status', 'url', 'published_at'];
 
@@ -19,9 +18,9 @@ export function adminResourceCommands(admin: Command, run: Runner): void {
     .description('Add a learning resource to a session (a draft unless status is published)')
     .requiredOption('--data <json>', '{"session_id":3,"title":"Slides","type":"link","url":"https://…","status":"draft"}')
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(ResourceCreate, parseData(options.data));
-        const resource = await resourceServiceFor(platform).create(ctx, input);
+        const resource = await services.resources.create(ctx, input);
         out.result(resource, `Resource ${resource.id} created (${resource.status}).\n${table([resource], COLUMNS)}`);
       }),
     );
@@ -30,8 +29,8 @@ export function adminResourceCommands(admin: Command, run: Runner): void {
     .command('publish <id>')
     .description('Publish a draft resource: it then shows through the API')
     .action((id: string) =>
-      run(async ({ platform, out, ctx }) => {
-        const resource = await resourceServiceFor(platform).publish(ctx, idArgument(id));
+      run(async ({ services, out, ctx }) => {
+        const resource = await services.resources.publish(ctx, idArgument(id));
         out.result(resource, `Resource ${resource.id} published.`);
       }),
     );
@@ -41,10 +40,10 @@ export function adminResourceCommands(admin: Command, run: Runner): void {
     .description('List resources, drafts included, of every session or of one')
     .option('--session <id>', 'only the resources of this session')
     .action((options: { session?: string }) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
         const sessionId = options.session === undefined ? undefined : idArgument(options.session);
-        const { items } = await resourceServiceFor(platform).listAll(ctx, sessionId, list);
+        const { items } = await services.resources.listAll(ctx, sessionId, list);
         out.result(items, table(items, COLUMNS));
       }),
     );

@@ -4,10 +4,9 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
-import type { Platform } from '../../platform/platform.ts';
 import { sessionInCourse } from '../sessions/lookup.ts';
-import { createSessionRepository, type SessionRepository } from '../sessions/repository.ts';
-import { createResourceRepository, type ResourceRepository, type ResourceRow } from './repository.ts';
+import type { SessionRepository } from '../sessions/repository.ts';
+import type { ResourceRepository, ResourceRow } from './repository.ts';
 import type { LearningResource, ResourceCreate, ResourceSort, ResourceStatus, ResourceType } from './schemas.ts';
 
 /** A learning resource is drafted, then published (once: a published resource stays published). */
@@ -99,12 +98,3 @@ export function createResourceService(deps: { db: Kysely<DB>; resources: Resourc
 }
 
 export type ResourceService = ReturnType<typeof createResourceService>;
-
-export function resourceServiceFor(platform: Platform): ResourceService {
-  const { db, dialect } = platform.database;
-  return createResourceService({
-    db,
-    resources: createResourceRepository(db),
-    sessions: createSessionRepository(db, dialect, platform.changes),
-  });
-}

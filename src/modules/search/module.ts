@@ -1,16 +1,24 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { examples } from './examples.ts';
 import { searchRoutes } from './routes.ts';
-import { createSearchService, searchGroupsOf } from './service.ts';
+import { createSearchService, type SearchService, searchGroupsOf } from './service.ts';
 
 /** Search: `GET /search` over the groups every module contributes (`search` in their manifests). */
 export const searchModule = {
   name: 'search',
+  services: {
+    search: ({ platform, modules }) => createSearchService(platform, searchGroupsOf(modules)),
+  },
   routes:
-    ({ platform, modules }) =>
+    ({ services, modules }) =>
     async (app) => {
-      const groups = searchGroupsOf(modules);
-      await app.register(searchRoutes, { search: createSearchService(platform, groups), groups });
+      await app.register(searchRoutes, { search: services.search, groups: searchGroupsOf(modules) });
     },
   examples,
 } satisfies AcademyModule;
+
+declare module '../../platform/services.ts' {
+  interface Services {
+    search: SearchService;
+  }
+}

@@ -5,7 +5,6 @@ import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { createCourseRepository } from '../courses/repository.ts';
 import { type Session, SessionCreate, SessionTransition, SessionUpdate } from './schemas.ts';
-import { sessionServiceFor } from './service.ts';
 
 const COLUMNS = [
   'id',
@@ -37,9 +36,9 @@ export function adminSessionCommands(admin: Command, run: Runner): void {
       '{"course":"project-management","name":"January 2027","max_participants":20,"waitlist_enabled":true,"registration_opens_at":"2026-12-01T09:00:00Z","registration_closes_at":"2027-01-08T17:00:00Z","starts_on":"2027-01-11","ends_on":"2027-01-15","instructor_name":"Ada Lovelace","workflow_state":"draft"}',
     )
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(SessionCreate, parseData(options.data));
-        const session = await sessionServiceFor(platform).create(ctx, input);
+        const session = await services.sessions.create(ctx, input);
         out.result(session, show(session, 'created'));
       }),
     );
@@ -49,10 +48,10 @@ export function adminSessionCommands(admin: Command, run: Runner): void {
     .description('Change a session (any create field but course); a larger max_participants promotes from the waitlist')
     .requiredOption('--data <json>', '{"max_participants":25}')
     .action((id: string, options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const sessionId = idArgument(id);
         const input = validateInput(SessionUpdate, parseData(options.data));
-        const session = await sessionServiceFor(platform).update(ctx, sessionId, input);
+        const session = await services.sessions.update(ctx, sessionId, input);
         out.result(session, show(session, 'updated'));
       }),
     );
@@ -64,10 +63,10 @@ export function adminSessionCommands(admin: Command, run: Runner): void {
     )
     .requiredOption('--data <json>', '{"to_state":"cancelled"}')
     .action((id: string, options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const sessionId = idArgument(id);
         const input = validateInput(SessionTransition, parseData(options.data));
-        const session = await sessionServiceFor(platform).transition(ctx, sessionId, input);
+        const session = await services.sessions.transition(ctx, sessionId, input);
         out.result(session, `Session ${session.id} is now ${session.workflow_state}.`);
       }),
     );
@@ -77,7 +76,7 @@ export function adminSessionCommands(admin: Command, run: Runner): void {
     .description('List sessions, of every course or of one')
     .option('--course <slug>', 'only the sessions of this course')
     .action((options: { course?: string }) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ platform, services, out, ctx }) => {
         let courseId: number | undefined;
         if (options.course !== undefined) {
           const course = await createCourseRepository(platform.database.db).findBySlug(options.course);
@@ -85,7 +84,7 @@ export function adminSessionCommands(admin: Command, run: Runner): void {
           courseId = course.id;
         }
         const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
-        const { items } = await sessionServiceFor(platform).listAll(ctx, courseId === undefined ? {} : { courseId }, list);
+        const { items } = await services.sessions.listAll(ctx, courseId === undefined ? {} : { courseId }, list);
         out.result(items, table(items, COLUMNS));
       }),
     );

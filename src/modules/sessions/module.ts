@@ -1,11 +1,16 @@
 import { fixedClock } from '../../platform/clock.ts';
 import { systemContext } from '../../platform/context.ts';
 import type { AcademyModule } from '../../platform/module.ts';
+import { createCourseRepository } from '../courses/repository.ts';
+import { createEnrolmentRepository } from '../enrolments/repository.ts';
+import { createWaitlist } from '../enrolments/waitlist.ts';
+import { createOrganizationRepository } from '../organization/repository.ts';
 import { adminSessionCommands } from './admin.ts';
 import { examples } from './examples.ts';
+import { createSessionRepository } from './repository.ts';
 import { sessionRoutes } from './routes.ts';
 import { sessionSearch } from './search.ts';
-import { sessionServiceFor } from './service.ts';
+import { createSessionService, type SessionService } from './service.ts';
 
 /**
  * Training sessions (a course's intakes): read under their course over the API, managed in the
@@ -13,18 +18,39 @@ import { sessionServiceFor } from './service.ts';
  */
 export const sessionsModule = {
   name: 'sessions',
+  services: {
+    sessions: ({ platform }) => {
+      const { db, dialect } = platform.database;
+      const sessions = createSessionRepository(db, dialect, platform.changes);
+      return createSessionService({
+        db,
+        changes: platform.changes,
+        sessions,
+        courses: createCourseRepository(db),
+        organization: createOrganizationRepository(db, platform.changes),
+        waitlist: createWaitlist({ enrolments: createEnrolmentRepository(db, dialect), sessions, outbox: platform.outbox }),
+        outbox: platform.outbox,
+      });
+    },
+  },
   routes:
-    ({ platform }) =>
+    ({ platform, services }) =>
     async (app) => {
-      await app.register(sessionRoutes, { sessions: sessionServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+      await app.register(sessionRoutes, { sessions: services.sessions, maxPageSize: platform.config.maxPageSize });
     },
   tasks: {
-    'sessions.advance': async ({ platform, now, logger }) => {
+    'sessions.advance': async ({ services, now, logger }) => {
       const clock = fixedClock(now);
-      return sessionServiceFor(platform).advance(systemContext({ clock, logger }));
+      return services.sessions.advance(systemContext({ clock, logger }));
     },
   },
   admin: adminSessionCommands,
   search: [sessionSearch],
   examples,
 } satisfies AcademyModule;
+
+declare module '../../platform/services.ts' {
+  interface Services {
+    sessions: SessionService;
+  }
+}

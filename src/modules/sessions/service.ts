@@ -5,15 +5,13 @@ import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
-import type { Platform } from '../../platform/platform.ts';
 import { localDate } from '../../platform/time.ts';
-import { type CourseRepository, createCourseRepository } from '../courses/repository.ts';
-import { createEnrolmentRepository } from '../enrolments/repository.ts';
-import { createWaitlist, type Waitlist } from '../enrolments/waitlist.ts';
-import { createOrganizationRepository, type OrganizationRepository } from '../organization/repository.ts';
+import type { CourseRepository } from '../courses/repository.ts';
+import type { Waitlist } from '../enrolments/waitlist.ts';
+import type { OrganizationRepository } from '../organization/repository.ts';
 import { SESSION_EVENTS, type SessionMove, sessionLifecycle } from './lifecycle.ts';
 import { presentSession } from './present.ts';
-import { createSessionRepository, type SessionRepository, type SessionRow } from './repository.ts';
+import type { SessionRepository, SessionRow } from './repository.ts';
 import type { Session, SessionCreate, SessionSort, SessionState, SessionTransition, SessionUpdate } from './schemas.ts';
 
 export interface SessionServiceDeps {
@@ -285,17 +283,3 @@ export function createSessionService(deps: SessionServiceDeps) {
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;
-
-export function sessionServiceFor(platform: Platform): SessionService {
-  const { db, dialect } = platform.database;
-  const sessions = createSessionRepository(db, dialect, platform.changes);
-  return createSessionService({
-    db,
-    changes: platform.changes,
-    sessions,
-    courses: createCourseRepository(db),
-    organization: createOrganizationRepository(db, platform.changes),
-    waitlist: createWaitlist({ enrolments: createEnrolmentRepository(db, dialect), sessions, outbox: platform.outbox }),
-    outbox: platform.outbox,
-  });
-}

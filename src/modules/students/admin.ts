@@ -3,7 +3,6 @@ import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { StudentCreate } from './schemas.ts';
-import { studentServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'name', 'email', 'email_verified', 'courses', 'created_at'];
 
@@ -16,9 +15,9 @@ export function adminStudentCommands(admin: Command, run: Runner): void {
     .description('Create a user who becomes a student with a first course application (academy admin applications create)')
     .requiredOption('--data <json>', '{"name":"Ada Lovelace","email":"ada@example.org","email_verified":false}')
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(StudentCreate, parseData(options.data));
-        const student = await studentServiceFor(platform).create(ctx, input);
+        const student = await services.students.create(ctx, input);
         out.result(
           student,
           `Student ${student.id} (${student.email}) created; the API lists it once it has a course application.\n${JSON.stringify(student, null, 2)}`,
@@ -31,8 +30,8 @@ export function adminStudentCommands(admin: Command, run: Runner): void {
     .description('List the students (users with a course application who are not staff)')
     .option('--search <text>', 'only names or emails containing the text (case-insensitive)')
     .action((options: { search?: string }) =>
-      run(async ({ platform, out, ctx }) => {
-        const service = studentServiceFor(platform);
+      run(async ({ services, out, ctx }) => {
+        const service = services.students;
         const list = { page: { page: 1, perPage: 1000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
         const { items, total } = await service.list(ctx, { search: options.search }, list);
         const more = total > items.length ? `\n(${total - items.length} more; narrow the list with --search)` : '';

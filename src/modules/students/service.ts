@@ -4,14 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { normaliseEmail } from '../../platform/email.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
-import type { Platform } from '../../platform/platform.ts';
-import {
-  createStudentRepository,
-  type StudentFilter,
-  type StudentRepository,
-  type StudentRow,
-  type StudentWithCourses,
-} from './repository.ts';
+import type { StudentFilter, StudentRepository, StudentRow, StudentWithCourses } from './repository.ts';
 import type { Student, StudentCreate, StudentSort } from './schemas.ts';
 
 export function presentStudent(row: StudentRow, courses: readonly string[]): Student {
@@ -68,10 +61,3 @@ export function createStudentService(deps: { db: Kysely<DB>; students: StudentRe
 }
 
 export type StudentService = ReturnType<typeof createStudentService>;
-
-export function studentServiceFor(platform: Platform): StudentService {
-  return createStudentService({
-    db: platform.database.db,
-    students: createStudentRepository(platform.database.db, platform.database.dialect),
-  });
-}

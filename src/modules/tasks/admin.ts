@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { NotFoundError } from '../../platform/errors.ts';
-import { taskServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'task_type', 'cron', 'timezone', 'enabled', 'next_run_at', 'last_run_at', 'last_outcome'];
 
@@ -14,8 +13,8 @@ export function adminTaskCommands(admin: Command, run: Runner): void {
     .command('list')
     .description('List the scheduled tasks')
     .action(() =>
-      run(async ({ platform, out, ctx }) => {
-        const service = taskServiceFor(platform);
+      run(async ({ services, out, ctx }) => {
+        const service = services.tasks;
         const list = { page: { page: 1, perPage: 1000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
         const { items } = await service.list(ctx, {}, list);
         out.result(items, table(items as unknown as Record<string, unknown>[], COLUMNS));
@@ -34,12 +33,10 @@ export function adminTaskCommands(admin: Command, run: Runner): void {
           : 'Disable a task (id or task type); it is no longer scheduled and cannot be run',
       )
       .action((reference: string) =>
-        run(async ({ platform, out, ctx }) => {
-          const task = await taskServiceFor(platform)
-            .setEnabled(ctx, reference, enabled)
-            .catch((error) => {
-              throw error instanceof NotFoundError ? new NotFoundError(`No task has the id or task type "${reference}".`) : error;
-            });
+        run(async ({ services, out, ctx }) => {
+          const task = await services.tasks.setEnabled(ctx, reference, enabled).catch((error) => {
+            throw error instanceof NotFoundError ? new NotFoundError(`No task has the id or task type "${reference}".`) : error;
+          });
           out.result(
             task,
             `Task ${task.id} (${task.task_type}) ${enabled ? 'enabled' : 'disabled'}.${task.next_run_at ? ` Next run: ${task.next_run_at}.` : ''}\n${JSON.stringify(task, null, 2)}`,

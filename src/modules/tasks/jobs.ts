@@ -2,6 +2,7 @@ import type { JobDefinitions } from '../../platform/jobs/registry.ts';
 import { PermanentJobError } from '../../platform/jobs/registry.ts';
 import type { TaskFunction } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { Services } from '../../platform/services.ts';
 import { createTaskRepository } from './repository.ts';
 
 /** Runs kept per task (the latest); older ones are deleted as new runs finish. */
@@ -19,7 +20,7 @@ function message(error: unknown): string {
  * work and records the outcome on the run and on the task. A failed run also fails its job for good
  * (no retry: the next scheduled time is the retry), which reports `job.failed`.
  */
-export function taskJobs(platform: Platform, taskTypes: Record<string, TaskFunction>) {
+export function taskJobs(platform: Platform, services: Services, taskTypes: Record<string, TaskFunction>) {
   const tasks = createTaskRepository(platform.database.db);
   return {
     'tasks.run': {
@@ -48,7 +49,7 @@ export function taskJobs(platform: Platform, taskTypes: Record<string, TaskFunct
         try {
           const work = taskTypes[task.task_type];
           if (!work) throw new Error(`No work is defined for task type ${task.task_type} in this version.`);
-          const summary = await work({ platform, now: started, signal: ctx.signal, logger });
+          const summary = await work({ platform, services, now: started, signal: ctx.signal, logger });
           logger.info({ summary }, 'task run succeeded');
         } catch (caught) {
           error = message(caught);

@@ -1,9 +1,11 @@
 import type { AcademyModule } from '../../platform/module.ts';
+import { createOrganizationRepository } from '../organization/repository.ts';
 import { adminTaskCommands } from './admin.ts';
 import { examples } from './examples.ts';
 import { taskJobs } from './jobs.ts';
+import { createTaskRepository } from './repository.ts';
 import { taskRoutes } from './routes.ts';
-import { taskServiceFor } from './service.ts';
+import { createTaskService, type TaskService } from './service.ts';
 import { taskTypesOf } from './types.ts';
 
 /** Permanently failed jobs are kept this long for inspection, then removed by `jobs.prune_failed`. */
@@ -12,13 +14,22 @@ export const FAILED_JOB_RETENTION_DAYS = 30;
 /** Scheduled tasks: the cron scheduler's runs, their API and administration. */
 export const tasksModule = {
   name: 'tasks',
+  services: {
+    tasks: ({ platform }) =>
+      createTaskService({
+        tasks: createTaskRepository(platform.database.db),
+        organization: createOrganizationRepository(platform.database.db, platform.changes),
+        database: platform.database,
+        queue: platform.queue,
+      }),
+  },
   routes:
-    ({ platform, modules }) =>
+    ({ platform, services, modules }) =>
     async (app) => {
       const taskTypes = Object.keys(taskTypesOf(modules));
-      await app.register(taskRoutes, { tasks: taskServiceFor(platform), maxPageSize: platform.config.maxPageSize, taskTypes });
+      await app.register(taskRoutes, { tasks: services.tasks, maxPageSize: platform.config.maxPageSize, taskTypes });
     },
-  jobs: ({ platform, modules }) => taskJobs(platform, taskTypesOf(modules)),
+  jobs: ({ platform, services, modules }) => taskJobs(platform, services, taskTypesOf(modules)),
   tasks: {
     'jobs.prune_failed': async ({ platform, now }) => {
       const before = new Date(now.getTime() - FAILED_JOB_RETENTION_DAYS * 86_400_000).toISOString();
@@ -28,6 +39,12 @@ export const tasksModule = {
   admin: adminTaskCommands,
   examples,
 } satisfies AcademyModule;
+
+declare module '../../platform/services.ts' {
+  interface Services {
+    tasks: TaskService;
+  }
+}
 
 declare module '../../platform/jobs/names.ts' {
   interface JobPayloads {

@@ -4,9 +4,8 @@ import { readSnapshot } from '../../db/snapshot.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
-import type { Platform } from '../../platform/platform.ts';
-import { createOrganizationRepository, type OrganizationRepository } from '../organization/repository.ts';
-import { createTaskRepository, type TaskFilter, type TaskRepository, type TaskRow, type TaskRunRow } from './repository.ts';
+import type { OrganizationRepository } from '../organization/repository.ts';
+import type { TaskFilter, TaskRepository, TaskRow, TaskRunRow } from './repository.ts';
 import { nextRunAt, queueRun } from './schedule.ts';
 import type { Task, TaskDetail, TaskRun, TaskSort } from './schemas.ts';
 
@@ -127,13 +126,3 @@ export function createTaskService(deps: TaskServiceDeps) {
 }
 
 export type TaskService = ReturnType<typeof createTaskService>;
-
-/** The task service over a platform's database and queue. */
-export function taskServiceFor(platform: Platform): TaskService {
-  return createTaskService({
-    tasks: createTaskRepository(platform.database.db),
-    organization: createOrganizationRepository(platform.database.db, platform.changes),
-    database: platform.database,
-    queue: platform.queue,
-  });
-}

@@ -5,7 +5,7 @@ import type { Runner } from '../../cli/runner.ts';
 import { PERMISSION_NAMES } from '../../platform/permissions.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { StaffCreate, USER_STATES, UserGrant, UserPatch, type UserState } from './schemas.ts';
-import { type UserService, userServiceFor } from './service.ts';
+import type { UserService } from './service.ts';
 
 const COLUMNS = ['id', 'name', 'email', 'job_title', 'status', 'permissions'];
 
@@ -24,9 +24,9 @@ export function adminUserCommands(admin: Command, run: Runner): void {
       '{"name":"Grace Hopper","email":"grace@example.org","job_title":"Registrar","permissions":["courses.approve"]}',
     )
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(StaffCreate, parseData(options.data));
-        const user = await userServiceFor(platform).create(ctx, input);
+        const user = await services.users.create(ctx, input);
         out.result(user, `User ${user.id} (${user.email}) created in draft.\n${table([user], COLUMNS)}`);
       }),
     );
@@ -36,9 +36,9 @@ export function adminUserCommands(admin: Command, run: Runner): void {
     .description('Change the name, email or job title of a staff user')
     .requiredOption('--data <json>', '{"job_title":"Head of training"}')
     .action((id: string, options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const userId = idArgument(id);
-        const user = await userServiceFor(platform).update(ctx, userId, validateInput(UserPatch, parseData(options.data)));
+        const user = await services.users.update(ctx, userId, validateInput(UserPatch, parseData(options.data)));
         out.result(user, table([user], COLUMNS));
       }),
     );
@@ -55,8 +55,8 @@ export function adminUserCommands(admin: Command, run: Runner): void {
       .command(`${move} <id>`)
       .description(description)
       .action((id: string) =>
-        run(async ({ platform, out, ctx }) => {
-          const user = await userServiceFor(platform)[move](ctx, idArgument(id));
+        run(async ({ services, out, ctx }) => {
+          const user = await services.users[move](ctx, idArgument(id));
           out.result(user, `User ${user.id} (${user.email}) is now ${user.status}; the notification is queued.`);
         }),
       );
@@ -67,9 +67,9 @@ export function adminUserCommands(admin: Command, run: Runner): void {
     .description(`Replace a staff user's permissions (known: ${PERMISSION_NAMES.join(', ')})`)
     .requiredOption('--data <json>', '{"permissions":["courses.approve","documents.approve"]}')
     .action((id: string, options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const userId = idArgument(id);
-        const user = await userServiceFor(platform).grant(ctx, userId, validateInput(UserGrant, parseData(options.data)));
+        const user = await services.users.grant(ctx, userId, validateInput(UserGrant, parseData(options.data)));
         out.result(user, `User ${user.id} now holds: ${user.permissions.length ? user.permissions.join(', ') : '(no permissions)'}.`);
       }),
     );
@@ -79,12 +79,12 @@ export function adminUserCommands(admin: Command, run: Runner): void {
     .description('List the staff users')
     .option('--status <status>', `only users in this state (${USER_STATES.join(', ')})`)
     .action((options: { status?: string }) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         if (options.status !== undefined && !(USER_STATES as readonly string[]).includes(options.status)) {
           throw new Error(`--status must be one of ${USER_STATES.join(', ')}`);
         }
         const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
-        const { items } = await userServiceFor(platform).list(ctx, { status: options.status as UserState | undefined }, list);
+        const { items } = await services.users.list(ctx, { status: options.status as UserState | undefined }, list);
         out.result(items, table(items, COLUMNS));
       }),
     );

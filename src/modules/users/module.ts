@@ -1,25 +1,47 @@
 import type { AcademyModule } from '../../platform/module.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
+import { createWorkflowRepository } from '../workflows/repository.ts';
 import { adminUserCommands } from './admin.ts';
 import { examples } from './examples.ts';
 import { invitationPages } from './pages.ts';
+import { createInvitationRepository, createStaffRepository } from './repository.ts';
 import { userRoutes } from './routes.ts';
 import { userSearch } from './search.ts';
-import { userServiceFor } from './service.ts';
+import { createUserService, type UserService } from './service.ts';
 
 /** Staff users and their lifecycle (draft → invited → active ⇄ suspended, archived), over the API and the administration. */
 export const usersModule = {
   name: 'users',
-  routes:
-    ({ platform }) =>
-    async (app) => {
-      await app.register(userRoutes, { users: userServiceFor(platform), maxPageSize: platform.config.maxPageSize });
+  services: {
+    users: ({ platform, services }) => {
+      const { db, dialect } = platform.database;
+      return createUserService({
+        db,
+        dialect,
+        staff: createStaffRepository(db),
+        invitations: createInvitationRepository(db, dialect),
+        notifications: services.notifications,
+        changes: platform.changes,
+        namedIn: createWorkflowRepository(db),
+      });
     },
-  pages: ({ platform }) => {
+  },
+  routes:
+    ({ platform, services }) =>
+    async (app) => {
+      await app.register(userRoutes, { users: services.users, maxPageSize: platform.config.maxPageSize });
+    },
+  pages: ({ platform, services }) => {
     const organization = createOrganizationRepository(platform.database.db, platform.changes);
-    return invitationPages({ users: userServiceFor(platform), organizationName: async () => (await organization.get()).name });
+    return invitationPages({ users: services.users, organizationName: async () => (await organization.get()).name });
   },
   admin: adminUserCommands,
   search: [userSearch],
   examples,
 } satisfies AcademyModule;
+
+declare module '../../platform/services.ts' {
+  interface Services {
+    users: UserService;
+  }
+}

@@ -8,19 +8,10 @@ import type { ServiceContext } from '../../platform/context.ts';
 import { normaliseEmail } from '../../platform/email.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
 import type { Permission } from '../../platform/permissions.ts';
-import type { Platform } from '../../platform/platform.ts';
-import { type NotificationService, notificationServiceFor } from '../notifications/service.ts';
-import { createWorkflowRepository } from '../workflows/repository.ts';
+import type { NotificationService } from '../notifications/service.ts';
 import { hashInvitationToken, INVITATION_TOKEN } from './invitations.ts';
 import { MOVE_NOTIFICATIONS, moveTimestamps, type UserMove, userLifecycle } from './lifecycle.ts';
-import {
-  createInvitationRepository,
-  createStaffRepository,
-  type InvitationRepository,
-  type StaffFilter,
-  type StaffRepository,
-  type StaffRow,
-} from './repository.ts';
+import type { InvitationRepository, StaffFilter, StaffRepository, StaffRow } from './repository.ts';
 import type { StaffCreate, User, UserGrant, UserPatch, UserSort } from './schemas.ts';
 
 export function presentUser(row: StaffRow): User {
@@ -240,16 +231,3 @@ export function createUserService(deps: UserServiceDeps) {
 }
 
 export type UserService = ReturnType<typeof createUserService>;
-
-export function userServiceFor(platform: Platform): UserService {
-  const db = platform.database.db;
-  return createUserService({
-    db,
-    dialect: platform.database.dialect,
-    staff: createStaffRepository(db),
-    invitations: createInvitationRepository(db, platform.database.dialect),
-    notifications: notificationServiceFor(platform),
-    changes: platform.changes,
-    namedIn: createWorkflowRepository(db),
-  });
-}

@@ -4,7 +4,6 @@ import { table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { listEndpoints } from './cli.ts';
 import type { DeliveryView } from './service.ts';
-import { webhookServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'endpoint_id', 'event_type', 'event_id', 'status', 'attempts', 'next_attempt_at'];
 
@@ -28,8 +27,8 @@ export function adminWebhookCommands(admin: Command, run: Runner): void {
     .command('test <endpoint>')
     .description('Queue a signed `ping` event to this endpoint now (one attempt) and print the delivery')
     .action((id: string) =>
-      run(async ({ platform, out, ctx }) => {
-        const delivery = await webhookServiceFor(platform).test(ctx, idArgument(id));
+      run(async ({ services, out, ctx }) => {
+        const delivery = await services.webhooks.test(ctx, idArgument(id));
         out.result(delivery, described(delivery, `A ping to endpoint ${delivery.endpoint_id}`));
       }),
     );
@@ -40,8 +39,8 @@ export function adminWebhookCommands(admin: Command, run: Runner): void {
       'Queue one more attempt of a succeeded or failed delivery now, with the same webhook-id and body (receivers de-duplicate on it)',
     )
     .action((id: string) =>
-      run(async ({ platform, out, ctx }) => {
-        const delivery = await webhookServiceFor(platform).redeliver(ctx, idArgument(id));
+      run(async ({ services, out, ctx }) => {
+        const delivery = await services.webhooks.redeliver(ctx, idArgument(id));
         out.result(delivery, described(delivery, `Another attempt of ${delivery.event_type}`));
       }),
     );

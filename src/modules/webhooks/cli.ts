@@ -2,13 +2,12 @@ import type { Command } from 'commander';
 import { idArgument } from '../../cli/ids.ts';
 import { table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
-import { webhookServiceFor } from './service.ts';
 
 /** `webhooks list`, also `admin webhooks list` (every admin resource lists): the endpoints, never their secrets. */
 export function listEndpoints(run: Runner): () => Promise<void> {
   return () =>
-    run(async ({ platform, out, ctx }) => {
-      const list = await webhookServiceFor(platform).list(ctx);
+    run(async ({ services, out, ctx }) => {
+      const list = await services.webhooks.list(ctx);
       const rows = list.map((e) => ({ ...e, events: e.events ?? 'all' }));
       out.result(list, table(rows, ['id', 'url', 'events', 'enabled', 'disabled_reason', 'created_at']));
     });
@@ -25,9 +24,9 @@ export function webhookCommands(program: Command, run: Runner): void {
     .requiredOption('--url <url>', 'the http(s) URL that receives POSTed events')
     .option('--events <list>', 'comma-separated event types (default: every webhook event type)')
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const events = options.events === undefined ? undefined : String(options.events).split(',');
-        const { endpoint, secret } = await webhookServiceFor(platform).create(ctx, { url: options.url, events });
+        const { endpoint, secret } = await services.webhooks.create(ctx, { url: options.url, events });
         out.result(
           { ...endpoint, secret },
           `${secret}\n\nWebhook endpoint ${endpoint.id} created for ${endpoint.url} (events: ${endpoint.events?.join(', ') ?? 'all'}).\n` +
@@ -42,8 +41,8 @@ export function webhookCommands(program: Command, run: Runner): void {
     .command('delete <id>')
     .description('Delete an endpoint and its delivery history; pending deliveries are dropped')
     .action((value: string) =>
-      run(async ({ platform, out, ctx }) => {
-        const endpoint = await webhookServiceFor(platform).delete(ctx, idArgument(value));
+      run(async ({ services, out, ctx }) => {
+        const endpoint = await services.webhooks.delete(ctx, idArgument(value));
         out.result(endpoint, `Webhook endpoint ${endpoint.id} (${endpoint.url}) deleted.`);
       }),
     );
@@ -53,10 +52,10 @@ export function webhookCommands(program: Command, run: Runner): void {
     .description("An endpoint's recent deliveries, newest first")
     .option('--limit <n>', 'how many (1-500)', '50')
     .action((value: string, options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const limit = Number(options.limit);
         if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new Error('--limit must be a whole number from 1 to 500');
-        const list = await webhookServiceFor(platform).deliveries(ctx, idArgument(value), limit);
+        const list = await services.webhooks.deliveries(ctx, idArgument(value), limit);
         out.result(
           list,
           table(list as unknown as Record<string, unknown>[], [

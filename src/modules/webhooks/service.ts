@@ -7,11 +7,10 @@ import { newEventId } from '../../platform/events/outbox.ts';
 import type { EventRepository } from '../../platform/events/repository.ts';
 import { EVENT_VERSION, isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../platform/events/types.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
-import { type Outbound, outboundFor } from '../../platform/outbound.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { Outbound } from '../../platform/outbound.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 import { deliveryLifecycle } from './delivery.ts';
-import { createWebhookRepository, type DeliveryRow, type EndpointRow, type WebhookRepository } from './repository.ts';
+import type { DeliveryRow, EndpointRow, WebhookRepository } from './repository.ts';
 
 /** The event type of `academy admin webhooks test`: sent to one endpoint only, never fanned out. */
 export const PING_EVENT_TYPE = 'ping';
@@ -223,14 +222,3 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
-
-export function webhookServiceFor(platform: Platform): WebhookService {
-  return createWebhookService({
-    db: platform.database.db,
-    webhooks: createWebhookRepository(platform.database.db),
-    events: platform.events,
-    queue: platform.queue,
-    outbound: outboundFor(platform.config),
-    secrets: platform.secrets,
-  });
-}

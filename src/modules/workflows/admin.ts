@@ -4,7 +4,6 @@ import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { WORKFLOW_KEYS } from './definitions.ts';
 import { WorkflowCreate, type WorkflowInstance } from './schemas.ts';
-import { workflowServiceFor } from './service.ts';
 
 const COLUMNS = ['id', 'workflow', 'state', 'subject', 'assignee', 'allowed_transitions', 'updated_at'];
 
@@ -27,9 +26,9 @@ export function adminWorkflowCommands(admin: Command, run: Runner): void {
     .description('Open a workflow instance in its initial state, optionally about a subject and with an assignee (an active staff user)')
     .requiredOption('--data <json>', '{"workflow":"course_approval","subject_type":"course","subject_id":3,"assignee_id":7}')
     .action((options) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const input = validateInput(WorkflowCreate, parseData(options.data));
-        const instance = await workflowServiceFor(platform).create(ctx, input);
+        const instance = await services.workflows.create(ctx, input);
         out.result(
           instance,
           `Workflow ${instance.id} (${instance.workflow}) opened: ${instance.state}.\n${table(rows([instance]), COLUMNS)}`,
@@ -43,9 +42,9 @@ export function adminWorkflowCommands(admin: Command, run: Runner): void {
     .option('--workflow <key>', `only instances of this workflow (${WORKFLOW_KEYS.join(', ')})`)
     .option('--state <state>', 'only instances in this state')
     .action((options: { workflow?: string; state?: string }) =>
-      run(async ({ platform, out, ctx }) => {
+      run(async ({ services, out, ctx }) => {
         const list = { page: { page: 1, perPage: 10_000, offset: 0 }, sort: 'id', direction: 'asc' } as const;
-        const { items } = await workflowServiceFor(platform).list(ctx, { workflow: options.workflow, state: options.state }, list);
+        const { items } = await services.workflows.list(ctx, { workflow: options.workflow, state: options.state }, list);
         out.result(items, table(rows(items), COLUMNS));
       }),
     );

@@ -6,16 +6,8 @@ import { readSnapshot } from '../../db/snapshot.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle, type Lifecycle, type Move } from '../../platform/lifecycle.ts';
-import type { Platform } from '../../platform/platform.ts';
 import { definitionOf, movesFrom, statesOf, WORKFLOWS, type WorkflowDefinition, type WorkflowKey } from './definitions.ts';
-import {
-  createWorkflowRepository,
-  type DecisionRow,
-  type InstanceFilter,
-  type InstanceRow,
-  type PersonRow,
-  type WorkflowRepository,
-} from './repository.ts';
+import type { DecisionRow, InstanceFilter, InstanceRow, PersonRow, WorkflowRepository } from './repository.ts';
 import type { WorkflowCreate, WorkflowInstance, WorkflowSort } from './schemas.ts';
 
 /**
@@ -224,11 +216,3 @@ export function createWorkflowService(deps: { db: Kysely<DB>; dialect: Dialect; 
 }
 
 export type WorkflowService = ReturnType<typeof createWorkflowService>;
-
-export function workflowServiceFor(platform: Platform): WorkflowService {
-  return createWorkflowService({
-    db: platform.database.db,
-    dialect: platform.database.dialect,
-    workflows: createWorkflowRepository(platform.database.db),
-  });
-}
