@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { assertFetchError } from '../support/errors.ts';
 import { type AcademyServer, runAcademy, startServer } from '../support/process.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -116,13 +117,11 @@ describe('the TypeScript client against a live server with the demo academy', ()
     assert.deepEqual(present(unchanged, documentedHeaders('getCourse', '304')), [], 'getCourse 304');
 
     const missing = await get('/api/v1/students/2147483647');
-    assert.equal(missing.status, 404);
-    assert.equal((await missing.json()).code, 'not_found');
+    await assertFetchError(missing, 404, 'not_found');
     assert.deepEqual(present(missing, documentedHeaders('getStudent', '404')), [], 'getStudent 404');
 
     const anonymous = await fetch(`${server.url}/api/v1/courses`);
-    assert.equal(anonymous.status, 401);
-    assert.equal((await anonymous.json()).code, 'unauthenticated');
+    await assertFetchError(anonymous, 401, 'unauthenticated');
     assert.deepEqual(present(anonymous, documentedHeaders('listCourses', '401')), [], 'listCourses 401');
 
     const versions = await fetch(`${server.url}/api`);

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { assertFetchError } from '../support/errors.ts';
 import { type AcademyServer, runAcademy, startServer } from '../support/process.ts';
 import { connect, within } from '../support/sockets.ts';
 
@@ -78,8 +79,7 @@ describe('academy serve (a real process)', () => {
     assert.equal(typeof body.data.timezone, 'string');
 
     const anonymous = await fetch(`${server.url}/api/v1/organization`);
-    assert.equal(anonymous.status, 401);
-    assert.equal((await anonymous.json()).code, 'unauthenticated');
+    await assertFetchError(anonymous, 401, 'unauthenticated');
   });
 
   test('revoking, rotating or re-scoping a token with the CLI takes effect on the running server at once', async () => {
@@ -199,8 +199,7 @@ describe('academy serve (a real process)', () => {
     try {
       await fetch(`${separate.url}/livez`);
       const onApi = await fetch(`${separate.url}/metrics`);
-      assert.equal(onApi.status, 404);
-      assert.equal((await onApi.json()).code, 'not_found');
+      await assertFetchError(onApi, 404, 'not_found');
       const scraped = await fetch(`http://127.0.0.1:${port}/metrics`);
       assert.equal(scraped.status, 200);
       assert.match(await scraped.text(), /academy_http_requests_total\{method="GET",route="\/livez",status="200"\} 1/);
