@@ -60,6 +60,14 @@ const FORMATS: Record<string, { validate: (value: string) => boolean; clause: st
   timezone: { validate: isTimeZone, clause: 'must be an IANA time zone, such as Europe/Berlin' },
   currency: { validate: (value) => currencies.has(value), clause: 'must be an ISO 4217 currency code, such as EUR' },
   locale: { validate: isLocale, clause: 'must be a BCP 47 language tag, such as en-GB' },
+  // A form field (multipart or urlencoded: text) naming a row: its id, or empty or `null` for none.
+  'form-id': {
+    validate: (value) => {
+      const text = value.trim();
+      return text === '' || text === 'null' || (/^[1-9]\d{0,9}$/.test(text) && Number(text) <= 2_147_483_647);
+    },
+    clause: 'must be a positive whole number id (or empty, for none)',
+  },
 };
 
 const STANDARD_FORMATS: Record<string, string> = {

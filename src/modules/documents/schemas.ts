@@ -68,3 +68,22 @@ export const DocumentListQuery = ListQuery({
     student_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Only documents of this student.' })),
   },
 });
+
+const FormId = (description: string) => Type.Optional(Type.String({ format: 'form-id', description }));
+
+/** The form fields of an upload so far (multipart text, before the file): each checked as it arrives. */
+export const UploadFieldsSoFar = Type.Object(
+  {
+    type: Type.Optional(StringEnum(DOCUMENT_TYPES)),
+    title: Type.Optional(Type.String({ maxLength: 200 })),
+    student_id: FormId('The student the document is about; empty for none.'),
+    supersedes_id: FormId('The current version this upload replaces; empty for none.'),
+  },
+  { additionalProperties: false },
+);
+
+/** The form fields of a whole upload: as above, the type required. */
+export const UploadFields = Type.Object(
+  { ...UploadFieldsSoFar.properties, type: StringEnum(DOCUMENT_TYPES) },
+  { additionalProperties: false },
+);

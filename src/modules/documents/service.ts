@@ -10,11 +10,19 @@ import type { Outbox } from '../../platform/events/outbox.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import { FileTooLargeError, type Storage, type StoredFile } from '../../platform/storage.ts';
+import { validateInput } from '../../platform/validation.ts';
 import { studentExists } from '../students/repository.ts';
 import type { DocumentFilter, DocumentRepository, DocumentRow } from './repository.ts';
-import type { Document, DocumentPatch, DocumentSort, DocumentStatus } from './schemas.ts';
+import {
+  type Document,
+  type DocumentPatch,
+  type DocumentSort,
+  type DocumentStatus,
+  UploadFields as UploadFieldsSchema,
+  UploadFieldsSoFar,
+} from './schemas.ts';
 import { SNIFF_BYTES, sniffMediaType } from './sniff.ts';
-import { DOCUMENT_TYPES, type DocumentType, type DocumentTypeRule, largestLimit } from './types.ts';
+import { type DocumentType, type DocumentTypeRule, largestLimit } from './types.ts';
 
 /** stored → available (checked by the job); stored/available → archived; anything but deleted → deleted. */
 export const documentLifecycle = defineLifecycle<DocumentStatus, 'make_available' | 'archive' | 'delete'>({
@@ -57,8 +65,6 @@ export interface UploadFields {
   supersedes_id?: string | undefined;
 }
 
-const KNOWN_FIELDS = ['type', 'title', 'student_id', 'supersedes_id', 'file'];
-
 /** An upload's file part: its stream, the client's name and claimed media type. */
 export interface UploadFile {
   stream: Readable;
@@ -99,38 +105,33 @@ export function cleanFilename(name: string | undefined): string {
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'file' : cleaned;
 }
 
-function positiveId(value: string | undefined, field: string, errors: Record<string, string[]>): number | null | undefined {
+/** A form id as the schema let it through: a row's id, or null for an empty value (none). */
+function formId(value: string | undefined): number | null | undefined {
   if (value === undefined) return undefined;
-  if (value.trim() === '' || value === 'null') return null;
-  if (!/^[1-9]\d{0,9}$/.test(value.trim()) || Number(value) > 2147483647) {
-    errors[field] = [`The ${field} field must be a positive integer id.`];
-    return undefined;
-  }
-  return Number(value);
+  const text = value.trim();
+  return text === '' || text === 'null' ? null : Number(text);
 }
 
 /**
- * The checked fields of an upload, or the fields' errors. `final` once every part has arrived: then a
- * missing type is an error, before it is only unknown yet.
+ * The checked fields of an upload, or the fields' errors: checked against UploadFieldsSoFar as they
+ * arrive, against UploadFields (the type required) once every part has arrived.
  */
 function readFields(fields: UploadFields & Record<string, string | undefined>, final: boolean) {
-  const errors: Record<string, string[]> = {};
-  for (const name of Object.keys(fields)) {
-    if (!KNOWN_FIELDS.includes(name)) errors[name] = [`The ${name} field is not recognised (known: ${KNOWN_FIELDS.join(', ')}).`];
+  const { file: _file, ...form } = fields;
+  let errors: Record<string, string[]> = {};
+  try {
+    validateInput(final ? UploadFieldsSchema : UploadFieldsSoFar, form, 'body');
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    errors = error.details ?? {};
   }
-  let type: DocumentType | undefined;
-  if (fields.type !== undefined) {
-    if ((DOCUMENT_TYPES as readonly string[]).includes(fields.type)) type = fields.type as DocumentType;
-    else errors.type = [`The type field must be one of: ${DOCUMENT_TYPES.join(', ')}.`];
-  } else if (final) errors.type = ['The type field is required.'];
-  let title: string | null | undefined;
-  if (fields.title !== undefined) {
-    const trimmed = fields.title.replace(/\p{Cc}/gu, ' ').trim();
-    if (trimmed.length > 200) errors.title = ['The title field must be at most 200 characters.'];
-    else title = trimmed === '' ? null : trimmed;
-  }
-  const studentId = positiveId(fields.student_id, 'student_id', errors);
-  const supersedesId = positiveId(fields.supersedes_id, 'supersedes_id', errors);
+  const valid = (name: string) => errors[name] === undefined;
+  const type = valid('type') ? (fields.type as DocumentType | undefined) : undefined;
+  // Control characters read as spaces; an empty title is none.
+  const cleaned = fields.title?.replace(/\p{Cc}/gu, ' ').trim();
+  const title = fields.title === undefined || !valid('title') ? undefined : cleaned === '' ? null : cleaned;
+  const studentId = valid('student_id') ? formId(fields.student_id) : undefined;
+  const supersedesId = valid('supersedes_id') ? formId(fields.supersedes_id) : undefined;
   return { errors, type, title, studentId, supersedesId };
 }
 
