@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,12 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a command whose database cannot be reached', () => {
   test('fails with the API code `unavailable` and exit 75 (retry later), not as a generic failure', async () => {
-    const env = { DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/academy`, ACADEMY_DATA_DIR: dir };
+    // A PostgreSQL deployment's processes share a secret key (the SQLite suite has none of its own).
+    const env = {
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/academy`,
+      ACADEMY_DATA_DIR: dir,
+      ACADEMY_SECRET_KEY: randomBytes(32).toString('base64'),
+    };
     const json = await runCli(['--json', 'admin', 'courses', 'list'], env);
     assert.equal(json.code, EXIT_UNAVAILABLE, json.stderr);
     assert.equal(EXIT_UNAVAILABLE, 75);
