@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { buildApp } from '../src/app.ts';
+import { buildApp } from '../src/assembly/app.ts';
+import { assemble } from '../src/assembly/modules.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seedDemo } from '../src/modules/demo/seed.ts';
-import { assemble } from '../src/modules/index.ts';
 import { benchSecretKey } from './datasets.ts';
 
 const given = process.env.BENCH_DATABASE_URL;

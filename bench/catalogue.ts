@@ -9,10 +9,10 @@
 // Standalone: npx node bench/catalogue.ts
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { assemble } from '../src/assembly/modules.ts';
 import { loadConfig } from '../src/config.ts';
 import { keptTotals } from '../src/db/totals.ts';
 import { listRequest } from '../src/http/list.ts';
-import { assemble } from '../src/modules/index.ts';
 import { operatorContext, type ServiceContext } from '../src/platform/context.ts';
 import type { Platform } from '../src/platform/platform.ts';
 import type { Services } from '../src/platform/services.ts';

@@ -8,10 +8,10 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pino from 'pino';
+import { assemble } from '../src/assembly/modules.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { SCALE_SEED_VERSION, type ScaleSummary, seedScale } from '../src/modules/demo/scale.ts';
-import { assemble } from '../src/modules/index.ts';
 import { createRuntimeStateRepository } from '../src/modules/runtime/repository.ts';
 import type { Platform } from '../src/platform/platform.ts';
 

@@ -2,8 +2,8 @@
 // in the given format on the given database and runs the generation job's work here, sampling this
 // process's resident memory every 20 ms. Prints one JSON line: seconds, rows, bytes, RSS before and peak.
 import pino from 'pino';
+import { assemble } from '../src/assembly/modules.ts';
 import { loadConfig } from '../src/config.ts';
-import { assemble } from '../src/modules/index.ts';
 import { createReportGenerator } from '../src/modules/reports/generator.ts';
 import { systemContext } from '../src/platform/context.ts';
 import { benchSecretKey } from './datasets.ts';

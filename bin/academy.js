@@ -21,7 +21,7 @@ const cache = enableCompileCache(
   process.env.NODE_COMPILE_CACHE || fileURLToPath(new URL('../node_modules/.cache/academy-compile/', import.meta.url)),
 );
 if (cache.directory) process.env.NODE_COMPILE_CACHE = cache.directory;
-const { main } = await import('../src/cli/main.ts');
+const { main } = await import('../src/assembly/commands/main.ts');
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

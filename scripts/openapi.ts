@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { buildApp } from '../src/app.ts';
+import { buildApp } from '../src/assembly/app.ts';
+import { assemble } from '../src/assembly/modules.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { assemble } from '../src/modules/index.ts';
 import { writeOrCheck } from './generated-file.ts';
 
 export const documentFile = fileURLToPath(new URL('../openapi/openapi.json', import.meta.url));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import ipaddr from 'ipaddr.js';
 import type { DatabaseTimeouts } from './db/database.ts';
-import { parseSecretKey, type SecretKey } from './platform/secrets/box.ts';
+import { parseSecretKey, type SecretKey } from './secret-key.ts';
 
 /** Validated runtime configuration. Every field comes from one environment variable (see README). */
 export interface Config {

@@ -3201,10 +3201,23 @@ export interface components {
          *     }
          */
         OrganizationPatch: {
+            /** Format: line */
             name?: string;
             legal_name?: string | null;
+            /**
+             * Format: timezone
+             * @description IANA time zone, e.g. Europe/Berlin.
+             */
             timezone?: string;
+            /**
+             * Format: locale
+             * @description BCP 47 language tag, e.g. en-GB.
+             */
             locale?: string;
+            /**
+             * Format: currency
+             * @description ISO 4217 code, e.g. EUR.
+             */
             currency?: string;
             /** Format: email */
             contact_email?: string | null;

@@ -5,7 +5,7 @@ import type { Output } from './output.ts';
 
 export interface CommandContext {
   platform: Platform;
-  /** The process's services, built once by the assembly (src/modules/index.ts). */
+  /** The process's services, built once by the assembly (src/assembly/modules.ts). */
   services: Services;
   out: Output;
   /** The operator's context for service calls. */

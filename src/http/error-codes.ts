@@ -1,8 +1,8 @@
 /**
  * The error codes of the API with their status and a message the server really sends for each: the
- * vocabulary that routes declare their errors in (`config.errors`, src/http/openapi.ts) and that the
+ * vocabulary that routes declare their errors in (`config.errors`, src/assembly/openapi.ts) and that the
  * OpenAPI document shows as examples. The error types that carry these codes are in
- * src/platform/errors.ts; the contract's table of them is in the API description (src/http/openapi.ts).
+ * src/platform/errors.ts; the contract's table of them is in the API description (src/assembly/openapi.ts).
  */
 export const ERROR_CODES = {
   malformed_request: { status: 400, message: 'The request body could not be parsed.' },

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CommitHook, withCommitHook } from '../db/commit-hooks.ts';
-import type { IdempotencyService } from '../modules/idempotency/service.ts';
 import { IdempotencyKeyReusedError } from '../platform/errors.ts';
+import type { IdempotencyService } from '../platform/idempotency/service.ts';
 import { hookList } from './route-hooks.ts';
 
 /** Response headers that belong to the outcome and are replayed with it. */

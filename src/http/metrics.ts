@@ -5,10 +5,9 @@ import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import { ping } from '../db/database.ts';
 import { DatabaseUnavailableError } from '../platform/errors.ts';
-import type { AcademyModule } from '../platform/module.ts';
 import type { Platform } from '../platform/platform.ts';
 import { sendError } from './errors.ts';
-import { addPlatformMetrics } from './platform-metrics.ts';
+import { addPlatformMetrics, type MetricsContributor } from './platform-metrics.ts';
 import { serverOptions } from './server.ts';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -184,7 +183,7 @@ export async function createMetricsServer(metrics: Metrics, config: Config): Pro
 export async function createWorkerProbeServer(
   platform: Platform,
   worker: { readonly running: number },
-  modules: readonly AcademyModule[],
+  modules: readonly MetricsContributor[],
 ): Promise<FastifyInstance> {
   const registry = new Registry();
   collectProcessMetrics(registry, platform.config.gcMetrics);

@@ -1,7 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
 import { createJobMetricsRepository } from '../platform/jobs/metrics-repository.ts';
 import { scrapedGauge } from '../platform/metrics.ts';
-import type { AcademyModule } from '../platform/module.ts';
 import type { Platform } from '../platform/platform.ts';
 import { rateLimitRefusals } from './rate-limit.ts';
 
@@ -11,7 +10,12 @@ import { rateLimitRefusals } from './rate-limit.ts';
  * refusals counted by this process, and what each module exports (AcademyModule.metrics: webhook
  * deliveries, notifications and integration messages by status, health checks' last status).
  */
-export function addPlatformMetrics(registry: Registry, platform: Platform, modules: readonly AcademyModule[]): void {
+/** What a module's manifest may contribute to the metrics (AcademyModule.metrics). */
+export interface MetricsContributor {
+  metrics?: (registry: Registry, platform: Platform) => void;
+}
+
+export function addPlatformMetrics(registry: Registry, platform: Platform, modules: readonly MetricsContributor[]): void {
   const jobs = createJobMetricsRepository(platform.database.db);
 
   scrapedGauge(registry, platform, {

@@ -5,7 +5,7 @@ import { entityTag } from './conventions.ts';
 import { addLinks, pageOf } from './pagination.ts';
 
 /**
- * How JSON answers are compressed, for the compression plugin (src/app.ts) and for kept
+ * How JSON answers are compressed, for the compression plugin (src/assembly/app.ts) and for kept
  * representations alike: brotli or gzip, as the client asks, from this many bytes.
  */
 export const COMPRESSION = {

@@ -7,7 +7,7 @@ type Levels = Record<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | '
 /**
  * A logger made into a pino child only when something logs through it: a request's (`request.log`)
  * and the ones Fastify makes of the server's for its plugins. Most requests log nothing of their own
- * (the access log line is written through the parent, with the same `reqId` field: src/app.ts), so
+ * (the access log line is written through the parent, with the same `reqId` field: src/assembly/app.ts), so
  * the child, with its bindings serialized, is not built for them. Once made, every call goes to the
  * one child: the lines are those `parent.child(bindings)` writes. Its own children are lazy too.
  */

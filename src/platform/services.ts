@@ -1,6 +1,6 @@
 /**
  * The services of the modules, by name, built once per process by the composition root
- * (`buildServices`, src/modules/index.ts) and handed to routes, jobs, tasks and commands. Each module
+ * (`buildServices`, src/assembly/modules.ts) and handed to routes, jobs, tasks and commands. Each module
  * adds its own by declaration merging, beside the factory in its manifest (`AcademyModule.services`):
  *
  *     declare module '../../platform/services.ts' {

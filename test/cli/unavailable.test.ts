@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { EXIT_UNAVAILABLE } from '../../src/cli/main.ts';
+import { EXIT_UNAVAILABLE } from '../../src/assembly/commands/main.ts';
 import { runCli } from '../support/cli.ts';
 import { freePort } from '../support/sockets.ts';
 

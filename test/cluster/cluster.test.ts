@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { EXIT_UNAVAILABLE } from '../../src/cli/main.ts';
+import { EXIT_UNAVAILABLE } from '../../src/assembly/commands/main.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../src/platform/events/types.ts';
 import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/assembly/app.ts';
 import { MAX_BODY_VALUES } from '../../src/http/input.ts';
-import { createIdempotencyRepository } from '../../src/modules/idempotency/repository.ts';
-import { createIdempotencyService, IDEMPOTENCY_TTL_MS, IN_PROGRESS_LEASE_MS } from '../../src/modules/idempotency/service.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import { ConflictError } from '../../src/platform/errors.ts';
+import { createIdempotencyRepository } from '../../src/platform/idempotency/repository.ts';
+import { createIdempotencyService, IDEMPOTENCY_TTL_MS, IN_PROGRESS_LEASE_MS } from '../../src/platform/idempotency/service.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { bearer, createTestAssembly } from '../support/platform.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/assembly/app.ts';
 import { ListOf, PageQuery, pageRequest, paginate } from '../../src/http/pagination.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { bearer, createTestAssembly } from '../support/platform.ts';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { type Item, parseList } from 'structured-headers';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/assembly/app.ts';
+import { assemble } from '../../src/assembly/modules.ts';
 import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { assemble } from '../../src/modules/index.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { dialect, secretKeyEnv } from '../support/env.ts';
 import { assertError } from '../support/errors.ts';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { buildServices } from '../../src/modules/index.ts';
-import type { AcademyModule } from '../../src/platform/module.ts';
+import { buildServices } from '../../src/assembly/modules.ts';
+import type { AcademyModule } from '../../src/modules/manifest.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
-// A process builds each service once (src/modules/index.ts): its routes, jobs, tasks and commands are
+// A process builds each service once (src/assembly/modules.ts): its routes, jobs, tasks and commands are
 // handed that one instance, so what a service keeps (a cache, kept answers, counters) is kept once.
 describe('one set of services per process', () => {
   let app: TestApp;

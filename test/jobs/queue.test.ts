@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import pino from 'pino';
+import { assemble } from '../../src/assembly/modules.ts';
 import { loadConfig } from '../../src/config.ts';
-import { assemble } from '../../src/modules/index.ts';
 import type { JobName } from '../../src/platform/jobs/names.ts';
 import {
   createJobRegistry,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Gauge } from 'prom-client';
 import { createWorkerProbeServer } from '../../src/http/metrics.ts';
-import type { AcademyModule } from '../../src/platform/module.ts';
+import type { AcademyModule } from '../../src/modules/manifest.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, createTestPlatform } from '../support/platform.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pino from 'pino';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/assembly/app.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { bearer, createTestAssembly } from '../support/platform.ts';
 import { startReceiver } from '../support/receiver.ts';

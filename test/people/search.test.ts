@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import type { SearchGroup } from '../../src/modules/manifest.ts';
 import { notificationsModule } from '../../src/modules/notifications/module.ts';
 import { createSearchService } from '../../src/modules/search/service.ts';
 import { usersModule } from '../../src/modules/users/module.ts';
 import { operatorContext } from '../../src/platform/context.ts';
-import type { SearchGroup } from '../../src/platform/module.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { createTestPlatform } from '../support/platform.ts';

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { modules } from '../../src/assembly/modules.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { textMatchPlan } from '../../src/db/search.ts';
 import { clearTrigramSamples } from '../../src/db/trigrams.ts';
-import { modules } from '../../src/modules/index.ts';
+import type { SearchGroup } from '../../src/modules/manifest.ts';
 import { createSearchService, searchGroupsOf } from '../../src/modules/search/service.ts';
 import { operatorContext, type ServiceContext } from '../../src/platform/context.ts';
-import type { SearchGroup } from '../../src/platform/module.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 

@@ -1,4 +1,4 @@
-import { main } from '../../src/cli/main.ts';
+import { main } from '../../src/assembly/commands/main.ts';
 import type { Finished } from './process.ts';
 
 /**

@@ -4,8 +4,8 @@
 // allows), then prints one JSON line with the outcomes and exits.
 //   env: DATABASE_URL, SESSION_ID, STUDENT_IDS (comma-separated)
 import pino from 'pino';
+import { assemble } from '../../src/assembly/modules.ts';
 import { loadConfig } from '../../src/config.ts';
-import { assemble } from '../../src/modules/index.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 
 const { platform, services } = assemble(loadConfig(), { logger: pino({ level: 'warn' }, pino.destination(2)) });

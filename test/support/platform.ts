@@ -1,9 +1,9 @@
 import { after } from 'node:test';
 import pino from 'pino';
-import { type App, buildApp } from '../../src/app.ts';
+import { type App, buildApp } from '../../src/assembly/app.ts';
+import { type Assembly, assemble } from '../../src/assembly/modules.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { type Assembly, assemble } from '../../src/modules/index.ts';
 import type { Clock } from '../../src/platform/clock.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import type { Services } from '../../src/platform/services.ts';

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import pino from 'pino';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/assembly/app.ts';
+import { assemble } from '../../src/assembly/modules.ts';
 import { loadConfig } from '../../src/config.ts';
-import { assemble } from '../../src/modules/index.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { postgresAdminUrl, secretKeyEnv } from './env.ts';
 import { eventually } from './eventually.ts';

@@ -6,8 +6,8 @@
 //        TEST_JOB_SLEEP_MS (overrides every job's sleepMs: the same job is slow in one process only)
 import { sql } from 'kysely';
 import pino from 'pino';
+import { assemble } from '../../src/assembly/modules.ts';
 import { loadConfig } from '../../src/config.ts';
-import { assemble } from '../../src/modules/index.ts';
 import { createJobRegistry } from '../../src/platform/jobs/registry.ts';
 
 const config = loadConfig();

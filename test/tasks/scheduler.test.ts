@@ -3,7 +3,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { assemble } from '../../src/modules/index.ts';
+import { assemble } from '../../src/assembly/modules.ts';
 import { schedulerFor } from '../../src/modules/tasks/scheduler.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import type { Platform } from '../../src/platform/platform.ts';

@@ -8,10 +8,10 @@ import fastifySwagger from '@fastify/swagger';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { documentFile, generateDocument, serialize } from '../../scripts/openapi.ts';
-import { openApiOptions } from '../../src/http/openapi.ts';
+import { openApiOptions } from '../../src/assembly/openapi.ts';
 import { ErrorBody } from '../../src/http/schemas.ts';
+import type { AcademyModule } from '../../src/modules/manifest.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../src/platform/events/types.ts';
-import type { AcademyModule } from '../../src/platform/module.ts';
 import { SCOPES } from '../../src/platform/tokens/scopes.ts';
 
 interface Operation {

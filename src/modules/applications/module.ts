@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { createStudentRepository } from '../students/repository.ts';
 import { adminApplicationCommands } from './admin.ts';
 import { createApplicationRepository } from './repository.ts';

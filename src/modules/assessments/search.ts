@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /** The `assessments` group of GET /search: assessments by title. */
 export const assessmentSearch: SearchGroup = {

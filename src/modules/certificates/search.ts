@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /** The `certificates` group of GET /search: certificates by number or holder, by number. */
 export const certificateSearch: SearchGroup = {

@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /** The `courses` group of GET /search: courses, in every publication state, by title, code or slug. */
 export const courseSearch: SearchGroup = {

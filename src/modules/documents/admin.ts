@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { idArgument, positiveInt } from '../../cli/ids.ts';
 import { table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
-import type { AcademyModule } from '../../platform/module.ts';
 import { STRAY_FILE_MIN_AGE_MS, sweepStrayFiles } from '../../platform/stray-files.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { DOCUMENT_STATUSES, type DocumentStatus } from './schemas.ts';
 import { DOCUMENT_TYPES, type DocumentType } from './types.ts';
 

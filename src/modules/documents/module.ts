@@ -1,5 +1,5 @@
 import { systemContext } from '../../platform/context.ts';
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { adminDocumentCommands } from './admin.ts';
 import { examples } from './examples.ts';
 import { createDocumentRepository } from './repository.ts';

@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /** The `documents` group of GET /search: documents by title or file name, newest first; a deleted one never appears. */
 export const documentSearch: SearchGroup = {

@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /**
  * The `enrolments` group of GET /search: enrolments by the student's name or email, or the course's

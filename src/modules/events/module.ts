@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { eventJobs } from './dispatch.ts';
 
 /** Fans outbox events out to webhook endpoints and integrations (`events.dispatch`). */

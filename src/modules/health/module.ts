@@ -1,5 +1,5 @@
 import { systemContext } from '../../platform/context.ts';
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { examples } from './examples.ts';
 import { healthMetrics } from './metrics.ts';
 import { createHealthRepository, SCHEDULER_HEARTBEAT_KEY } from './repository.ts';

@@ -1,6 +1,6 @@
-import type { AcademyModule } from '../../platform/module.ts';
-import { createIdempotencyRepository } from './repository.ts';
-import { createIdempotencyService, type IdempotencyService, IN_PROGRESS_LEASE_MS } from './service.ts';
+import { createIdempotencyRepository } from '../../platform/idempotency/repository.ts';
+import { createIdempotencyService, type IdempotencyService, IN_PROGRESS_LEASE_MS } from '../../platform/idempotency/service.ts';
+import type { AcademyModule } from '../manifest.ts';
 
 /** Idempotency keys of POST requests (the HTTP hooks are in src/http/idempotency.ts); expired ones are pruned. */
 export const idempotencyModule = {

@@ -1,5 +1,5 @@
-import type { AcademyModule } from '../../platform/module.ts';
 import { outboundFor } from '../../platform/outbound.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { adminIntegrationCommands } from './admin.ts';
 import { integrationJobs } from './delivery.ts';
 import { examples } from './examples.ts';

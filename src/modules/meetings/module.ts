@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
 import { createSessionRepository } from '../sessions/repository.ts';
 import { adminMeetingCommands } from './admin.ts';

@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /** The `meetings` group of GET /search: meetings by location, by day. */
 export const meetingSearch: SearchGroup = {

@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { adminNotificationCommands } from './admin.ts';
 import { notificationJobs } from './delivery.ts';
 import { examples } from './examples.ts';

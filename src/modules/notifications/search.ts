@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /** The `notifications` group of GET /search: identity notifications by recipient or subject, newest first. */
 export const notificationSearch: SearchGroup = {

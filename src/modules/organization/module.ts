@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { examples } from './examples.ts';
 import { createOrganizationRepository } from './repository.ts';
 import { organizationRoutes } from './routes.ts';

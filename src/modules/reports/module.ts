@@ -1,6 +1,6 @@
 import { fixedClock } from '../../platform/clock.ts';
 import { systemContext } from '../../platform/context.ts';
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { adminReportCommands } from './admin.ts';
 import { examples } from './examples.ts';
 import { createReportGenerator } from './generator.ts';

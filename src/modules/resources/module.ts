@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { createSessionRepository } from '../sessions/repository.ts';
 import { adminResourceCommands } from './admin.ts';
 import { examples } from './examples.ts';

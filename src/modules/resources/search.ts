@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /** The `resources` group of GET /search: published learning resources by title; a draft never appears. */
 export const resourceSearch: SearchGroup = {

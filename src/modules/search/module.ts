@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { examples } from './examples.ts';
 import { searchRoutes } from './routes.ts';
 import { createSearchService, type SearchService, searchGroupsOf } from './service.ts';

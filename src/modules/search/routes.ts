@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Ref, Single } from '../../http/schemas.ts';
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 import { SearchGroupResult, SearchHit, SearchQuery, SearchResults } from './schemas.ts';
 import type { SearchService } from './service.ts';
 

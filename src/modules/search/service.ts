@@ -3,9 +3,9 @@ import { SEARCH_COLUMNS, searchText } from '../../db/search.ts';
 import { versionCheck } from '../../db/totals.ts';
 import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import type { AcademyModule, SearchGroup } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { grants } from '../../platform/tokens/scopes.ts';
+import type { AcademyModule, SearchGroup } from '../manifest.ts';
 import { SEARCH_DEFAULT_LIMIT, type SearchGroupResult } from './schemas.ts';
 import { createSearchStatement, type SearchStatement } from './statement.ts';
 

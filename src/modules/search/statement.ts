@@ -6,7 +6,7 @@ import { executePrepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import { planMatch, SEARCH_COLUMNS, type SearchTable, type TextMatchPlan, textMatchPlan } from '../../db/search.ts';
 import { databaseVersion } from '../../db/totals.ts';
-import type { SearchGroup, SearchScope } from '../../platform/module.ts';
+import type { SearchGroup, SearchScope } from '../manifest.ts';
 import type { SearchGroupResult } from './schemas.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { fixedClock } from '../../platform/clock.ts';
 import { systemContext } from '../../platform/context.ts';
-import type { AcademyModule } from '../../platform/module.ts';
 import { createCourseRepository } from '../courses/repository.ts';
 import { createEnrolmentRepository } from '../enrolments/repository.ts';
 import { createWaitlist } from '../enrolments/waitlist.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
 import { adminSessionCommands } from './admin.ts';
 import { examples } from './examples.ts';

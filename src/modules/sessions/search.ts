@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /** The `sessions` group of GET /search: training sessions by name. */
 export const sessionSearch: SearchGroup = {

@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { adminStudentCommands } from './admin.ts';
 import { examples } from './examples.ts';
 import { createStudentRepository } from './repository.ts';

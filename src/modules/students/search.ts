@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 import { isStudent } from './repository.ts';
 
 /** The `students` group of GET /search: students by name or email, by name. */

@@ -1,8 +1,8 @@
 import type { JobDefinitions } from '../../platform/jobs/registry.ts';
 import { PermanentJobError } from '../../platform/jobs/registry.ts';
-import type { TaskFunction } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { Services } from '../../platform/services.ts';
+import type { TaskFunction } from '../manifest.ts';
 import { createTaskRepository } from './repository.ts';
 
 /** Runs kept per task (the latest); older ones are deleted as new runs finish. */

@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
 import { adminTaskCommands } from './admin.ts';
 import { examples } from './examples.ts';

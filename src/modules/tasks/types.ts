@@ -1,4 +1,4 @@
-import type { AcademyModule, TaskFunction } from '../../platform/module.ts';
+import type { AcademyModule, TaskFunction } from '../manifest.ts';
 
 /**
  * Every scheduled task type, by the `task_type` of its scheduled_tasks row, as the modules contribute

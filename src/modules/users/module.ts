@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
 import { createWorkflowRepository } from '../workflows/repository.ts';
 import { adminUserCommands } from './admin.ts';

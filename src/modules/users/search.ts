@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /** The `users` group of GET /search: staff users by name or email, by name; a student never appears. */
 export const userSearch: SearchGroup = {

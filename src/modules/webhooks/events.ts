@@ -8,7 +8,7 @@ import { REPORT_FORMATS, REPORT_TYPES } from '../reports/types.ts';
  * The payload of every event type delivered to webhook endpoints and integrations, as the modules
  * write it to the outbox. Keyed by the one list of delivered types (WEBHOOK_EVENT_TYPES, which the
  * dispatcher filters by), so a type added there without a documented payload fails the typecheck.
- * The OpenAPI document's `webhooks` section is built from these (src/http/openapi-document.ts).
+ * The OpenAPI document's `webhooks` section is built from these (src/assembly/openapi-document.ts).
  */
 
 const Id = (description: string) => Type.Integer({ minimum: 1, description });

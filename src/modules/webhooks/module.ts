@@ -1,5 +1,5 @@
-import type { AcademyModule } from '../../platform/module.ts';
 import { outboundFor } from '../../platform/outbound.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { adminWebhookCommands } from './admin.ts';
 import { webhookCommands } from './cli.ts';
 import { webhookJobs } from './delivery.ts';

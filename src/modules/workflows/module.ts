@@ -1,4 +1,4 @@
-import type { AcademyModule } from '../../platform/module.ts';
+import type { AcademyModule } from '../manifest.ts';
 import { adminWorkflowCommands } from './admin.ts';
 import { examples } from './examples.ts';
 import { createWorkflowRepository } from './repository.ts';

@@ -1,4 +1,4 @@
-import type { SearchGroup } from '../../platform/module.ts';
+import type { SearchGroup } from '../manifest.ts';
 
 /** The `workflows` group of GET /search: workflow instances by workflow key or subject type. */
 export const workflowSearch: SearchGroup = {

@@ -6,7 +6,7 @@
  *     interface JobPayloads { 'webhooks.deliver': { deliveryId: number } }
  *   }
  *
- * and `src/modules/index.ts` fails the typecheck while a declared job has no handler in any module.
+ * and `src/assembly/modules.ts` fails the typecheck while a declared job has no handler in any module.
  */
 export interface JobPayloads {
   /** Fan an outbox event out to its subscribers (handled by the events module). */

@@ -29,7 +29,7 @@ export function createSecretStore(db: Kysely<DB>, box: SecretBox) {
     /**
      * Encrypts what an earlier version stored in plain text. Migrations run without the key (they take
      * only the database, also from the test templates and the deployment's migrate step), so this runs
-     * after them in every process start and command instead (src/cli/main.ts, `serve`, `migrate`): no
+     * after them in every process start and command instead (src/assembly/commands/main.ts, `serve`, `migrate`): no
      * process reads a secret before it has run, and reads accept only the encrypted form. A value
      * written meanwhile by a process of the earlier version is encrypted at the next start.
      */

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { createWorkerProbeServer } from '../http/metrics.ts';
-import { closeWithin } from '../http/server.ts';
-import { checkModuleConfig, modules } from '../modules/index.ts';
-import { schedulerFor } from '../modules/tasks/scheduler.ts';
-import type { AcademyModule } from '../platform/module.ts';
-import { positiveInt } from './ids.ts';
-import type { Runner } from './runner.ts';
+import { positiveInt } from '../../cli/ids.ts';
+import type { Runner } from '../../cli/runner.ts';
+import { createWorkerProbeServer } from '../../http/metrics.ts';
+import { closeWithin } from '../../http/server.ts';
+import type { AcademyModule } from '../../modules/manifest.ts';
+import { schedulerFor } from '../../modules/tasks/scheduler.ts';
+import { checkModuleConfig, modules } from '../modules.ts';
 
 /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
 export function untilSignal(): Promise<string> {

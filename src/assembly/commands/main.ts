@@ -1,23 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig, loadDotenv } from '../config.ts';
-import { isDatabaseUnavailable } from '../db/errors.ts';
-import { migrate } from '../db/migrate.ts';
-import { assemble, modules } from '../modules/index.ts';
-import { operatorContext } from '../platform/context.ts';
-import { AppError, DatabaseUnavailableError, NOT_FOUND_MESSAGE, NotFoundError } from '../platform/errors.ts';
-import type { AcademyModule } from '../platform/module.ts';
-import { createLogger, type Platform } from '../platform/platform.ts';
+import { createOutput } from '../../cli/output.ts';
+import type { Runner } from '../../cli/runner.ts';
+import { ConfigError, loadConfig, loadDotenv } from '../../config.ts';
+import { isDatabaseUnavailable } from '../../db/errors.ts';
+import { migrate } from '../../db/migrate.ts';
+import type { AcademyModule } from '../../modules/manifest.ts';
+import { operatorContext } from '../../platform/context.ts';
+import { AppError, DatabaseUnavailableError, NOT_FOUND_MESSAGE, NotFoundError } from '../../platform/errors.ts';
+import { createLogger, type Platform } from '../../platform/platform.ts';
+import { assemble, modules } from '../modules.ts';
 import { adminCommands } from './admin.ts';
-import { createOutput } from './output.ts';
-import type { Runner } from './runner.ts';
 import { sealStoredSecrets, secretCommands } from './secrets.ts';
 import { serveCommands } from './serve.ts';
 import { tokenCommands } from './tokens.ts';
 import { workerCommands } from './worker.ts';
 
 /** The package's version, as `academy --version` prints it. */
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The exit code of a command that failed only because the database could not serve it now (EX_TEMPFAIL). */
 export const EXIT_UNAVAILABLE = 75;

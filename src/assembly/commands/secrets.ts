@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { Platform } from '../platform/platform.ts';
-import { createSecretBox, parseSecretKey } from '../platform/secrets/box.ts';
-import { createSecretStore } from '../platform/secrets/service.ts';
-import type { Runner } from './runner.ts';
+import type { Runner } from '../../cli/runner.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { createSecretBox } from '../../platform/secrets/box.ts';
+import { createSecretStore } from '../../platform/secrets/service.ts';
+import { parseSecretKey } from '../../secret-key.ts';
 
 /**
  * Encrypts the secrets an earlier version stored in plain text; run after the migrations by every

@@ -1,6 +1,6 @@
 import type { DatabaseConnection } from 'kysely';
-import type { Clock } from '../../platform/clock.ts';
-import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../../platform/errors.ts';
+import type { Clock } from '../clock.ts';
+import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../errors.ts';
 import type { IdempotencyKeyRow, IdempotencyRepository, StoredResponse } from './repository.ts';
 
 export type { StoredResponse } from './repository.ts';

@@ -1,10 +1,10 @@
+import { DEFAULT_CODES, ERROR_CODES, type ErrorCode, type OperationErrors } from '../http/error-codes.ts';
 import { WEBHOOK_EVENTS, webhookEnvelope } from '../modules/webhooks/events.ts';
 import { WEBHOOK_EVENT_TYPES } from '../platform/events/types.ts';
 import { POLICIES } from '../platform/rate-limit.ts';
-import { DEFAULT_CODES, ERROR_CODES, type ErrorCode, type OperationErrors } from './error-codes.ts';
 
 /**
- * Completes the document the routes describe (src/http/openapi.ts) with what no single route says:
+ * Completes the document the routes describe (src/assembly/openapi.ts) with what no single route says:
  * declared tags, contact and licence, named headers, parameters and error responses (each error
  * response with the `code` values it can carry), 304s on conditional GETs, the `Idempotency-Key`
  * outcomes of authenticated POSTs, 412 on PATCH, examples for every schema and operation, and the
@@ -147,7 +147,7 @@ const PARAMETERS: Json = {
 };
 
 /**
- * The extensions of an operation that carry what its route declares in its config (src/http/openapi.ts)
+ * The extensions of an operation that carry what its route declares in its config (src/assembly/openapi.ts)
  * to the completion, which removes them.
  */
 export const FACTS = { errors: 'x-academy-errors', location: 'x-academy-location' } as const;

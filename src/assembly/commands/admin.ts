@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { modules } from '../modules/index.ts';
-import type { AcademyModule } from '../platform/module.ts';
-import type { Runner } from './runner.ts';
+import type { Runner } from '../../cli/runner.ts';
+import type { AcademyModule } from '../../modules/manifest.ts';
+import { modules } from '../modules.ts';
 
 /**
  * `academy admin <resource> <action> [ID] --data '<json>'`: the platform's own administration, for

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { ValidationError } from '../platform/errors.ts';
-import type { TokenView } from '../platform/tokens/service.ts';
-import { idArgument } from './ids.ts';
-import { table } from './output.ts';
-import type { Runner } from './runner.ts';
+import { idArgument } from '../../cli/ids.ts';
+import { table } from '../../cli/output.ts';
+import type { Runner } from '../../cli/runner.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import type { TokenView } from '../../platform/tokens/service.ts';
 
 const COLUMNS = ['id', 'name', 'prefix', 'scopes', 'user_id', 'expires_at', 'last_used_at', 'revoked_at'];
 

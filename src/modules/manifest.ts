@@ -7,11 +7,11 @@ import type { Runner } from '../cli/runner.ts';
 import type { Dialect } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import type { SearchTable } from '../db/search.ts';
-import type { JobDefinitions } from './jobs/registry.ts';
-import type { Platform } from './platform.ts';
-import type { Services } from './services.ts';
-import type { FileOwner } from './stray-files.ts';
-import type { Scope } from './tokens/scopes.ts';
+import type { JobDefinitions } from '../platform/jobs/registry.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { Services } from '../platform/services.ts';
+import type { FileOwner } from '../platform/stray-files.ts';
+import type { Scope } from '../platform/tokens/scopes.ts';
 
 /**
  * What a module's contributions are built with: the platform, the process's services (each built
@@ -99,7 +99,7 @@ export interface SearchGroup {
 }
 
 /**
- * A module's manifest: everything it contributes to the processes. `src/modules/index.ts` lists the
+ * A module's manifest: everything it contributes to the processes. `src/assembly/modules.ts` lists the
  * modules; the HTTP app, the worker, the scheduler and the `academy` command loop over that list, so
  * adding a resource never edits a central list of routes, jobs, task types or commands.
  */

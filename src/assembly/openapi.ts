@@ -1,9 +1,9 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import type { AcademyModule } from '../platform/module.ts';
+import type { OperationErrors } from '../http/error-codes.ts';
+import { MAX_BODY_VALUES } from '../http/input.ts';
+import type { AcademyModule } from '../modules/manifest.ts';
 import { POLICIES } from '../platform/rate-limit.ts';
 import { MAX_REPORTED_FIELDS } from '../platform/validation.ts';
-import type { OperationErrors } from './error-codes.ts';
-import { MAX_BODY_VALUES } from './input.ts';
 import { completeDocument, FACTS } from './openapi-document.ts';
 
 /**
