@@ -3,14 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { buildApp } from '../../src/assembly/app.ts';
-import { assemble } from '../../src/assembly/modules.ts';
-import { loadConfig } from '../../src/config.ts';
-import { migrate } from '../../src/db/migrate.ts';
 import { hookList } from '../../src/http/route-hooks.ts';
 import { IdParam } from '../../src/http/schemas.ts';
-import { createTestDatabase } from '../support/database.ts';
-import { secretKeyEnv } from '../support/env.ts';
-import { bearer, createTestAssembly } from '../support/platform.ts';
+import { bearer, createClosableApp, createTestAssembly } from '../support/platform.ts';
 
 const ORG = '/api/v1/organization';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -229,13 +224,7 @@ describe('HTTP conventions', () => {
 
   test('/readyz is a 503 once the database is gone', async () => {
     // A platform of its own: its database is closed by the test, not by the shared cleanup.
-    const database = await createTestDatabase();
-    const assembly = assemble(
-      loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...secretKeyEnv }),
-    );
-    const { platform } = assembly;
-    await migrate(platform.database);
-    const app = await buildApp(assembly);
+    const { app, platform, drop } = await createClosableApp();
     try {
       assert.equal((await app.http.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
       await platform.database.close();
@@ -245,8 +234,7 @@ describe('HTTP conventions', () => {
       assert.doesNotMatch(res.body, /destroyed|driver|pool/i);
       assert.equal((await app.http.inject({ method: 'GET', url: '/livez' })).statusCode, 200, 'the process itself is alive');
     } finally {
-      await app.http.close();
-      await database.drop();
+      await drop();
     }
   });
 });

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { type Item, parseList } from 'structured-headers';
-import { buildApp } from '../../src/assembly/app.ts';
-import { assemble } from '../../src/assembly/modules.ts';
-import { loadConfig } from '../../src/config.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { createTestDatabase } from '../support/database.ts';
-import { dialect, secretKeyEnv } from '../support/env.ts';
+import { dialect } from '../support/env.ts';
 import { assertError } from '../support/errors.ts';
-import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+import { bearer, createClosableApp, createTestApp, type TestApp } from '../support/platform.ts';
 
 const ORG = '/api/v1/organization';
 
@@ -122,13 +117,7 @@ describe('an address over its limit', () => {
   test('is refused before any token is looked up: a 429 at once, even with the database gone', {
     skip: dialect === 'sqlite' && 'PostgreSQL only',
   }, async () => {
-    const database = await createTestDatabase();
-    const assembly = assemble(
-      loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...secretKeyEnv }),
-    );
-    const { platform } = assembly;
-    await migrate(platform.database);
-    const app = await buildApp(assembly);
+    const { app, platform, drop } = await createClosableApp();
     try {
       const from = (headers: Record<string, string>) =>
         app.http.inject({ method: 'GET', url: ORG, headers, remoteAddress: '198.51.100.7' });
@@ -143,8 +132,7 @@ describe('an address over its limit', () => {
         assert.equal(res.json().code, 'rate_limited');
       }
     } finally {
-      await app.http.close();
-      await database.drop();
+      await drop();
     }
   });
 });

@@ -67,6 +67,27 @@ export async function createTestApp(options: TestPlatformOptions = {}): Promise<
   };
 }
 
+/**
+ * An app over a platform of its own, for a test that closes its database: the shared cleanup does not
+ * close it; `drop()` closes the app and drops the database.
+ */
+export async function createClosableApp(): Promise<{ app: App; platform: Platform; drop(): Promise<void> }> {
+  const database = await createTestDatabase();
+  const assembly = assemble(
+    loadConfig({ DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...secretKeyEnv }),
+  );
+  await migrate(assembly.platform.database);
+  const app = await buildApp(assembly);
+  return {
+    app,
+    platform: assembly.platform,
+    drop: async () => {
+      await app.http.close();
+      await database.drop();
+    },
+  };
+}
+
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
