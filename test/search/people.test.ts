@@ -63,27 +63,11 @@ describe('search groups users and notifications', () => {
   test('notifications: case-insensitive over the recipient or the subject, each hit with its API path', async () => {
     const tag = unique('mail').toLowerCase().replace(/-/g, '');
     const user = await make.staff({ email: `ada.${tag}@example.org` });
-    const now = new Date().toISOString();
-    const row = await platform.database.db
-      .insertInto('notifications')
-      .values({
-        type: 'suspension',
-        status: 'sent',
-        user_id: user.id,
-        recipient: user.email,
-        subject: `Your ${tag} Academy account has been suspended`,
-        locale: 'en',
-        attempts: 1,
-        max_attempts: 6,
-        last_error: null,
-        message_id: null,
-        sent_at: now,
-        failed_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await make.notification({
+      user_id: user.id,
+      recipient: user.email,
+      subject: `Your ${tag} Academy account has been suspended`,
+    });
 
     for (const q of [`ADA.${tag.toUpperCase()}`, `${tag} ACADEMY ACCOUNT`, 'SUSPENDED']) {
       const found = await notifications({ q, limit: 10 });

@@ -427,25 +427,7 @@ describe('GET /search', () => {
     await make.workflow({ workflow: 'document_approval', subject_type: `doc_${t}`, subject_id: 1 });
     const now = new Date().toISOString();
     const { db } = app.platform.database;
-    await db
-      .insertInto('notifications')
-      .values({
-        type: 'suspension',
-        status: 'sent',
-        user_id: staff.id,
-        recipient: staff.email,
-        subject: `Your account ${t} has been suspended`,
-        locale: 'en',
-        attempts: 1,
-        max_attempts: 6,
-        last_error: null,
-        message_id: null,
-        sent_at: now,
-        failed_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await make.notification({ user_id: staff.id, recipient: staff.email, subject: `Your account ${t} has been suspended` });
     await db
       .insertInto('documents')
       .values({

@@ -13,6 +13,7 @@ import type {
   JobTable,
   LearningResourceTable,
   MeetingTable,
+  NotificationTable,
   ScheduledTaskRunTable,
   TrainingSessionTable,
   UserTable,
@@ -159,6 +160,25 @@ export function fixtures(platform: Platform) {
         last_status_code: null,
         last_error: null,
         delivered_at: null,
+        failed_at: null,
+        created_at: now(),
+        updated_at: now(),
+        ...overrides,
+      });
+    },
+
+    /** A sent identity notification (a suspension's, by default) to `user_id`, at the user's address. */
+    async notification(overrides: Overrides<NotificationTable> & { user_id: number; recipient: string }) {
+      return insert('notifications', {
+        type: 'suspension',
+        status: 'sent',
+        subject: 'Your Academy account has been suspended',
+        locale: 'en',
+        attempts: 1,
+        max_attempts: 6,
+        last_error: null,
+        message_id: null,
+        sent_at: now(),
         failed_at: null,
         created_at: now(),
         updated_at: now(),
