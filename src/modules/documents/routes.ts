@@ -184,7 +184,6 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
       const etag = `"${current.sha256.slice(0, 32)}"`;
       reply.header('etag', etag);
       reply.header('accept-ranges', 'bytes');
-      reply.header('x-content-type-options', 'nosniff');
       reply.header('content-disposition', contentDisposition(current.filename, { type: 'attachment' }));
       reply.header('cache-control', 'private, no-cache');
       if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {

@@ -112,7 +112,6 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ reports: ReportService; m
       reply.header('content-length', String(size));
       reply.header('content-disposition', contentDisposition(`${data.type}-${day}-${data.id}.${data.format}`, { type: 'attachment' }));
       reply.header('etag', fileTag(data.sha256 ?? ''));
-      reply.header('x-content-type-options', 'nosniff');
       reply.header('cache-control', 'private, no-cache');
       return reply.send(stream as never);
     },
