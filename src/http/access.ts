@@ -67,8 +67,27 @@ function bearer(request: FastifyRequest): string | null {
 export function registerAccessControl(app: FastifyInstance, platform: Platform): void {
   app.decorateRequest('actor', null);
 
+  /**
+   * Addresses this process refused under the policy of requests without a valid token, until their
+   * window ends: a token this process does not know is not looked up for them (see lookUp). Kept here,
+   * not asked of Redis, so a token missing from the cache (as every token is after a change) costs
+   * no extra round trip; an address refused by another instance costs this one a look-up, then none.
+   */
+  const overLimit = new Map<string, { until: number; decision: Decision }>();
+
+  function noteOverLimit(key: string, decision: Decision): void {
+    const now = platform.clock.epochMs();
+    // Bounded: a flood of addresses empties the ended windows first, then all (a few look-ups more).
+    if (overLimit.size >= 10_000) {
+      for (const [address, entry] of overLimit) if (entry.until <= now) overLimit.delete(address);
+      if (overLimit.size >= 10_000) overLimit.clear();
+    }
+    overLimit.set(key, { until: now + decision.resetSeconds * 1000, decision });
+  }
+
   /** Counts the request against its quota and sets the rate-limit headers, or answers 429. */
-  function admit(reply: FastifyReply, policy: PolicyName, decision: Decision): void {
+  function admit(reply: FastifyReply, policy: PolicyName, key: string, decision: Decision): void {
+    if (!decision.allowed && policy === 'anonymous') noteOverLimit(key, decision);
     refuseOver(policy, decision);
     setRateLimitHeaders(reply, policy, decision, platform.clock.epochMs());
   }
@@ -76,8 +95,8 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
   /** Undefined when the request may go on at once; a promise when the quota is counted in Redis. */
   function limit(reply: FastifyReply, policy: PolicyName, key: string): Promise<void> | undefined {
     const decision = platform.rateLimiter.consume(policy, key);
-    if (decision instanceof Promise) return decision.then((shared) => admit(reply, policy, shared));
-    admit(reply, policy, decision);
+    if (decision instanceof Promise) return decision.then((shared) => admit(reply, policy, key, shared));
+    admit(reply, policy, key, decision);
     return undefined;
   }
 
@@ -102,26 +121,21 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
   }
 
   /**
-   * A token this process does not know yet is looked up only for an address with requests left under
-   * the limit of requests without a valid token: guessing tokens (or a flood of them while the
-   * database is slow) costs an address over that limit no look-up, only an immediate 429.
+   * A token this process does not know yet is looked up only for an address this process has not
+   * refused under the limit of requests without a valid token: guessing tokens (or a flood of them
+   * while the database is slow) costs an address over that limit no look-up, only an immediate 429.
    */
   function lookUp(request: FastifyRequest, reply: FastifyReply, access: { scope: Scope }, presented: string): Promise<void> | undefined {
-    const authenticate = () => {
-      const resolved = platform.tokens.authenticate(presented);
-      return resolved instanceof Promise
-        ? resolved.then((token) => authorize(request, reply, access, token))
-        : authorize(request, reply, access, resolved);
-    };
-    const gate = platform.rateLimiter.peek('anonymous', `ip:${request.ip}`);
-    if (gate instanceof Promise) {
-      return gate.then((decision) => {
-        refuseOver('anonymous', decision);
-        return authenticate();
-      });
+    const refused = overLimit.get(`ip:${request.ip}`);
+    if (refused) {
+      const left = refused.until - platform.clock.epochMs();
+      if (left > 0) refuseOver('anonymous', { ...refused.decision, resetSeconds: Math.max(1, Math.ceil(left / 1000)) });
+      overLimit.delete(`ip:${request.ip}`);
     }
-    refuseOver('anonymous', gate);
-    return authenticate();
+    const resolved = platform.tokens.authenticate(presented);
+    return resolved instanceof Promise
+      ? resolved.then((token) => authorize(request, reply, access, token))
+      : authorize(request, reply, access, resolved);
   }
 
   function refuseOver(policy: PolicyName, decision: Decision): void {

@@ -32,8 +32,6 @@ export interface Decision {
 export interface RateLimiter {
   /** The decision at once when counting in memory (no Redis), else its promise. */
   consume(policy: PolicyName, key: string): Decision | Promise<Decision>;
-  /** Whether `key` has a request left, without counting one: at once in memory, else its promise. */
-  peek(policy: PolicyName, key: string): Decision | Promise<Decision>;
   /** Stops the instance heartbeat and leaves the instance count (Redis only). */
   close(): Promise<void>;
 }
@@ -73,13 +71,6 @@ export class LocalWindows {
     }
     window.count++;
     return { allowed: window.count <= this.points, remaining: Math.max(0, this.points - window.count), msBeforeNext: window.endsAt - now };
-  }
-
-  /** What `consume` would answer, without counting. */
-  peek(key: string, now = Date.now()): { allowed: boolean; remaining: number; msBeforeNext: number } {
-    const window = this.#windows.get(key);
-    if (!window || window.endsAt <= now) return { allowed: true, remaining: this.points, msBeforeNext: this.#windowMs };
-    return { allowed: window.count < this.points, remaining: Math.max(0, this.points - window.count), msBeforeNext: window.endsAt - now };
   }
 
   #sweep(now: number): void {
@@ -173,27 +164,14 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     }
   }
 
-  async function peekShared(limiter: RateLimiterRedis, policy: Policy, key: string): Promise<Decision> {
-    const state = await limiter.get(key);
-    if (!state) return { allowed: true, limit: policy.limit, remaining: policy.limit, resetSeconds: policy.windowSeconds };
-    return decision(policy, state, state.consumedPoints < policy.limit);
-  }
-
-  function localDecision(name: PolicyName, counted: { allowed: boolean; remaining: number; msBeforeNext: number }): Decision {
+  function consumeLocal(name: PolicyName, key: string): Decision {
+    const counted = (local.get(name) as LocalWindows).consume(key);
     return {
       allowed: counted.allowed,
       limit: policies[name].limit,
       remaining: counted.remaining,
       resetSeconds: Math.max(1, Math.ceil(counted.msBeforeNext / 1000)),
     };
-  }
-
-  function consumeLocal(name: PolicyName, key: string): Decision {
-    return localDecision(name, (local.get(name) as LocalWindows).consume(key));
-  }
-
-  function peekLocal(name: PolicyName, key: string): Decision {
-    return localDecision(name, (local.get(name) as LocalWindows).peek(key));
   }
 
   /** While Redis fails, it is asked again at most this often; every other request counts locally at once. */
@@ -206,14 +184,13 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     logger?.info('Redis is reachable again: rate limits are shared by every instance again');
   }
 
-  /** `shared` in Redis, or `fallback` in memory while Redis fails. */
-  async function orFallBack(shared: () => Promise<Decision>, fallback: () => Decision): Promise<Decision> {
+  async function consumeOrFallBack(name: PolicyName, remote: RateLimiterRedis, key: string): Promise<Decision> {
     startHeartbeat();
     // A Redis that failed (down, or stalled past the command timeout) costs one request a second its
     // wait, not every request: the others go on with the local share until a try succeeds.
-    if (degraded && Date.now() < retryAt) return fallback();
+    if (degraded && Date.now() < retryAt) return consumeLocal(name, key);
     try {
-      const result = await shared();
+      const result = await consumeShared(remote, policies[name], key);
       recovered();
       return result;
     } catch (error) {
@@ -225,27 +202,14 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
           `Redis is unreachable: rate limits are counted by this process alone, at 1/${instances} of each limit (${instances} instance(s) last seen)`,
         );
       }
-      return fallback();
+      return consumeLocal(name, key);
     }
   }
 
   return {
     consume(name, key) {
       const remote = shared.get(name);
-      if (!remote) return consumeLocal(name, key);
-      return orFallBack(
-        () => consumeShared(remote, policies[name], key),
-        () => consumeLocal(name, key),
-      );
-    },
-
-    peek(name, key) {
-      const remote = shared.get(name);
-      if (!remote) return peekLocal(name, key);
-      return orFallBack(
-        () => peekShared(remote, policies[name], key),
-        () => peekLocal(name, key),
-      );
+      return remote ? consumeOrFallBack(name, remote, key) : consumeLocal(name, key);
     },
 
     async close() {
