@@ -74,6 +74,11 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
    * no extra round trip; an address refused by another instance costs this one a look-up, then none.
    */
   const overLimit = new Map<string, { until: number; decision: Decision }>();
+  /**
+   * Tokens this process has found valid: one of them is looked up even from an address over that
+   * limit (many users behind one address), for the token cache empties at every change. Bounded.
+   */
+  const seenValid = new Set<string>();
 
   function noteOverLimit(key: string, decision: Decision): void {
     const now = platform.clock.epochMs();
@@ -126,16 +131,21 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
    * while the database is slow) costs an address over that limit no look-up, only an immediate 429.
    */
   function lookUp(request: FastifyRequest, reply: FastifyReply, access: { scope: Scope }, presented: string): Promise<void> | undefined {
-    const refused = overLimit.get(`ip:${request.ip}`);
+    const refused = seenValid.has(presented) ? undefined : overLimit.get(`ip:${request.ip}`);
     if (refused) {
       const left = refused.until - platform.clock.epochMs();
       if (left > 0) refuseOver('anonymous', { ...refused.decision, resetSeconds: Math.max(1, Math.ceil(left / 1000)) });
       overLimit.delete(`ip:${request.ip}`);
     }
+    const found = (token: AuthenticatedToken | null) => {
+      if (token) {
+        if (seenValid.size >= 10_000) seenValid.clear();
+        seenValid.add(presented);
+      }
+      return authorize(request, reply, access, token);
+    };
     const resolved = platform.tokens.authenticate(presented);
-    return resolved instanceof Promise
-      ? resolved.then((token) => authorize(request, reply, access, token))
-      : authorize(request, reply, access, resolved);
+    return resolved instanceof Promise ? resolved.then(found) : found(resolved);
   }
 
   function refuseOver(policy: PolicyName, decision: Decision): void {
