@@ -42,16 +42,18 @@ async function* partsOf(request: FastifyRequest, sent: MultipartSent): AsyncGene
 /**
  * Whether reading a multipart body failed because of the body: the parser (busboy) or the request's
  * stream reported the failure (partsOf notes what they raise), its message is one of the parser's, or
- * the client's connection is gone. A failure of anything else is not the client's, even with the same
- * code: a database connection reset is an `ECONNRESET` too, and is answered as the database being
- * unavailable. The multipart plugin's own refusals (`FST_…`: its limits) are answered as such
+ * the client's connection went before the body's end. A failure of anything else is not the client's,
+ * even with the same code: a database connection reset is an `ECONNRESET` too, and is answered as the
+ * database being unavailable, also once the whole body has been read. The multipart plugin's own refusals (`FST_…`: its limits) are answered as such
  * (src/http/errors.ts), even after the request's stream was destroyed by the refusal.
  */
 export function isBrokenBody(error: unknown, request: FastifyRequest, sent: MultipartSent): boolean {
   if (error instanceof AppError) return false;
   const code = (error as { code?: unknown })?.code;
   if (typeof code === 'string' && code.startsWith('FST_')) return false;
-  if (request.raw.destroyed || request.raw.aborted) return true;
+  // A request whose body was read to its end is destroyed too (Node destroys a consumed request):
+  // only one destroyed before its end was cut short by the client.
+  if (request.raw.aborted || (request.raw.destroyed && !request.raw.complete)) return true;
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     if (sent.failures.has(current)) return true;
     if (/Unexpected end of (form|multipart data)|Malformed part header|Boundary not found|Multipart: /i.test(current.message)) return true;
