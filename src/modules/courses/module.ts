@@ -13,15 +13,14 @@ export const coursesModule = {
     courses: ({ platform }) =>
       createCourseService({
         db: platform.database.db,
-        courses: createCourseRepository(platform.database.db),
+        courses: createCourseRepository(platform.database.db, platform.changes),
         outbox: platform.outbox,
-        changes: platform.changes,
       }),
   },
   routes:
     ({ platform, services }) =>
     async (app) => {
-      await app.register(courseRoutes, { courses: services.courses, maxPageSize: platform.config.maxPageSize });
+      await app.register(courseRoutes, { courses: services.courses, changes: platform.changes, maxPageSize: platform.config.maxPageSize });
     },
   admin: adminCourseCommands,
   search: [courseSearch],

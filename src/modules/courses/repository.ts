@@ -1,6 +1,8 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { CourseTable, DB } from '../../db/schema.ts';
+import type { ChangeFeed } from '../../platform/changes.ts';
+import { courseLifecycle } from './lifecycle.ts';
 import type { CourseSort } from './schemas.ts';
 
 export type CourseRow = Selectable<CourseTable>;
@@ -10,8 +12,15 @@ export interface CourseFilter {
   active?: boolean | undefined;
 }
 
-export function createCourseRepository(db: Kysely<DB>) {
+/**
+ * Courses as stored. Every write of a course announces it on the change feed (`changes`) in its
+ * transaction, so that the course list kept in every process (src/http/kept.ts) lets it go.
+ */
+export function createCourseRepository(db: Kysely<DB>, changes: ChangeFeed) {
   return {
+    /** The publication workflow, each move announced. */
+    lifecycle: courseLifecycle.announcedOn(changes),
+
     list: async (filter: CourseFilter, list: ListRequest<CourseSort>): Promise<Page<CourseRow>> => {
       let query = db.selectFrom('courses').selectAll();
       if (filter.active !== undefined) query = query.where('status', filter.active ? '=' : '<>', 'published');
@@ -36,8 +45,11 @@ export function createCourseRepository(db: Kysely<DB>) {
       return { slug: rows.some((r) => r.slug === slug), code: rows.some((r) => r.code === code) };
     },
 
-    insert: async (trx: Kysely<DB>, values: Insertable<CourseTable>): Promise<CourseRow> =>
-      trx.insertInto('courses').values(values).returningAll().executeTakeFirstOrThrow(),
+    insert: async (trx: Kysely<DB>, values: Insertable<CourseTable>): Promise<CourseRow> => {
+      const row = await trx.insertInto('courses').values(values).returningAll().executeTakeFirstOrThrow();
+      await changes.announce(trx);
+      return row;
+    },
   };
 }
 

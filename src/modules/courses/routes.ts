@@ -1,17 +1,31 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Page } from '../../db/list.ts';
+import { keptRead } from '../../http/kept.ts';
 import { booleanFilter, listRequest } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
 import { sendCachedPage } from '../../http/representations.ts';
 import { Ref, Single, SlugParam } from '../../http/schemas.ts';
+import type { ChangeFeed } from '../../platform/changes.ts';
+import type { Course as CourseItem } from './schemas.ts';
 import { Course, CourseListQuery } from './schemas.ts';
 import type { CourseService } from './service.ts';
 
-export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService; maxPageSize: number }> = async (
+/**
+ * Pages of the course list kept in memory (GET /courses is read far more often than the catalogue
+ * changes): at most this many pages, of at most ACADEMY_MAX_PAGE_SIZE courses each. Clients ask for
+ * a handful of pages; a flood of distinct ones (every `per_page`, `sort` and `updated_since`) only
+ * empties them when they are this many, so memory stays bounded by this number.
+ */
+const KEPT_PAGES = 64;
+
+export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService; changes: ChangeFeed; maxPageSize: number }> = async (
   app,
-  { courses, maxPageSize },
+  { courses, changes, maxPageSize },
 ) => {
   app.addSchema(Course);
+  // A page and its total are read and kept together, so totals stay exact.
+  const pages = keptRead<Page<CourseItem>>(changes, { max: KEPT_PAGES });
 
   app.get('/courses', {
     config: { access: { scope: 'courses:read' } },
@@ -27,13 +41,19 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService; m
       querystring: CourseListQuery,
       response: { 200: ListOf(Ref(Course)) },
     },
-    // The page comes from the course list's cache; its serialized text and links are kept with it
-    // (sendCachedPage). Not async: a cached page is sent without waiting a tick.
+    // A kept page, by its filter, order and window; its serialized text and links are kept with it
+    // (sendCachedPage). Not async: a kept page is sent without waiting a tick.
     handler: (request, reply) => {
       const list = listRequest(request.query, { maxPageSize, defaultSort: 'id' });
-      const page = courses.list(request.ctx, { active: booleanFilter(request.query.active) }, list);
-      if (page instanceof Promise) return page.then((found) => void sendCachedPage(request, reply, found, list.page));
-      sendCachedPage(request, reply, page, list.page);
+      const filter = { active: booleanFilter(request.query.active) };
+      const key = [filter.active, list.sort, list.direction, list.page.page, list.page.perPage, list.updatedSince].join('\u001f');
+      return pages.answer(
+        request,
+        reply,
+        key,
+        () => courses.list(request.ctx, filter, list),
+        (request, reply, page) => sendCachedPage(request, reply, page, list.page),
+      );
     },
   });
 

@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
-import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
 import { openWorkflow } from '../workflows/open.ts';
-import { COURSE_EVENTS, courseLifecycle } from './lifecycle.ts';
+import { COURSE_EVENTS } from './lifecycle.ts';
 import { formatMoney, minorDigits, parseMoney } from './money.ts';
 import type { CourseFilter, CourseRepository, CourseRow } from './repository.ts';
 import type { Course, CourseCreate, CourseSort, CourseState, CourseTransition } from './schemas.ts';
@@ -33,29 +32,10 @@ export interface CourseServiceDeps {
   db: Kysely<DB>;
   courses: CourseRepository;
   outbox: EventSink;
-  /** Told of every change of a course (create, transition), which empties the list's cache in every process. */
-  changes: ChangeFeed;
-}
-
-/**
- * Pages of the course list kept in memory (GET /courses is read far more often than the catalogue
- * changes): at most this many pages, of at most ACADEMY_MAX_PAGE_SIZE courses each. Clients ask for
- * a handful of pages; a flood of distinct ones (every `per_page`, `sort` and `updated_since`) only
- * empties the cache when it is full, so memory stays bounded by this number.
- */
-const CACHED_PAGES = 64;
-
-/** The cache key of one page of the list: its filter, order, window and `updated_since`, as given. */
-function pageKey(filter: CourseFilter, list: ListRequest<CourseSort>): string {
-  return [filter.active, list.sort, list.direction, list.page.page, list.page.perPage, list.updatedSince].join('\u001f');
 }
 
 export function createCourseService(deps: CourseServiceDeps) {
   const { courses } = deps;
-  // Emptied whenever the change feed moves: a course written here or in another process (the
-  // administration, a seed) announces it in its transaction. Totals stay exact: a page and its total
-  // are read and kept together.
-  const pages = createReadCache<string, Page<Course>>(deps.changes, { max: CACHED_PAGES });
 
   async function find(slug: string, executor?: Kysely<DB>): Promise<CourseRow> {
     const row = await courses.findBySlug(slug, executor);
@@ -64,12 +44,10 @@ export function createCourseService(deps: CourseServiceDeps) {
   }
 
   return {
-    /** One page of the list with its total; synchronous when cached (see createReadCache). */
-    list(_ctx: ServiceContext, filter: CourseFilter, list: ListRequest<CourseSort>): Page<Course> | Promise<Page<Course>> {
-      return pages.get(pageKey(filter, list), async () => {
-        const { items, total } = await courses.list(filter, list);
-        return { items: items.map(presentCourse), total };
-      }) as Page<Course> | Promise<Page<Course>>;
+    /** One page of the list with its total. */
+    async list(_ctx: ServiceContext, filter: CourseFilter, list: ListRequest<CourseSort>): Promise<Page<Course>> {
+      const { items, total } = await courses.list(filter, list);
+      return { items: items.map(presentCourse), total };
     },
 
     /** A course by slug; an unknown slug is a 404. */
@@ -98,7 +76,6 @@ export function createCourseService(deps: CourseServiceDeps) {
 
       const now = ctx.clock.now().toISOString();
       const row = await deps.db.transaction().execute(async (trx) => {
-        await deps.changes.announce(trx);
         return courses.insert(trx, {
           slug: input.slug,
           code: input.code,
@@ -126,15 +103,14 @@ export function createCourseService(deps: CourseServiceDeps) {
       return deps.db.transaction().execute(async (trx) => {
         const course = await find(slug, trx);
         const from = course.status as CourseState;
-        const move = courseLifecycle.moveTo(from, to);
+        const move = courses.lifecycle.moveTo(from, to);
         if (!move) throw new ConflictError('invalid_transition', `A course cannot move from ${from} to ${to}.`);
         const now = ctx.clock.now().toISOString();
         const set: Record<string, unknown> = { updated_at: now };
         if (move === 'publish') set.published_at = now;
         if (move === 'archive') set.archived_at = now;
         const type = COURSE_EVENTS[move];
-        await deps.changes.announce(trx);
-        await courseLifecycle.apply(trx, course.id, move, {
+        await courses.lifecycle.apply(trx, course.id, move, {
           set,
           // A course submitted for review opens its approval (unless one is still open).
           ...(move === 'submit'

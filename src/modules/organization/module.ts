@@ -11,14 +11,13 @@ export const organizationModule = {
     organization: ({ platform }) =>
       createOrganizationService({
         organization: createOrganizationRepository(platform.database.db, platform.changes),
-        changes: platform.changes,
         dialect: platform.database.dialect,
       }),
   },
   routes:
-    ({ services }) =>
+    ({ platform, services }) =>
     async (app) => {
-      await app.register(organizationRoutes, { organization: services.organization });
+      await app.register(organizationRoutes, { organization: services.organization, changes: platform.changes });
     },
   examples,
 } satisfies AcademyModule;

@@ -1,11 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { keptRead } from '../../http/kept.ts';
 import { ifMatch } from '../../http/preconditions.ts';
 import { sendCached } from '../../http/representations.ts';
 import { Ref, Single } from '../../http/schemas.ts';
+import type { ChangeFeed } from '../../platform/changes.ts';
+import type { Organization as Settings } from './schemas.ts';
 import { Address, Organization, OrganizationPatch } from './schemas.ts';
 import type { OrganizationService } from './service.ts';
 
-export const organizationRoutes: FastifyPluginAsyncTypebox<{ organization: OrganizationService }> = async (app, { organization }) => {
+export const organizationRoutes: FastifyPluginAsyncTypebox<{ organization: OrganizationService; changes: ChangeFeed }> = async (
+  app,
+  { organization, changes },
+) => {
+  // The singleton is read on many requests and changes rarely; any change in any process lets it go.
+  const kept = keptRead<Settings>(changes, { max: 1 });
+  const send = (request: FastifyRequest, reply: FastifyReply, data: Settings) => sendCached(request, reply, data, { data });
   app.addSchema(Address);
   app.addSchema(Organization);
   app.addSchema(OrganizationPatch);
@@ -20,12 +30,8 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ organization: Organ
       summary: 'Get the organization settings',
       response: { 200: Single(Ref(Organization)) },
     },
-    // Not async: a cached organization is sent without waiting a tick, as the text serialized for it.
-    handler: (request, reply) => {
-      const current = organization.get(request.ctx);
-      if (current instanceof Promise) return current.then((data) => void sendCached(request, reply, data, { data }));
-      sendCached(request, reply, current, { data: current });
-    },
+    // Not async: a kept organization is sent without waiting a tick, as the text serialized for it.
+    handler: (request, reply) => kept.answer(request, reply, '', () => organization.get(request.ctx), send),
   });
 
   app.patch('/organization', {

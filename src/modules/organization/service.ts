@@ -1,7 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { OrganizationTable } from '../../db/schema.ts';
-import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { OrganizationRepository, OrganizationRow } from './repository.ts';
 import type { Organization, OrganizationPatch } from './schemas.ts';
@@ -29,13 +28,11 @@ function present(row: OrganizationRow): Organization {
   };
 }
 
-export function createOrganizationService(deps: { organization: OrganizationRepository; changes: ChangeFeed; dialect: Dialect }) {
-  // The singleton is read on many requests and changes rarely; any change in any process empties this.
-  const cache = createReadCache<1, Organization>(deps.changes);
+export function createOrganizationService(deps: { organization: OrganizationRepository; dialect: Dialect }) {
   return {
-    /** The organization; synchronous when cached (see createReadCache). */
-    get(_ctx: ServiceContext): Organization | Promise<Organization> {
-      return cache.get(1, async () => present(await deps.organization.get())) as Organization | Promise<Organization>;
+    /** The organization's settings. */
+    async get(_ctx: ServiceContext): Promise<Organization> {
+      return present(await deps.organization.get());
     },
 
     /**

@@ -24,9 +24,8 @@ export const sessionsModule = {
       const sessions = createSessionRepository(db, dialect, platform.changes);
       return createSessionService({
         db,
-        changes: platform.changes,
         sessions,
-        courses: createCourseRepository(db),
+        courses: createCourseRepository(db, platform.changes),
         organization: createOrganizationRepository(db, platform.changes),
         waitlist: createWaitlist({ enrolments: createEnrolmentRepository(db, dialect), sessions, outbox: platform.outbox }),
         outbox: platform.outbox,
@@ -36,7 +35,11 @@ export const sessionsModule = {
   routes:
     ({ platform, services }) =>
     async (app) => {
-      await app.register(sessionRoutes, { sessions: services.sessions, maxPageSize: platform.config.maxPageSize });
+      await app.register(sessionRoutes, {
+        sessions: services.sessions,
+        changes: platform.changes,
+        maxPageSize: platform.config.maxPageSize,
+      });
     },
   tasks: {
     'sessions.advance': async ({ services, now, logger }) => {

@@ -6,6 +6,7 @@ import { forUpdate } from '../../db/locks.ts';
 import { prepare } from '../../db/prepared.ts';
 import type { DB, TrainingSessionTable } from '../../db/schema.ts';
 import type { ChangeFeed } from '../../platform/changes.ts';
+import { sessionLifecycle } from './lifecycle.ts';
 import type { SessionSort } from './schemas.ts';
 
 /** A session as stored, decoded, with its course's slug. */
@@ -23,7 +24,7 @@ export interface SessionCounts {
 
 /**
  * Sessions as stored. Every write of a session row announces it on the change feed (`changes`), in its
- * transaction: the session read is cached in memory (src/modules/sessions/service.ts).
+ * transaction: the session read is kept in memory (src/modules/sessions/routes.ts).
  */
 export function createSessionRepository(db: Kysely<DB>, dialect: Dialect, changes: ChangeFeed) {
   const withCourse = (executor: Kysely<DB>) =>
@@ -42,6 +43,9 @@ export function createSessionRepository(db: Kysely<DB>, dialect: Dialect, change
   } as const;
 
   return {
+    /** The session workflow, each move announced. */
+    lifecycle: sessionLifecycle.announcedOn(changes),
+
     /** The sessions of one course, or of every course. */
     list: async (filter: { courseId?: number | undefined }, list: ListRequest<SessionSort>): Promise<Page<SessionRow>> => {
       let query = withCourse(db);

@@ -1,21 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { keptRead } from '../../http/kept.ts';
 import { listRequest, sendList } from '../../http/list.ts';
 import { ListOf } from '../../http/pagination.ts';
 import { sendCached } from '../../http/representations.ts';
 import { IdParam, Ref, Single, SlugParam } from '../../http/schemas.ts';
-import { NotFoundError } from '../../platform/errors.ts';
+import type { ChangeFeed } from '../../platform/changes.ts';
 import { presentSession } from './present.ts';
 import type { SessionRow } from './repository.ts';
 import { Session, SessionListQuery } from './schemas.ts';
 import type { SessionService } from './service.ts';
 
-export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService; maxPageSize: number }> = async (
+/** Sessions kept in memory as stored, each with the text sent for it (a request's course and id). */
+const KEPT_SESSIONS = 1_000;
+
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService; changes: ChangeFeed; maxPageSize: number }> = async (
   app,
-  { sessions, maxPageSize },
+  { sessions, changes, maxPageSize },
 ) => {
   app.addSchema(Session);
+  // Kept while no session or course changes (their repositories announce every write).
+  const rows = keptRead<SessionRow>(changes, { max: KEPT_SESSIONS });
 
   app.get('/courses/:course/sessions', {
     config: { access: { scope: 'courses:read' } },
@@ -46,11 +52,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService
       params: Type.Object({ course: SlugParam, session: IdParam }),
       response: { 200: Single(Ref(Session)) },
     },
-    // Not async: a cached session is sent without waiting a tick, as the text kept for it (sendCached).
+    // Not async: a kept session is sent without waiting a tick, as the text kept for it (sendCached).
+    // One that is not there is a 404 every time (never kept).
     handler: (request, reply) => {
-      const row = sessions.cached(request.ctx, request.params.course, request.params.session);
-      if (row instanceof Promise) return row.then((found) => void send(request, reply, found));
-      send(request, reply, row);
+      const { course, session } = request.params;
+      return rows.answer(request, reply, `${course}\u001f${session}`, () => sessions.resolve(request.ctx, course, session), send);
     },
   });
 
@@ -58,8 +64,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionService
    * A session with its derived fields read now; the text kept with the row is told apart by the
    * registration status, the one field that moves with the clock.
    */
-  function send(request: FastifyRequest, reply: FastifyReply, row: SessionRow | undefined): FastifyReply {
-    if (!row) throw new NotFoundError();
+  function send(request: FastifyRequest, reply: FastifyReply, row: SessionRow): FastifyReply {
     const data = presentSession(row, request.ctx.clock.now());
     return sendCached(request, reply, row, { data }, data.registration_status);
   }

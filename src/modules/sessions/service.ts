@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
-import { type ChangeFeed, createReadCache } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
@@ -9,14 +8,13 @@ import { localDate } from '../../platform/time.ts';
 import type { CourseRepository } from '../courses/repository.ts';
 import type { Waitlist } from '../enrolments/waitlist.ts';
 import type { OrganizationRepository } from '../organization/repository.ts';
-import { SESSION_EVENTS, type SessionMove, sessionLifecycle } from './lifecycle.ts';
+import { SESSION_EVENTS, type SessionMove } from './lifecycle.ts';
 import { presentSession } from './present.ts';
 import type { SessionRepository, SessionRow } from './repository.ts';
 import type { Session, SessionCreate, SessionSort, SessionState, SessionTransition, SessionUpdate } from './schemas.ts';
 
 export interface SessionServiceDeps {
   db: Kysely<DB>;
-  changes: ChangeFeed;
   sessions: SessionRepository;
   courses: CourseRepository;
   organization: OrganizationRepository;
@@ -55,34 +53,29 @@ function checkDates(
   }
 }
 
-/** Session reads kept in memory (each a few hundred bytes): the sessions read most often. */
-const CACHED_SESSIONS = 1000;
-
 export function createSessionService(deps: SessionServiceDeps) {
   const { sessions } = deps;
-  const rows = createReadCache<string, SessionRow>(deps.changes, { max: CACHED_SESSIONS });
 
   /**
    * Applies a workflow move inside `trx`, with its event: `apply` answers a move the state does not
    * allow with a 409; `tryApply` (the automatic moves) returns false instead.
    */
   async function move(trx: Kysely<DB>, row: SessionRow, name: SessionMove, now: string, strict = true): Promise<boolean> {
-    const to = sessionLifecycle.moves[name].to;
+    const to = sessions.lifecycle.moves[name].to;
     const type = SESSION_EVENTS[name];
     const options = {
       set: { updated_at: now },
       ...(type ? { event: { sink: deps.outbox, type, payload: sessionPayload(row, to, now) } } : {}),
     };
     let moved = true;
-    if (strict) await sessionLifecycle.apply(trx, row.id, name, options);
-    else moved = await sessionLifecycle.tryApply(trx, row.id, name, options);
-    if (moved) await deps.changes.announce(trx);
+    if (strict) await sessions.lifecycle.apply(trx, row.id, name, options);
+    else moved = await sessions.lifecycle.tryApply(trx, row.id, name, options);
     return moved;
   }
 
   async function moveTo(trx: Kysely<DB>, row: SessionRow, to: SessionState, now: string): Promise<void> {
     const from = row.workflow_state as SessionState;
-    const name = sessionLifecycle.moveTo(from, to);
+    const name = sessions.lifecycle.moveTo(from, to);
     if (!name) throw new ConflictError('invalid_transition', `A session cannot move from ${from} to ${to}.`);
     await move(trx, row, name, now);
   }
@@ -119,15 +112,6 @@ export function createSessionService(deps: SessionServiceDeps) {
 
     async get(ctx: ServiceContext, slug: string, id: number): Promise<Session> {
       return presentSession(await this.resolve(ctx, slug, id), ctx.clock.now());
-    },
-
-    /**
-     * The session `id` of the course with `slug` as stored, from memory while no session or course
-     * has changed (every write of either announces it on the change feed): synchronous when cached.
-     * Undefined for a session that is not there (never cached).
-     */
-    cached(_ctx: ServiceContext, slug: string, id: number): SessionRow | Promise<SessionRow | undefined> {
-      return rows.get(`${slug}\u001f${id}`, () => sessions.findInCourse(slug, id)) as SessionRow | Promise<SessionRow | undefined>;
     },
 
     async getById(ctx: ServiceContext, id: number): Promise<Session> {

@@ -18,10 +18,9 @@ export const usersModule = {
       return createUserService({
         db,
         dialect,
-        staff: createStaffRepository(db),
+        staff: createStaffRepository(db, platform.changes),
         invitations: createInvitationRepository(db, dialect),
         notifications: services.notifications,
-        changes: platform.changes,
         namedIn: createWorkflowRepository(db),
       });
     },

@@ -5,7 +5,9 @@ import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import { forUpdate } from '../../db/locks.ts';
 import type { DB, UserInvitationTable, UserTable } from '../../db/schema.ts';
+import type { ChangeFeed } from '../../platform/changes.ts';
 import type { Permission } from '../../platform/permissions.ts';
+import { userLifecycle } from './lifecycle.ts';
 import type { UserSort, UserState } from './schemas.ts';
 
 /** A staff user as stored, decoded (`permissions` an array on both databases). */
@@ -73,10 +75,16 @@ const decode = (row: Row): StaffRow => ({
  * Staff users: `is_admin` rows of the users table. Every query here is limited to them, so a student's
  * id reads as missing.
  */
-export function createStaffRepository(db: Kysely<DB>) {
+export function createStaffRepository(db: Kysely<DB>, changes: ChangeFeed) {
   const staff = (executor: Kysely<DB>) => executor.selectFrom('users').select(COLUMNS).where('is_admin', '=', true);
 
   return {
+    /**
+     * The staff lifecycle, each move announced: tokens acting for a user are kept by every process
+     * (src/platform/tokens) and must see the user's new status.
+     */
+    lifecycle: userLifecycle.announcedOn(changes),
+
     list: async (filter: StaffFilter, list: ListRequest<UserSort>): Promise<Page<StaffRow>> => {
       let query = staff(db);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);

@@ -3,14 +3,13 @@ import type { Dialect } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
-import type { ChangeFeed } from '../../platform/changes.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { normaliseEmail } from '../../platform/email.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
 import type { Permission } from '../../platform/permissions.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import { hashInvitationToken, INVITATION_TOKEN } from './invitations.ts';
-import { MOVE_NOTIFICATIONS, moveTimestamps, type UserMove, userLifecycle } from './lifecycle.ts';
+import { MOVE_NOTIFICATIONS, moveTimestamps, type UserMove } from './lifecycle.ts';
 import type { InvitationRepository, StaffFilter, StaffRepository, StaffRow } from './repository.ts';
 import type { StaffCreate, User, UserGrant, UserPatch, UserSort } from './schemas.ts';
 
@@ -42,8 +41,6 @@ export interface UserServiceDeps {
   staff: StaffRepository;
   invitations: InvitationRepository;
   notifications: NotificationService;
-  /** Tells every process's token cache that a user's status changed. */
-  changes: ChangeFeed;
   /** Resources whose representations show a staff user's name, touched when it changes (`updated_since`). */
   namedIn: { touchForPerson(executor: Kysely<DB>, userId: number, now: string): Promise<void> };
 }
@@ -70,14 +67,12 @@ export function createUserService(deps: UserServiceDeps) {
   async function move(ctx: ServiceContext, id: number, name: UserMove, trx: Kysely<DB>): Promise<StaffRow> {
     const user = await find(id, trx);
     const now = ctx.clock.now().toISOString();
-    await userLifecycle.apply(trx, user.id, name, {
+    await staff.lifecycle.apply(trx, user.id, name, {
       set: { ...moveTimestamps(name, now), updated_at: now },
       effects: async (trx) => {
         // An activated or archived user has no use for an open invitation link.
         if (name === 'activate' || name === 'archive') await deps.invitations.closeFor(trx, user.id, now);
         await deps.notifications.notify(trx, ctx, MOVE_NOTIFICATIONS[name], { id: user.id, email: user.email });
-        // Tokens acting for the user are cached by every process: they must see the new status.
-        await deps.changes.announce(trx);
       },
     });
     ctx.logger.info({ userId: user.id, move: name }, 'user lifecycle move');
