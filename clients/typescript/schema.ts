@@ -4084,8 +4084,17 @@ export interface components {
          *       "email": "daniel.okafor@northwind-academy.example",
          *       "job_title": "Course coordinator",
          *       "status": "active",
+         *       "roles": [
+         *         "coordinator"
+         *       ],
          *       "permissions": [
          *         "courses.approve"
+         *       ],
+         *       "effective_permissions": [
+         *         "catalogue.manage",
+         *         "courses.approve",
+         *         "documents.manage",
+         *         "reports.manage"
          *       ],
          *       "invited_at": "2026-02-02T09:30:00.000Z",
          *       "activated_at": "2026-02-03T08:12:44.120Z",
@@ -4107,8 +4116,12 @@ export interface components {
              * @enum {string}
              */
             status: "draft" | "invited" | "active" | "suspended" | "archived";
-            /** @description What the user may decide beyond a token’s scopes (e.g. `courses.approve`). Read-only: granted by the administration. */
-            permissions: ("courses.approve" | "documents.approve")[];
+            /** @description Roles held (`administrator`, `registrar`, `coordinator`, `approver`, `viewer`), each a set of permissions. Read-only: granted by a holder of `users.manage` (`academy admin users grant`, the console). */
+            roles: ("administrator" | "registrar" | "coordinator" | "approver" | "viewer")[];
+            /** @description Permissions granted directly, beside those of the roles. Read-only, granted as `roles` are. */
+            permissions: ("audit.read" | "catalogue.manage" | "certificates.manage" | "courses.approve" | "documents.approve" | "documents.manage" | "enrolments.manage" | "integrations.manage" | "operations.manage" | "reports.manage" | "students.manage" | "users.manage")[];
+            /** @description What the user may change: the permissions of their roles and those granted directly, sorted. A token that acts for the user may change only what these allow, whatever its scopes (a 403 `permission_denied` otherwise). */
+            effective_permissions: ("audit.read" | "catalogue.manage" | "certificates.manage" | "courses.approve" | "documents.approve" | "documents.manage" | "enrolments.manage" | "integrations.manage" | "operations.manage" | "reports.manage" | "students.manage" | "users.manage")[];
             /**
              * Format: date-time
              * @description When the user was invited.
@@ -4174,8 +4187,17 @@ export interface components {
          *           "email": "daniel.okafor@northwind-academy.example",
          *           "job_title": "Course coordinator",
          *           "status": "active",
+         *           "roles": [
+         *             "coordinator"
+         *           ],
          *           "permissions": [
          *             "courses.approve"
+         *           ],
+         *           "effective_permissions": [
+         *             "catalogue.manage",
+         *             "courses.approve",
+         *             "documents.manage",
+         *             "reports.manage"
          *           ],
          *           "invited_at": "2026-02-02T09:30:00.000Z",
          *           "activated_at": "2026-02-03T08:12:44.120Z",
@@ -8187,8 +8209,17 @@ export interface operations {
                      *           "email": "daniel.okafor@northwind-academy.example",
                      *           "job_title": "Course coordinator",
                      *           "status": "active",
+                     *           "roles": [
+                     *             "coordinator"
+                     *           ],
                      *           "permissions": [
                      *             "courses.approve"
+                     *           ],
+                     *           "effective_permissions": [
+                     *             "catalogue.manage",
+                     *             "courses.approve",
+                     *             "documents.manage",
+                     *             "reports.manage"
                      *           ],
                      *           "invited_at": "2026-02-02T09:30:00.000Z",
                      *           "activated_at": "2026-02-03T08:12:44.120Z",
@@ -8273,8 +8304,17 @@ export interface operations {
                      *         "email": "daniel.okafor@northwind-academy.example",
                      *         "job_title": "Course coordinator",
                      *         "status": "active",
+                     *         "roles": [
+                     *           "coordinator"
+                     *         ],
                      *         "permissions": [
                      *           "courses.approve"
+                     *         ],
+                     *         "effective_permissions": [
+                     *           "catalogue.manage",
+                     *           "courses.approve",
+                     *           "documents.manage",
+                     *           "reports.manage"
                      *         ],
                      *         "invited_at": "2026-02-02T09:30:00.000Z",
                      *         "activated_at": "2026-02-03T08:12:44.120Z",
@@ -8338,8 +8378,17 @@ export interface operations {
                      *         "email": "daniel.okafor@northwind-academy.example",
                      *         "job_title": "Course coordinator",
                      *         "status": "active",
+                     *         "roles": [
+                     *           "coordinator"
+                     *         ],
                      *         "permissions": [
                      *           "courses.approve"
+                     *         ],
+                     *         "effective_permissions": [
+                     *           "catalogue.manage",
+                     *           "courses.approve",
+                     *           "documents.manage",
+                     *           "reports.manage"
                      *         ],
                      *         "invited_at": "2026-02-02T09:30:00.000Z",
                      *         "activated_at": "2026-02-03T08:12:44.120Z",
@@ -8409,8 +8458,17 @@ export interface operations {
                      *         "email": "daniel.okafor@northwind-academy.example",
                      *         "job_title": "Course coordinator",
                      *         "status": "active",
+                     *         "roles": [
+                     *           "coordinator"
+                     *         ],
                      *         "permissions": [
                      *           "courses.approve"
+                     *         ],
+                     *         "effective_permissions": [
+                     *           "catalogue.manage",
+                     *           "courses.approve",
+                     *           "documents.manage",
+                     *           "reports.manage"
                      *         ],
                      *         "invited_at": "2026-02-02T09:30:00.000Z",
                      *         "activated_at": "2026-02-03T08:12:44.120Z",
@@ -8474,8 +8532,17 @@ export interface operations {
                      *         "email": "daniel.okafor@northwind-academy.example",
                      *         "job_title": "Course coordinator",
                      *         "status": "active",
+                     *         "roles": [
+                     *           "coordinator"
+                     *         ],
                      *         "permissions": [
                      *           "courses.approve"
+                     *         ],
+                     *         "effective_permissions": [
+                     *           "catalogue.manage",
+                     *           "courses.approve",
+                     *           "documents.manage",
+                     *           "reports.manage"
                      *         ],
                      *         "invited_at": "2026-02-02T09:30:00.000Z",
                      *         "activated_at": "2026-02-03T08:12:44.120Z",
@@ -8539,8 +8606,17 @@ export interface operations {
                      *         "email": "daniel.okafor@northwind-academy.example",
                      *         "job_title": "Course coordinator",
                      *         "status": "active",
+                     *         "roles": [
+                     *           "coordinator"
+                     *         ],
                      *         "permissions": [
                      *           "courses.approve"
+                     *         ],
+                     *         "effective_permissions": [
+                     *           "catalogue.manage",
+                     *           "courses.approve",
+                     *           "documents.manage",
+                     *           "reports.manage"
                      *         ],
                      *         "invited_at": "2026-02-02T09:30:00.000Z",
                      *         "activated_at": "2026-02-03T08:12:44.120Z",
@@ -8604,8 +8680,17 @@ export interface operations {
                      *         "email": "daniel.okafor@northwind-academy.example",
                      *         "job_title": "Course coordinator",
                      *         "status": "active",
+                     *         "roles": [
+                     *           "coordinator"
+                     *         ],
                      *         "permissions": [
                      *           "courses.approve"
+                     *         ],
+                     *         "effective_permissions": [
+                     *           "catalogue.manage",
+                     *           "courses.approve",
+                     *           "documents.manage",
+                     *           "reports.manage"
                      *         ],
                      *         "invited_at": "2026-02-02T09:30:00.000Z",
                      *         "activated_at": "2026-02-03T08:12:44.120Z",
@@ -8669,8 +8754,17 @@ export interface operations {
                      *         "email": "daniel.okafor@northwind-academy.example",
                      *         "job_title": "Course coordinator",
                      *         "status": "active",
+                     *         "roles": [
+                     *           "coordinator"
+                     *         ],
                      *         "permissions": [
                      *           "courses.approve"
+                     *         ],
+                     *         "effective_permissions": [
+                     *           "catalogue.manage",
+                     *           "courses.approve",
+                     *           "documents.manage",
+                     *           "reports.manage"
                      *         ],
                      *         "invited_at": "2026-02-02T09:30:00.000Z",
                      *         "activated_at": "2026-02-03T08:12:44.120Z",

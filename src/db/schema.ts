@@ -33,6 +33,8 @@ export interface UserTable {
   status: string;
   is_admin: Bool;
   permissions: Json;
+  /** Role names (src/platform/permissions.ts, ROLES), a JSON array. */
+  roles: Generated<Json>;
   email_verified: Generated<Bool>;
   job_title: string | null;
   /** Staff lifecycle (draft, invited, active, suspended, archived): when each state was last entered. */

@@ -41,7 +41,13 @@ function useOf(token: AuthenticatedToken): TokenUse {
   let use = tokenUses.get(token);
   if (!use) {
     use = {
-      actor: Object.freeze({ kind: 'token', tokenId: token.id, userId: token.userId, scopes: token.scopes }),
+      actor: Object.freeze({
+        kind: 'token',
+        tokenId: token.id,
+        userId: token.userId,
+        scopes: token.scopes,
+        permissions: token.permissions,
+      }),
       limitKey: `token:${token.id}`,
     };
     tokenUses.set(token, use);

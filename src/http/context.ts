@@ -12,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-const nobody = { kind: 'token', tokenId: null, userId: null, scopes: [] } as const;
+const nobody = { kind: 'token', tokenId: null, userId: null, scopes: [], permissions: null } as const;
 
 /** `request.ctx`, built on first use (public and open routes never pay for it). */
 export function registerServiceContext(app: FastifyInstance, platform: Platform): void {

@@ -1,13 +1,22 @@
 import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
+import type { Permission } from './permissions.ts';
 
-/** Who is acting: a token (HTTP), the operator (CLI) or the system (jobs, the scheduler). */
+/**
+ * Who is acting: a token (HTTP), a staff user (signed in to the console, or `academy admin --as`),
+ * the operator (CLI) or the system (jobs, the scheduler).
+ */
 export interface Actor {
-  kind: 'token' | 'operator' | 'system';
+  kind: 'token' | 'user' | 'operator' | 'system';
   tokenId: number | null;
-  /** The user a token acts for (`tokens create --user`); null for tokens without one, the operator and the system. */
+  /** The user acting, or the one a token acts for (`tokens create --user`); null for tokens without one, the operator and the system. */
   userId: number | null;
   scopes: readonly string[];
+  /**
+   * What the acting user may change (their roles' permissions and those granted directly); null when
+   * no user acts: a token for nobody (its scopes bound it), the operator, the system (requirePermission).
+   */
+  permissions: readonly Permission[] | null;
 }
 
 /**
@@ -26,8 +35,8 @@ export interface ServiceContext {
   requestId: string | null;
 }
 
-export const operator: Actor = { kind: 'operator', tokenId: null, userId: null, scopes: ['*'] };
-export const system: Actor = { kind: 'system', tokenId: null, userId: null, scopes: ['*'] };
+export const operator: Actor = { kind: 'operator', tokenId: null, userId: null, scopes: ['*'], permissions: null };
+export const system: Actor = { kind: 'system', tokenId: null, userId: null, scopes: ['*'], permissions: null };
 
 export function operatorContext(deps: { clock: Clock; logger: Logger }): ServiceContext {
   return { actor: operator, clock: deps.clock, logger: deps.logger, requestId: null };

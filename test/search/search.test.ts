@@ -557,7 +557,7 @@ describe('GET /search', () => {
   /** A service context of a token holding `scopes`. */
   const holding = (...scopes: string[]): ServiceContext => ({
     ...operatorContext(app.platform),
-    actor: { kind: 'token', tokenId: null, userId: null, scopes },
+    actor: { kind: 'token', tokenId: null, userId: null, scopes, permissions: null },
   });
 
   test("a restricted group's query is never built nor run, and search:read alone runs no statement at all", async () => {

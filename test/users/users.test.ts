@@ -10,6 +10,7 @@ interface UserBody {
   email: string;
   job_title: string | null;
   status: string;
+  roles: string[];
   permissions: string[];
   created_at: string;
   updated_at: string;
@@ -55,19 +56,28 @@ describe('/users: staff users', () => {
     const user = res.json().data as UserBody;
     assert.equal(res.headers.location, `/api/v1/users/${user.id}`);
     assert.deepEqual(
-      { name: user.name, email: user.email, job_title: user.job_title, status: user.status, permissions: user.permissions },
-      { name: 'Grace Hopper', email: `grace.${tag}@example.org`, job_title: 'Registrar', status: 'draft', permissions: [] },
+      {
+        name: user.name,
+        email: user.email,
+        job_title: user.job_title,
+        status: user.status,
+        roles: user.roles,
+        permissions: user.permissions,
+      },
+      { name: 'Grace Hopper', email: `grace.${tag}@example.org`, job_title: 'Registrar', status: 'draft', roles: [], permissions: [] },
     );
     assert.deepEqual(Object.keys(user).sort(), [
       'activated_at',
       'archived_at',
       'created_at',
+      'effective_permissions',
       'email',
       'id',
       'invited_at',
       'job_title',
       'name',
       'permissions',
+      'roles',
       'status',
       'suspended_at',
       'updated_at',

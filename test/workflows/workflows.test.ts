@@ -177,7 +177,7 @@ describe('workflows', () => {
       });
       const ctx = {
         ...operatorContext(platform),
-        actor: { kind: 'token' as const, tokenId: null, userId: approver.user.id, scopes: ['*'] },
+        actor: { kind: 'token' as const, tokenId: null, userId: approver.user.id, scopes: ['*'], permissions: null },
       };
       const real = createWorkflowRepository(platform.database.db);
       const move = commitOnce(() => deciding.transition(ctx, row.id, { to_state: 'in_review' }));

@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import type { StudentRepository, UserRow } from '../students/repository.ts';
 import type { ImportRow, ParsedImport } from './csv.ts';
 import { type ApplicationRepository, CHUNK, type CourseRef, chunks } from './repository.ts';
@@ -98,6 +99,7 @@ export function createApplicationService(deps: {
      * application of the pair is returned unchanged, so the command can be repeated safely.
      */
     async create(ctx: ServiceContext, input: ApplicationCreate): Promise<{ application: CourseApplication; created: boolean }> {
+      requirePermission(ctx, 'students.manage');
       const errors: Record<string, string[]> = {};
       const user = await students.findUser(db, input.student_id);
       if (!user) errors.student_id = [`No user has the id ${input.student_id}.`];
@@ -134,6 +136,7 @@ export function createApplicationService(deps: {
      * announced exactly once, even when a later batch fails.
      */
     async import(ctx: ServiceContext, parsed: ParsedImport, options: ImportOptions): Promise<ImportSummary> {
+      requirePermission(ctx, 'students.manage');
       const { rows } = parsed;
       const { courses, users, errors } = await check(rows);
       const problems = [...parsed.errors, ...errors].sort((a, b) => a.line - b.line);

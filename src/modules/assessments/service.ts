@@ -1,6 +1,7 @@
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import { sessionInCourse } from '../sessions/lookup.ts';
 import type { SessionRepository } from '../sessions/repository.ts';
 import type { AssessmentRepository, AssessmentRow } from './repository.ts';
@@ -42,6 +43,7 @@ export function createAssessmentService(deps: { assessments: AssessmentRepositor
 
     /** Adds an assessment to a session (`academy admin assessments create`); the session must exist (422). */
     async create(ctx: ServiceContext, input: AssessmentCreate): Promise<Assessment> {
+      requirePermission(ctx, 'catalogue.manage');
       if (!(await deps.sessions.findById(input.session_id))) {
         throw new ValidationError({
           session_id: [`The session_id field must be the id of a training session; none has the id ${input.session_id}.`],

@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle, type EventSink } from '../../platform/lifecycle.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import type { CertificateFilter, CertificateRepository, CertificateRow } from './repository.ts';
 import type {
   Certificate,
@@ -105,6 +106,7 @@ export function createCertificateService(deps: { db: Kysely<DB>; certificates: C
      * (`academy admin certificates issue`), with its `certificate.issued` event in the same transaction.
      */
     async issue(ctx: ServiceContext, input: CertificateIssue): Promise<Certificate> {
+      requirePermission(ctx, 'certificates.manage');
       const id = input.enrolment_id;
 
       const alreadyIssued = (existing: { id: number; certificate_number: string }) =>
@@ -161,6 +163,7 @@ export function createCertificateService(deps: { db: Kysely<DB>; certificates: C
 
     /** Revokes a valid certificate (`academy admin certificates revoke`); verification then says `revoked`. */
     async revoke(ctx: ServiceContext, id: number, input: CertificateRevoke = {}): Promise<Certificate> {
+      requirePermission(ctx, 'certificates.manage');
       const now = ctx.clock.now().toISOString();
       return db.transaction().execute(async (trx) => {
         await certificateLifecycle.apply(trx, id, 'revoke', {

@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import { openWorkflow } from '../workflows/open.ts';
 import { COURSE_EVENTS } from './lifecycle.ts';
 import { formatMoney, minorDigits, parseMoney } from './money.ts';
@@ -61,6 +62,7 @@ export function createCourseService(deps: CourseServiceDeps) {
      * taken) is checked here.
      */
     async create(ctx: ServiceContext, input: CourseCreate): Promise<Course> {
+      requirePermission(ctx, 'catalogue.manage');
       const errors: Record<string, string[]> = {};
       const priceMinor = parseMoney(input.price, input.currency);
       if (priceMinor === null) {
@@ -100,6 +102,7 @@ export function createCourseService(deps: CourseServiceDeps) {
      * current state a 409 `invalid_transition`.
      */
     async transition(ctx: ServiceContext, slug: string, { to_state: to }: CourseTransition): Promise<Course> {
+      requirePermission(ctx, 'catalogue.manage');
       return deps.db.transaction().execute(async (trx) => {
         const course = await find(slug, trx);
         const from = course.status as CourseState;

@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError, UnsupportedMediaTypeError, ValidationErro
 import type { Outbox } from '../../platform/events/outbox.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import { FileTooLargeError, type Storage, type StoredFile } from '../../platform/storage.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { studentExists } from '../students/repository.ts';
@@ -345,6 +346,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
      * neither a row nor a file.
      */
     async upload(ctx: ServiceContext, parts: AsyncIterable<UploadPart>): Promise<Document> {
+      requirePermission(ctx, 'documents.manage');
       const received: Received = { fields: {}, file: null };
       try {
         await receiveParts(parts, received);
@@ -360,6 +362,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
     /** `expect` is checked on the current document, locked in the update's transaction (If-Match). */
     async update(ctx: ServiceContext, id: number, patch: DocumentPatch, expect?: (current: Document) => void): Promise<Document> {
+      requirePermission(ctx, 'documents.manage');
       const now = ctx.clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
         if (expect) await documents.lock(trx, deps.dialect, id);
@@ -377,6 +380,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     },
 
     async archive(ctx: ServiceContext, id: number): Promise<Document> {
+      requirePermission(ctx, 'documents.manage');
       const now = ctx.clock.now().toISOString();
       // Read in the transaction, as an upload's answer is: a 5xx after the commit would free the
       // Idempotency-Key, and the retry would be refused (409) although the archive was made.
@@ -392,6 +396,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
     /** Soft and final: the row stays (listed as deleted), the file stays in storage, downloads are 404s. */
     async delete(ctx: ServiceContext, id: number): Promise<Document> {
+      requirePermission(ctx, 'documents.manage');
       const now = ctx.clock.now().toISOString();
       // Read in the transaction, as the archive's answer is.
       const row = await db.transaction().execute(async (trx) => {

@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import type { SessionRepository, SessionRow } from '../sessions/repository.ts';
 import type { EnrolmentFilter, EnrolmentRepository, EnrolmentRow } from './repository.ts';
 import type { CompletionOutcome, Enrolment, EnrolmentCompletion, EnrolmentCreate, EnrolmentSort, EnrolmentStatus } from './schemas.ts';
@@ -89,6 +90,7 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
      * cancelled (409), and not into a completed or cancelled session (409). Records `enrollment.created`.
      */
     async enrol(ctx: ServiceContext, input: EnrolmentCreate): Promise<Enrolment> {
+      requirePermission(ctx, 'enrolments.manage');
       const { student_id: studentId, session_id: sessionId } = input;
       if (!(await enrolments.isStudent(studentId))) {
         throw ValidationError.field(
@@ -152,6 +154,7 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
      * waitlist, which closes up behind it. A cancelled or completed enrolment is a 409 `invalid_transition`.
      */
     async cancel(ctx: ServiceContext, id: number, givenReason?: string | null): Promise<Enrolment> {
+      requirePermission(ctx, 'enrolments.manage');
       const reason = givenReason?.trim() || null;
       const now = ctx.clock.now().toISOString();
       // The answer is read in the transaction: once it commits, the answer is sent whatever the
@@ -182,6 +185,7 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
      * outcome and notes, once. Records `enrollment.completed`.
      */
     async complete(ctx: ServiceContext, id: number, input: EnrolmentCompletion): Promise<Enrolment> {
+      requirePermission(ctx, 'enrolments.manage');
       const outcome = input.completion_outcome;
       const notes = input.completion_notes?.trim() ?? null;
       const now = ctx.clock.now().toISOString();

@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../platform/er
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
 import type { Outbound } from '../../platform/outbound.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 import type { IntegrationRepository, IntegrationRow, MessageFilter, MessageRow } from './repository.ts';
 import type { Integration, IntegrationCreate, IntegrationMessage, MessageSort, MessageStatus } from './schemas.ts';
@@ -89,6 +90,7 @@ export function createIntegrationService(deps: {
   return {
     /** Creates an integration endpoint from the operator's JSON (`academy admin integrations create`). */
     async create(ctx: ServiceContext, input: IntegrationCreate): Promise<Integration> {
+      requirePermission(ctx, 'integrations.manage');
       const errors: Record<string, string[]> = {};
       if (await integrations.findIntegrationByKey(input.key)) errors.key = [`An integration with the key "${input.key}" already exists.`];
       const { url } = input;
@@ -117,6 +119,7 @@ export function createIntegrationService(deps: {
      * cannot be retried until it is enabled again.
      */
     async setEnabled(ctx: ServiceContext, key: string, enabled: boolean): Promise<Integration> {
+      requirePermission(ctx, 'integrations.manage');
       const row = await integrations.setIntegrationEnabled(key, enabled, ctx.clock.now().toISOString());
       if (!row) throw new NotFoundError();
       return view(row);
@@ -142,6 +145,7 @@ export function createIntegrationService(deps: {
      * same transaction. Any other state, or a disabled integration, is a 409 `not_retryable`.
      */
     async retry(ctx: ServiceContext, id: number): Promise<IntegrationMessage> {
+      requirePermission(ctx, 'operations.manage');
       return deps.db.transaction().execute(async (trx) => {
         const row = await integrations.findMessage(id, trx);
         if (!row) throw new NotFoundError();

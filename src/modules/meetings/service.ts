@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import { endOfDay, startOfDay } from '../../platform/time.ts';
 import type { OrganizationRepository } from '../organization/repository.ts';
 import { sessionInCourse } from '../sessions/lookup.ts';
@@ -81,6 +82,7 @@ export function createMeetingService(deps: MeetingServiceDeps) {
      * fall on `held_on` in the organization's time zone, and `ends_at` after `starts_at` (422).
      */
     async create(ctx: ServiceContext, input: MeetingCreate): Promise<Meeting> {
+      requirePermission(ctx, 'catalogue.manage');
       const { held_on: heldOn } = input;
       const startsAt = input.starts_at ? new Date(input.starts_at).toISOString() : null;
       const endsAt = input.ends_at ? new Date(input.ends_at).toISOString() : null;
@@ -123,6 +125,7 @@ export function createMeetingService(deps: MeetingServiceDeps) {
      * has already taken place, is a 409 `invalid_transition`.
      */
     async cancel(ctx: ServiceContext, id: number): Promise<Meeting> {
+      requirePermission(ctx, 'catalogue.manage');
       const zone = await timezone();
       const now = ctx.clock.now();
       const cancelled = await deps.db.transaction().execute(async (trx) => {

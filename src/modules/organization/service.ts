@@ -2,6 +2,7 @@ import type { Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { OrganizationTable } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import type { OrganizationRepository, OrganizationRow } from './repository.ts';
 import type { Organization, OrganizationPatch } from './schemas.ts';
 
@@ -42,6 +43,7 @@ export function createOrganizationService(deps: { organization: OrganizationRepo
      * `expect` is checked on the current settings, in the update's transaction (If-Match).
      */
     async update(ctx: ServiceContext, patch: OrganizationPatch, expect?: (current: Organization) => void): Promise<Organization> {
+      requirePermission(ctx, 'operations.manage');
       const changes: Updateable<OrganizationTable> = {};
       const direct = ['name', 'legal_name', 'timezone', 'locale', 'currency', 'contact_email', 'phone', 'website'] as const;
       for (const field of direct) {

@@ -10,6 +10,7 @@ import type { Outbox } from '../../platform/events/outbox.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { JobRepository } from '../../platform/jobs/repository.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import type { Storage, StoredFile } from '../../platform/storage.ts';
 import { createReportRepository, NEXT_ATTEMPT, type ReportFilter, type ReportRow } from './repository.ts';
 import type { Report, ReportRequest, ReportSort, ReportStatus } from './schemas.ts';
@@ -299,6 +300,7 @@ export function createReportService(deps: ReportServiceDeps) {
     failIn,
 
     async request(ctx: ServiceContext, body: ReportRequest): Promise<Report> {
+      requirePermission(ctx, 'reports.manage');
       const definition = REPORTS[body.type];
       const parameters: ReportParameters = body.parameters ?? {};
       const refused = Object.keys(parameters).filter((name) => !(definition.parameters as readonly string[]).includes(name));
@@ -346,7 +348,8 @@ export function createReportService(deps: ReportServiceDeps) {
     },
 
     /** The file of an available report; in every other state a 409 `report_not_available`. */
-    async open(_ctx: ServiceContext, id: number) {
+    async open(ctx: ServiceContext, id: number) {
+      requirePermission(ctx, 'reports.manage');
       const row = await find(id);
       if (row.status !== 'available' || !row.storage_key) {
         throw new ConflictError('report_not_available', `The report is ${row.status}; it can be downloaded once it is available.`);

@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import { sessionInCourse } from '../sessions/lookup.ts';
 import type { SessionRepository } from '../sessions/repository.ts';
 import type { ResourceRepository, ResourceRow } from './repository.ts';
@@ -58,6 +59,7 @@ export function createResourceService(deps: { db: Kysely<DB>; resources: Resourc
      * published. A link or a file needs its url, a text its body (422).
      */
     async create(ctx: ServiceContext, input: ResourceCreate): Promise<LearningResource> {
+      requirePermission(ctx, 'catalogue.manage');
       const { type } = input;
       const url = input.url ?? null;
       const body = input.body?.trim() ?? null;
@@ -86,6 +88,7 @@ export function createResourceService(deps: { db: Kysely<DB>; resources: Resourc
 
     /** Publishes a draft resource (`academy admin resources publish`); a published one is a 409 `invalid_transition`. */
     async publish(ctx: ServiceContext, id: number): Promise<LearningResource> {
+      requirePermission(ctx, 'catalogue.manage');
       const now = ctx.clock.now().toISOString();
       const published = await deps.db.transaction().execute(async (trx) => {
         await resourceLifecycle.apply(trx, id, 'publish', { set: { published_at: now, updated_at: now } });

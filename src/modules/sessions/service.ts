@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import { localDate } from '../../platform/time.ts';
 import type { CourseRepository } from '../courses/repository.ts';
 import type { Waitlist } from '../enrolments/waitlist.ts';
@@ -124,6 +125,7 @@ export function createSessionService(deps: SessionServiceDeps) {
      * dates are checked here.
      */
     async create(ctx: ServiceContext, input: SessionCreate): Promise<Session> {
+      requirePermission(ctx, 'catalogue.manage');
       const slug = input.course.trim();
       const course = await deps.courses.findBySlug(slug);
       const opens = utc(input.registration_opens_at ?? null);
@@ -173,6 +175,7 @@ export function createSessionService(deps: SessionServiceDeps) {
      * enrolments is refused. A `workflow_state` is a workflow move, as `transition` makes it.
      */
     async update(ctx: ServiceContext, id: number, input: SessionUpdate): Promise<Session> {
+      requirePermission(ctx, 'catalogue.manage');
       const { max_participants: max, workflow_state: state } = input;
       const opens = utc(input.registration_opens_at);
       const closes = utc(input.registration_closes_at);
@@ -224,6 +227,7 @@ export function createSessionService(deps: SessionServiceDeps) {
      * current state a 409 `invalid_transition`.
      */
     async transition(ctx: ServiceContext, id: number, { to_state: to }: SessionTransition): Promise<Session> {
+      requirePermission(ctx, 'catalogue.manage');
       // Read in the transaction: a committed move always gets its answer (a retry would be a 409).
       const moved = await deps.db.transaction().execute(async (trx) => {
         const row = await sessions.lock(trx, id);

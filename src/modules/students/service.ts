@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { normaliseEmail } from '../../platform/email.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import type { StudentFilter, StudentRepository, StudentRow, StudentWithCourses } from './repository.ts';
 import type { Student, StudentCreate, StudentSort } from './schemas.ts';
 
@@ -44,6 +45,7 @@ export function createStudentService(deps: { db: Kysely<DB>; students: StudentRe
      * (`academy admin students create`); until then the API does not list it.
      */
     async create(ctx: ServiceContext, input: StudentCreate): Promise<Student> {
+      requirePermission(ctx, 'students.manage');
       const name = input.name.trim();
       const email = normaliseEmail(input.email);
       const taken = () => ValidationError.field('email', `The email ${email} is already taken by another user.`);

@@ -4,6 +4,7 @@ import { readSnapshot } from '../../db/snapshot.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import type { OrganizationRepository } from '../organization/repository.ts';
 import type { TaskFilter, TaskRepository, TaskRow, TaskRunRow } from './repository.ts';
 import { nextRunAt, queueRun } from './schedule.ts';
@@ -99,6 +100,7 @@ export function createTaskService(deps: TaskServiceDeps) {
 
     /** Queues a run at once, outside the cron timer; the run is otherwise like a scheduled one. */
     async runNow(ctx: ServiceContext, id: number): Promise<TaskRun> {
+      requirePermission(ctx, 'operations.manage');
       const task = await find(id);
       if (!task.enabled) throw new ConflictError('task_disabled', `The task ${task.task_type} is disabled; enable it before running it.`);
       const now = ctx.clock.now().toISOString();
@@ -114,6 +116,7 @@ export function createTaskService(deps: TaskServiceDeps) {
      * disabling clears it, so no scheduler picks the task up.
      */
     async setEnabled(ctx: ServiceContext, reference: string, enabled: boolean): Promise<Task> {
+      requirePermission(ctx, 'operations.manage');
       const task = await this.resolve(ctx, reference);
       const now = ctx.clock.now();
       const zone = await timezone();

@@ -2,27 +2,24 @@ import type { Command } from 'commander';
 import { idArgument } from '../../cli/ids.ts';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
-import { PERMISSION_NAMES } from '../../platform/permissions.ts';
+import { PERMISSION_NAMES, ROLE_NAMES } from '../../platform/permissions.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { StaffCreate, USER_STATES, UserGrant, UserPatch, type UserState } from './schemas.ts';
 import type { UserService } from './service.ts';
 
-const COLUMNS = ['id', 'name', 'email', 'job_title', 'status', 'permissions'];
+const COLUMNS = ['id', 'name', 'email', 'job_title', 'status', 'roles', 'effective_permissions'];
 
 /**
  * `academy admin users …`: staff users. Besides what the API offers, the administration grants
- * permissions and activates invited users (as accepting the invitation does).
+ * roles and permissions and activates invited users (as accepting the invitation does).
  */
 export function adminUserCommands(admin: Command, run: Runner): void {
-  const users = admin.command('users').description('Staff users: create, move through their lifecycle, grant permissions, list');
+  const users = admin.command('users').description('Staff users: create, move through their lifecycle, grant roles and permissions, list');
 
   users
     .command('create')
     .description('Create a staff user in draft (nothing is sent until it is invited)')
-    .requiredOption(
-      '--data <json>',
-      '{"name":"Grace Hopper","email":"grace@example.org","job_title":"Registrar","permissions":["courses.approve"]}',
-    )
+    .requiredOption('--data <json>', '{"name":"Grace Hopper","email":"grace@example.org","job_title":"Registrar","roles":["registrar"]}')
     .action((options) =>
       run(async ({ services, out, ctx }) => {
         const input = validateInput(StaffCreate, parseData(options.data));
@@ -64,13 +61,17 @@ export function adminUserCommands(admin: Command, run: Runner): void {
 
   users
     .command('grant <id>')
-    .description(`Replace a staff user's permissions (known: ${PERMISSION_NAMES.join(', ')})`)
-    .requiredOption('--data <json>', '{"permissions":["courses.approve","documents.approve"]}')
+    .description(
+      `Replace a staff user's roles, permissions or both (roles: ${ROLE_NAMES.join(', ')}; permissions: ${PERMISSION_NAMES.join(', ')})`,
+    )
+    .requiredOption('--data <json>', '{"roles":["registrar"],"permissions":["courses.approve"]}')
     .action((id: string, options) =>
       run(async ({ services, out, ctx }) => {
         const userId = idArgument(id);
         const user = await services.users.grant(ctx, userId, validateInput(UserGrant, parseData(options.data)));
-        out.result(user, `User ${user.id} now holds: ${user.permissions.length ? user.permissions.join(', ') : '(no permissions)'}.`);
+        const roles = user.roles.length ? user.roles.join(', ') : '(no roles)';
+        const held = user.effective_permissions.length ? user.effective_permissions.join(', ') : '(none: reads only)';
+        out.result(user, `User ${user.id} now has the roles ${roles}, and may: ${held}.`);
       }),
     );
 

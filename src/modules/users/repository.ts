@@ -6,7 +6,7 @@ import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import { forUpdate } from '../../db/locks.ts';
 import type { DB, UserInvitationTable, UserTable } from '../../db/schema.ts';
 import type { ChangeFeed } from '../../platform/changes.ts';
-import type { Permission } from '../../platform/permissions.ts';
+import type { Permission, Role } from '../../platform/permissions.ts';
 import { userLifecycle } from './lifecycle.ts';
 import type { UserSort, UserState } from './schemas.ts';
 
@@ -17,6 +17,7 @@ export interface StaffRow {
   email: string;
   job_title: string | null;
   status: UserState;
+  roles: Role[];
   permissions: Permission[];
   invited_at: string | null;
   activated_at: string | null;
@@ -35,6 +36,7 @@ export interface NewStaff {
   /** Lowercased. */
   email: string;
   job_title: string | null;
+  roles: readonly Role[];
   permissions: readonly Permission[];
   now: string;
 }
@@ -45,6 +47,7 @@ const COLUMNS = [
   'email',
   'job_title',
   'status',
+  'roles',
   'permissions',
   'invited_at',
   'activated_at',
@@ -62,6 +65,7 @@ const decode = (row: Row): StaffRow => ({
   email: row.email,
   job_title: row.job_title,
   status: row.status as UserState,
+  roles: json<Role[]>(row.roles),
   permissions: json<Permission[]>(row.permissions),
   invited_at: row.invited_at,
   activated_at: row.activated_at,
@@ -121,6 +125,7 @@ export function createStaffRepository(db: Kysely<DB>, changes: ChangeFeed) {
             job_title: values.job_title,
             status: 'draft',
             is_admin: true,
+            roles: JSON.stringify(values.roles),
             permissions: JSON.stringify(values.permissions),
             email_verified: false,
             created_at: values.now,
@@ -130,14 +135,19 @@ export function createStaffRepository(db: Kysely<DB>, changes: ChangeFeed) {
           .executeTakeFirstOrThrow(),
       ),
 
-    /** Changes a staff user's own fields; false when there is no such staff user. */
+    /**
+     * Changes a staff user's own fields; false when there is no such staff user. Announced: tokens
+     * acting for the user are kept by every process with the user's permissions.
+     */
     update: async (
       trx: Kysely<DB>,
       id: number,
-      values: Pick<Updateable<UserTable>, 'name' | 'email' | 'job_title' | 'permissions' | 'updated_at'>,
+      values: Pick<Updateable<UserTable>, 'name' | 'email' | 'job_title' | 'roles' | 'permissions' | 'updated_at'>,
     ): Promise<boolean> => {
       const result = await trx.updateTable('users').set(values).where('id', '=', id).where('is_admin', '=', true).executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await changes.announce(trx);
+      return true;
     },
   };
 }

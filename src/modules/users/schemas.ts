@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
-import { PERMISSION_NAMES } from '../../platform/permissions.ts';
+import { PERMISSION_NAMES, ROLE_NAMES } from '../../platform/permissions.ts';
 import { Line } from '../../platform/validation.ts';
 
 /** The staff lifecycle's states (see lifecycle.ts). */
@@ -29,8 +29,18 @@ export const User = Type.Object(
         'Lifecycle: `draft` (created, nothing sent) → `invited` (invitation emailed) → `active` (accepted) ⇄ `suspended`; ' +
         '`archived` from any other state, final.',
     }),
+    roles: Type.Array(StringEnum(ROLE_NAMES), {
+      description:
+        'Roles held (`administrator`, `registrar`, `coordinator`, `approver`, `viewer`), each a set of permissions. Read-only: ' +
+        'granted by a holder of `users.manage` (`academy admin users grant`, the console).',
+    }),
     permissions: Type.Array(StringEnum(PERMISSION_NAMES), {
-      description: 'What the user may decide beyond a token’s scopes (e.g. `courses.approve`). Read-only: granted by the administration.',
+      description: 'Permissions granted directly, beside those of the roles. Read-only, granted as `roles` are.',
+    }),
+    effective_permissions: Type.Array(StringEnum(PERMISSION_NAMES), {
+      description:
+        'What the user may change: the permissions of their roles and those granted directly, sorted. A token that acts for ' +
+        'the user may change only what these allow, whatever its scopes (a 403 `permission_denied` otherwise).',
     }),
     invited_at: Nullable(Timestamp('When the user was invited.')),
     activated_at: Nullable(Timestamp('When the user first became active (accepted the invitation).')),
@@ -71,12 +81,15 @@ export type UserCreate = Static<typeof UserCreate>;
 /** Permissions as the administration gives them: the set replaces the user's (repeats are dropped). */
 const Permissions = Type.Array(StringEnum(PERMISSION_NAMES), { description: 'Permission names, e.g. ["courses.approve"]; [] for none.' });
 
+/** Roles as the administration gives them: the set replaces the user's (repeats are dropped). */
+const Roles = Type.Array(StringEnum(ROLE_NAMES), { description: 'Role names, e.g. ["registrar"]; [] for none.' });
+
 /**
  * A staff user as the administration creates one (`academy admin users create`): the API's fields and
  * the permissions, which only the administration gives. Not part of the API.
  */
 export const StaffCreate = Type.Object(
-  { ...UserCreate.properties, permissions: Type.Optional(Permissions) },
+  { ...UserCreate.properties, roles: Type.Optional(Roles), permissions: Type.Optional(Permissions) },
   { additionalProperties: false },
 );
 export type StaffCreate = Static<typeof StaffCreate>;
@@ -91,8 +104,11 @@ export const UserPatch = Type.Object(
 );
 export type UserPatch = Static<typeof UserPatch>;
 
-/** `academy admin users grant ID`: the user's new set of permissions. */
-export const UserGrant = Type.Object({ permissions: Permissions }, { additionalProperties: false });
+/** `academy admin users grant ID`: the user's new roles, permissions, or both (each given replaces the user's). */
+export const UserGrant = Type.Object(
+  { roles: Type.Optional(Roles), permissions: Type.Optional(Permissions) },
+  { additionalProperties: false, minProperties: 1 },
+);
 export type UserGrant = Static<typeof UserGrant>;
 
 export const USER_SORTS = ['id', 'name', 'email', 'created_at', 'updated_at'] as const;

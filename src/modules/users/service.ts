@@ -6,7 +6,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { normaliseEmail } from '../../platform/email.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
-import type { Permission } from '../../platform/permissions.ts';
+import { effectivePermissions, type Permission, type Role, requirePermission } from '../../platform/permissions.ts';
 import type { NotificationService } from '../notifications/service.ts';
 import { hashInvitationToken, INVITATION_TOKEN } from './invitations.ts';
 import { MOVE_NOTIFICATIONS, moveTimestamps, type UserMove } from './lifecycle.ts';
@@ -20,7 +20,9 @@ export function presentUser(row: StaffRow): User {
     email: row.email,
     job_title: row.job_title,
     status: row.status,
+    roles: [...row.roles],
     permissions: [...row.permissions],
+    effective_permissions: effectivePermissions(row.roles, row.permissions),
     invited_at: row.invited_at,
     activated_at: row.activated_at,
     suspended_at: row.suspended_at,
@@ -30,9 +32,15 @@ export function presentUser(row: StaffRow): User {
   };
 }
 
-/** Permissions are the administration's to give: the operator (or the system), never an API token. */
-function administration(ctx: ServiceContext): boolean {
-  return ctx.actor.kind === 'operator' || ctx.actor.kind === 'system';
+/**
+ * Roles and permissions are the administration's to give: the operator, the system, or a staff user
+ * holding `users.manage` (the console, `academy admin --as`), never an API token. A user without it
+ * is refused (403); a token is told the fields do not exist.
+ */
+function mayGrant(ctx: ServiceContext): boolean {
+  if (ctx.actor.kind === 'token') return false;
+  requirePermission(ctx, 'users.manage');
+  return true;
 }
 
 export interface UserServiceDeps {
@@ -50,8 +58,8 @@ export function createUserService(deps: UserServiceDeps) {
 
   const emailTaken = (email: string) => ValidationError.field('email', `The email ${email} is already taken by another user.`);
 
-  /** A set of permissions as stored: each once, sorted. */
-  const permissionSet = (permissions: readonly Permission[]): Permission[] => [...new Set(permissions)].sort();
+  /** A set of roles or permissions as stored: each once, sorted. */
+  const nameSet = <T extends Role | Permission>(names: readonly T[]): T[] => [...new Set(names)].sort();
 
   async function find(id: number, executor?: Kysely<DB>): Promise<StaffRow> {
     const row = await staff.find(id, executor);
@@ -79,8 +87,10 @@ export function createUserService(deps: UserServiceDeps) {
     return find(user.id, trx);
   }
 
-  const transition = (name: UserMove) => async (ctx: ServiceContext, id: number) =>
-    presentUser(await deps.db.transaction().execute((trx) => move(ctx, id, name, trx)));
+  const transition = (name: UserMove) => async (ctx: ServiceContext, id: number) => {
+    requirePermission(ctx, 'users.manage');
+    return presentUser(await deps.db.transaction().execute((trx) => move(ctx, id, name, trx)));
+  };
 
   return {
     async list(_ctx: ServiceContext, filter: StaffFilter, list: ListRequest<UserSort>): Promise<Page<User>> {
@@ -98,8 +108,10 @@ export function createUserService(deps: UserServiceDeps) {
      */
     async create(ctx: ServiceContext, input: StaffCreate): Promise<User> {
       // The API's schema has no permissions field; a caller other than the administration is told so alike.
-      if (input.permissions !== undefined && !administration(ctx))
-        throw ValidationError.field('permissions', 'The permissions field is not recognised.');
+      requirePermission(ctx, 'users.manage');
+      for (const field of ['roles', 'permissions'] as const) {
+        if (input[field] !== undefined && !mayGrant(ctx)) throw ValidationError.field(field, `The ${field} field is not recognised.`);
+      }
       const name = input.name.trim();
       const email = normaliseEmail(input.email);
       if (await staff.emailTaken(email)) throw emailTaken(email);
@@ -111,7 +123,8 @@ export function createUserService(deps: UserServiceDeps) {
             name,
             email,
             job_title: input.job_title?.trim() ?? null,
-            permissions: permissionSet(input.permissions ?? []),
+            roles: nameSet(input.roles ?? []),
+            permissions: nameSet(input.permissions ?? []),
             now,
           }),
         );
@@ -129,6 +142,7 @@ export function createUserService(deps: UserServiceDeps) {
      * `expect` is checked on the current user, locked in the update's transaction (If-Match).
      */
     async update(ctx: ServiceContext, id: number, patch: UserPatch, expect?: (current: User) => void): Promise<User> {
+      requirePermission(ctx, 'users.manage');
       const name = patch.name?.trim();
       const email = patch.email === undefined ? undefined : normaliseEmail(patch.email);
       const jobTitle = patch.job_title === undefined ? undefined : (patch.job_title?.trim() ?? null);
@@ -211,13 +225,16 @@ export function createUserService(deps: UserServiceDeps) {
      * an API token is refused whatever its scopes.
      */
     async grant(ctx: ServiceContext, id: number, input: UserGrant): Promise<User> {
-      if (!administration(ctx)) throw new PermissionDeniedError('Permissions are granted by the administration only.');
-      const permissions = permissionSet(input.permissions);
+      if (!mayGrant(ctx)) throw new PermissionDeniedError('Roles and permissions are granted by the administration only.');
       const now = ctx.clock.now().toISOString();
       return presentUser(
         await deps.db.transaction().execute(async (trx) => {
-          if (!(await staff.update(trx, id, { permissions: JSON.stringify(permissions), updated_at: now }))) throw new NotFoundError();
-          ctx.logger.info({ userId: id, permissions }, 'permissions granted');
+          const granted = {
+            ...(input.roles !== undefined ? { roles: JSON.stringify(nameSet(input.roles)) } : {}),
+            ...(input.permissions !== undefined ? { permissions: JSON.stringify(nameSet(input.permissions)) } : {}),
+          };
+          if (!(await staff.update(trx, id, { ...granted, updated_at: now }))) throw new NotFoundError();
+          ctx.logger.info({ userId: id, roles: input.roles, permissions: input.permissions }, 'roles and permissions granted');
           return find(id, trx);
         }),
       );

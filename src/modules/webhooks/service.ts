@@ -8,6 +8,7 @@ import type { EventRepository } from '../../platform/events/repository.ts';
 import { EVENT_VERSION, isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../platform/events/types.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Outbound } from '../../platform/outbound.ts';
+import { requirePermission } from '../../platform/permissions.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 import { deliveryLifecycle } from './delivery.ts';
 import type { DeliveryRow, EndpointRow, WebhookRepository } from './repository.ts';
@@ -132,6 +133,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   return {
     /** Creates an endpoint; the returned secret is shown once (it is stored encrypted, for signing, but never listed). */
     async create(ctx: ServiceContext, input: CreateEndpointInput): Promise<{ endpoint: EndpointView; secret: string }> {
+      requirePermission(ctx, 'integrations.manage');
       const url = input.url.trim();
       const problem = await deps.outbound.targetProblem(url);
       if (problem) throw ValidationError.field('url', problem);
@@ -154,7 +156,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return (await webhooks.listEndpoints()).map(endpointView);
     },
 
-    async delete(_ctx: ServiceContext, id: number): Promise<EndpointView> {
+    async delete(ctx: ServiceContext, id: number): Promise<EndpointView> {
+      requirePermission(ctx, 'integrations.manage');
       const row = await endpoint(id);
       await webhooks.deleteEndpoint(id);
       return endpointView(row);
@@ -171,6 +174,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
      * fanned out to other endpoints or integrations) and one delivery with one attempt.
      */
     async test(ctx: ServiceContext, endpointId: number): Promise<DeliveryView> {
+      requirePermission(ctx, 'integrations.manage');
       return deps.db.transaction().execute(async (trx) => {
         checkEnabled(await endpoint(endpointId, trx));
         const now = ctx.clock.now().toISOString();
@@ -204,6 +208,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
      * next attempt queued already (a 409), and so does a missing one (a 404).
      */
     async redeliver(ctx: ServiceContext, deliveryId: number): Promise<DeliveryView> {
+      requirePermission(ctx, 'integrations.manage');
       return deps.db.transaction().execute(async (trx) => {
         const current = await delivery(deliveryId, trx);
         checkEnabled(await endpoint(current.endpoint_id, trx));

@@ -4,6 +4,7 @@ import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import { forUpdate } from '../../db/locks.ts';
 import type { DB, WorkflowInstanceTable } from '../../db/schema.ts';
+import { effectivePermissions } from '../../platform/permissions.ts';
 import type { WorkflowSort } from './schemas.ts';
 
 export type InstanceRow = Selectable<WorkflowInstanceTable> & { assignee_name: string | null };
@@ -46,7 +47,7 @@ const INSTANCE_COLUMNS = [
   'assignee.name as assignee_name',
 ] as const;
 
-function permissionsOf(value: string): string[] {
+function namesOf(value: string): string[] {
   const parsed = json<unknown>(value);
   return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
 }
@@ -128,10 +129,19 @@ export function createWorkflowRepository(db: Kysely<DB>) {
     findPerson: async (executor: Kysely<DB>, id: number): Promise<PersonRow | undefined> => {
       const row = await executor
         .selectFrom('users')
-        .select(['id', 'name', 'status', 'is_admin', 'permissions'])
+        .select(['id', 'name', 'status', 'is_admin', 'roles', 'permissions'])
         .where('id', '=', id)
         .executeTakeFirst();
-      return row && { ...row, is_admin: bool(row.is_admin), permissions: permissionsOf(row.permissions) };
+      // What the user may decide: their roles' permissions and those granted directly.
+      return (
+        row && {
+          id: row.id,
+          name: row.name,
+          status: row.status,
+          is_admin: bool(row.is_admin),
+          permissions: effectivePermissions(namesOf(row.roles), namesOf(row.permissions)),
+        }
+      );
     },
 
     insert: async (executor: Kysely<DB>, values: Insertable<WorkflowInstanceTable>): Promise<number> =>

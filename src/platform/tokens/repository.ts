@@ -5,7 +5,7 @@ import type { ChangeFeed } from '../changes.ts';
 
 export type TokenRow = Selectable<ApiTokenTable>;
 /** A token with the lifecycle status of the user it acts for (null without one). */
-export type AuthTokenRow = TokenRow & { user_status: string | null };
+export type AuthTokenRow = TokenRow & { user_status: string | null; user_roles: string | null; user_permissions: string | null };
 
 export interface NewToken {
   name: string;
@@ -25,7 +25,7 @@ export function createTokenRepository(db: Kysely<DB>, changes: ChangeFeed) {
       .selectFrom('api_tokens')
       .leftJoin('users', 'users.id', 'api_tokens.user_id')
       .selectAll('api_tokens')
-      .select('users.status as user_status')
+      .select(['users.status as user_status', 'users.roles as user_roles', 'users.permissions as user_permissions'])
       .where('api_tokens.token_hash', '=', ''),
   );
   return {

@@ -1,10 +1,12 @@
 import { hash, randomBytes } from 'node:crypto';
 import { closest, distance } from 'fastest-levenshtein';
+import { json } from '../../db/codec.ts';
 import type { ChangeFeed } from '../changes.ts';
 import { createReadCache } from '../changes.ts';
 import type { Clock } from '../clock.ts';
 import { normaliseEmail } from '../email.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
+import { effectivePermissions, type Permission } from '../permissions.ts';
 import type { NewToken, TokenRepository, TokenRow } from './repository.ts';
 import { isGrantable, SCOPES } from './scopes.ts';
 
@@ -35,6 +37,8 @@ export interface AuthenticatedToken {
   id: number;
   scopes: readonly string[];
   userId: number | null;
+  /** What the user it acts for may change (their roles and direct grants); null for a token that acts for nobody. */
+  permissions: readonly Permission[] | null;
 }
 
 export interface CreateTokenInput {
@@ -210,7 +214,15 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
         const row = await tokens.findByHash(hashToken(presented));
         return (
           row && {
-            token: { id: row.id, scopes: JSON.parse(row.scopes) as string[], userId: row.user_id },
+            token: {
+              id: row.id,
+              scopes: JSON.parse(row.scopes) as string[],
+              userId: row.user_id,
+              permissions:
+                row.user_id === null
+                  ? null
+                  : effectivePermissions(json<string[]>(row.user_roles) ?? [], json<string[]>(row.user_permissions) ?? []),
+            },
             // A token acting for a suspended or archived user acts for nobody any more.
             revoked: row.revoked_at !== null || row.user_status === 'suspended' || row.user_status === 'archived',
             expiresAt: row.expires_at === null ? null : Date.parse(row.expires_at),
