@@ -56,6 +56,12 @@ export interface Config {
   inviteUrl: string;
   /** How long an invitation link works after it was sent. */
   inviteTtlHours: number;
+  /** Where a password-reset email links to (the console's reset page); `token=…` is added to its query. */
+  resetUrl: string;
+  /** ACADEMY_CONSOLE: serve the staff console and its sign-in at /console (`academy serve`). */
+  console: boolean;
+  /** ACADEMY_SESSION_IDLE_MINUTES: a console session unused this long ends (it ends 7 days after the sign-in anyway). */
+  sessionIdleMinutes: number;
   /** Answer `/metrics` on the API port to every client, not only to loopback ones. */
   metricsPublic: boolean;
   /** ACADEMY_GC_METRICS: the `nodejs_gc_duration_seconds` histogram, at a cost per garbage collection (ADR 0018). */
@@ -287,6 +293,13 @@ function publicUrl(env: Env): string | null {
  * The acceptance page of invitations: ACADEMY_INVITE_URL (a page of the deployment's own, which may
  * carry a query of its own), else this server's page under ACADEMY_PUBLIC_URL, else under HOST:PORT.
  */
+/** This server's own URL of `path`: under ACADEMY_PUBLIC_URL, else under HOST:PORT. */
+function ownUrl(base: string | null, host: string, port: number, path: string): string {
+  if (base !== null) return `${base}${path}`;
+  const local = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${local}:${port}${path}`;
+}
+
 function inviteUrl(env: Env, base: string | null, host: string, port: number): string {
   const raw = url(env, 'ACADEMY_INVITE_URL', ['http:', 'https:']);
   if (raw !== null) {
@@ -296,9 +309,7 @@ function inviteUrl(env: Env, base: string | null, host: string, port: number): s
     }
     return parsed.toString();
   }
-  if (base !== null) return `${base}/invitations/accept`;
-  const local = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  return `http://${local}:${port}/invitations/accept`;
+  return ownUrl(base, host, port, '/invitations/accept');
 }
 
 /** The HTTP servers' limits and exposure (a header timeout longer than the whole request's would never apply). */
@@ -405,6 +416,9 @@ export function loadConfig(env: Env = process.env): Config {
     ...http,
     inviteUrl: inviteUrl(env, http.publicUrl, host, port),
     inviteTtlHours: int(env, 'ACADEMY_INVITE_TTL_HOURS', 168, 1, 2160),
+    console: bool(env, 'ACADEMY_CONSOLE', true),
+    resetUrl: ownUrl(http.publicUrl, host, port, '/console/password/reset'),
+    sessionIdleMinutes: int(env, 'ACADEMY_SESSION_IDLE_MINUTES', 480, 5, 10_080),
     dbTimeouts: {
       acquireMs: int(env, 'ACADEMY_DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 120_000),
       statementMs: int(env, 'ACADEMY_DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),

@@ -3068,10 +3068,10 @@ export interface components {
         Notification: {
             id: number;
             /**
-             * @description The lifecycle move it tells the user about: `invitation` (draft → invited; carries the acceptance link), `activation` (invited → active), `suspension`, `reactivation`, `archival`.
+             * @description The lifecycle move it tells the user about: `invitation` (draft → invited; carries the acceptance link), `activation` (invited → active), `suspension`, `reactivation`, `archival`; or `password_reset` (a one-time link to set a new password, asked for on the console’s sign-in page; valid 30 minutes).
              * @enum {string}
              */
-            type: "invitation" | "activation" | "suspension" | "reactivation" | "archival";
+            type: "invitation" | "activation" | "suspension" | "reactivation" | "archival" | "password_reset";
             /**
              * @description Delivery: `queued` (waiting for its next attempt), `sent` (the mail server accepted it), `failed` (every attempt failed, or the server refused the recipient for good; `last_error` says why).
              * @enum {string}
@@ -7000,7 +7000,7 @@ export interface operations {
                 /** @description Only items changed at or after this RFC 3339 time, to sync what changed. */
                 updated_since?: string;
                 /** @description Only notifications of this type. */
-                type?: "invitation" | "activation" | "suspension" | "reactivation" | "archival";
+                type?: "invitation" | "activation" | "suspension" | "reactivation" | "archival" | "password_reset";
                 /** @description Only notifications in this delivery status. */
                 status?: "queued" | "sent" | "failed";
                 /** @description Only notifications about this user. */

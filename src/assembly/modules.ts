@@ -17,6 +17,7 @@ import { reportsModule } from '../modules/reports/module.ts';
 import { resourcesModule } from '../modules/resources/module.ts';
 import { searchModule } from '../modules/search/module.ts';
 import { sessionsModule } from '../modules/sessions/module.ts';
+import { staffAuthModule } from '../modules/staff-auth/module.ts';
 import { studentsModule } from '../modules/students/module.ts';
 import { tasksModule } from '../modules/tasks/module.ts';
 import { usersModule } from '../modules/users/module.ts';
@@ -48,6 +49,7 @@ export const modules = [
   applicationsModule,
   certificatesModule,
   usersModule,
+  staffAuthModule,
   notificationsModule,
   workflowsModule,
   documentsModule,

@@ -35,6 +35,9 @@ export interface UserTable {
   permissions: Json;
   /** Role names (src/platform/permissions.ts, ROLES), a JSON array. */
   roles: Generated<Json>;
+  /** A staff user's password, hashed (src/modules/staff-auth/passwords.ts); null for none. */
+  password_hash: Generated<string | null>;
+  password_changed_at: Generated<Timestamp | null>;
   email_verified: Generated<Bool>;
   job_title: string | null;
   /** Staff lifecycle (draft, invited, active, suspended, archived): when each state was last entered. */
@@ -440,6 +443,43 @@ export interface RuntimeStateTable {
   updated_at: Timestamp;
 }
 
+/** A staff user's signed-in session: only a hash of its id (the cookie's value) is stored. */
+export interface StaffSessionTable {
+  id: Generated<number>;
+  user_id: number;
+  id_hash: string;
+  /** How the user signed in: password, invitation, reset, passkey, sso. */
+  method: string;
+  created_at: Timestamp;
+  /** Moved at most once a minute: the idle expiry counts from it. */
+  last_seen_at: Timestamp;
+  /** The absolute end (7 days after the sign-in). */
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+  /** signed_out, ended_by_user, suspended, archived, password_changed, password_reset, administration. */
+  ended_reason: string | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/** A one-time password-reset link, made when its email is sent: only a hash of its token is stored. */
+export interface PasswordResetTable {
+  id: Generated<number>;
+  user_id: number;
+  notification_id: number;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** A failed sign-in for an email (known or not): five in 15 minutes make further attempts wait. */
+export interface SignInFailureTable {
+  id: Generated<number>;
+  email: string;
+  at: Timestamp;
+}
+
 export interface DB {
   organization: OrganizationTable;
   users: UserTable;
@@ -469,4 +509,7 @@ export interface DB {
   certificates: CertificateTable;
   workflow_instances: WorkflowInstanceTable;
   workflow_decisions: WorkflowDecisionTable;
+  staff_sessions: StaffSessionTable;
+  password_resets: PasswordResetTable;
+  sign_in_failures: SignInFailureTable;
 }

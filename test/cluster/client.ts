@@ -114,3 +114,45 @@ export function multipart(fields: Record<string, string>, file: { name: string; 
   );
   return { contentType: `multipart/form-data; boundary=${boundary}`, data: Buffer.concat(parts) };
 }
+
+/**
+ * Accepts an invitation as its recipient's browser does, on one API process after another until one
+ * answers: opens the page (for the form's CSRF cookie and token), then sends the form with a
+ * password. An acceptance is answered 303 (signed in); a connection lost or a 503 tries both steps
+ * again on the next process.
+ */
+export async function acceptInvitation(urls: () => (string | null)[], token: string, password: string, prefer: number): Promise<Outcome> {
+  const deadline = Date.now() + 45_000;
+  let attempts = 0;
+  let last: Outcome = { status: 0, body: null, attempts: 0, error: 'not sent' };
+  for (let turn = prefer; ; turn++) {
+    const all = urls();
+    const base = all[turn % all.length] ?? all.find((u) => u !== null);
+    if (base) {
+      attempts += 1;
+      try {
+        const page = await fetch(`${base}/invitations/accept?token=${encodeURIComponent(token)}`, { signal: AbortSignal.timeout(20_000) });
+        const html = await page.text();
+        const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+        const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+        if (page.status !== 200 || !csrf) {
+          last = { status: page.status, body: html.slice(0, 300), attempts };
+        } else {
+          const res = await fetch(`${base}/invitations/accept`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+            body: new URLSearchParams({ _csrf: csrf, token, password, password_confirmation: password }).toString(),
+            signal: AbortSignal.timeout(20_000),
+          });
+          last = { status: res.status, body: (await res.text()).slice(0, 300), attempts };
+        }
+      } catch (error) {
+        last = { status: 0, body: null, attempts, error: (error as Error & { cause?: Error }).cause?.message ?? String(error) };
+      }
+      if (!retryable(last.status, last.body)) return last;
+    }
+    if (Date.now() > deadline) return { ...last, attempts };
+    await sleep(100 + Math.random() * 200);
+  }
+}

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
 import { eventually } from '../support/eventually.ts';
 import { unique } from '../support/fixtures.ts';
+import { formClient } from '../support/forms.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 import { type SmtpServer, startSmtpServer } from '../support/smtp.ts';
 
@@ -33,9 +34,17 @@ describe('changing a user’s email ends their open invitation', () => {
     const received = await eventually(() => smtp.messages.find((m) => m.to.includes(address)), { what: `a mail to ${address}` });
     return new URL(received.mail.text?.match(/https:\/\/\S+/)?.[0] ?? '').searchParams.get('token') ?? '';
   };
-  const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const open = (link: string) => app.http.inject({ method: 'GET', url: `/invitations/accept?token=${encodeURIComponent(link)}` });
-  const accept = (link: string) => app.http.inject({ method: 'POST', url: '/invitations/accept', headers: form, payload: `token=${link}` });
+  const password = 'typewriter-margin-bell-carriage';
+  const accept = async (link: string) => {
+    const browser = formClient(app.http);
+    return browser.request('POST', '/invitations/accept', {
+      _csrf: await browser.csrf(),
+      token: link,
+      password,
+      password_confirmation: password,
+    });
+  };
 
   before(async () => {
     smtp = await startSmtpServer();
@@ -81,7 +90,7 @@ describe('changing a user’s email ends their open invitation', () => {
       const link = await linkSentTo(`kept.${tag}@example.org`);
       assert.equal((await call('PATCH', `/users/${id}`, { email: `KEPT.${tag}@Example.org`, name: 'Ada Kept' })).status, 200);
       const accepted = await accept(link);
-      assert.equal(accepted.statusCode, 200, accepted.body);
+      assert.equal(accepted.statusCode, 303, accepted.body);
       assert.equal((await call('GET', `/users/${id}`)).body.data.status, 'active');
     });
   });

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
 import { eventually } from '../support/eventually.ts';
+import { formClient } from '../support/forms.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 import { deadSmtpUrl, type SmtpServer, startSmtpServer } from '../support/smtp.ts';
 
@@ -262,7 +263,7 @@ describe('the acceptance page that invitation links open by default', () => {
     api = helpers(app, token);
   });
 
-  test('opening the link shows whom it is for and uses nothing up; pressing the button activates the user, once', async () => {
+  test('opening the link shows whom it is for and uses nothing up; choosing a password activates the user and signs in, once', async () => {
     const id = await api.invite('Margaret Hamilton', 'margaret@example.org');
     const mail = await eventually(() => smtp.messages.find((m) => m.to.includes('margaret@example.org')), { what: 'the invitation' });
     const link = new URL(mail.mail.text?.match(/https:\/\/\S+/)?.[0] ?? '');
@@ -282,14 +283,23 @@ describe('the acceptance page that invitation links open by default', () => {
     }
     assert.equal((await api.call('GET', `/users/${id}`)).body.data.status, 'invited', 'opening the link accepts nothing');
 
-    const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const accepted = await app.http.inject({ method: 'POST', url: '/invitations/accept', headers: form, payload: `token=${token}` });
-    assert.equal(accepted.statusCode, 200, accepted.body);
-    assert.match(accepted.body, /is active/);
+    const browser = formClient(app.http);
+    const password = 'orbit-lunar-module-1969-guidance';
+    const accepted = await browser.submit(path, '/invitations/accept', { token, password, password_confirmation: password });
+    assert.equal(accepted.statusCode, 303, accepted.body);
+    assert.equal(accepted.headers.location, '/console');
+    assert.ok(browser.jar.has('academy_session'), 'signed in');
     assert.equal((await api.call('GET', `/users/${id}`)).body.data.status, 'active');
     await api.notificationWhen(id, 'activation', (n) => n.status === 'queued' || n.status === 'sent', 'the activation notice');
 
-    const again = await app.http.inject({ method: 'POST', url: '/invitations/accept', headers: form, payload: `token=${token}` });
+    // Another browser, not signed in, with the same link.
+    const other = formClient(app.http);
+    const again = await other.request('POST', '/invitations/accept', {
+      _csrf: await other.csrf(),
+      token,
+      password,
+      password_confirmation: password,
+    });
     assert.equal(again.statusCode, 404); // status only: an HTML page
     assert.match(again.body, /does not work any more/);
     // status only: the invitation page is HTML, with or without a token

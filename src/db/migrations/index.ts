@@ -21,6 +21,7 @@ import * as m0020 from './0020_users_staff_by_id.ts';
 import * as m0021 from './0021_idempotency_committed.ts';
 import * as m0022 from './0022_normalised_emails.ts';
 import * as m0023 from './0023_user_roles.ts';
+import * as m0024 from './0024_staff_sign_in.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -46,6 +47,7 @@ const steps: Record<string, Step> = {
   '0021_idempotency_committed': m0021,
   '0022_normalised_emails': m0022,
   '0023_user_roles': m0023,
+  '0024_staff_sign_in': m0024,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -7,6 +7,9 @@ import type { Clock } from '../../platform/clock.ts';
 import { type JobContext, type JobDefinitions, PermanentJobError } from '../../platform/jobs/registry.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { Platform } from '../../platform/platform.ts';
+import { createStaffAuthRepository, type StaffAuthRepository } from '../staff-auth/repository.ts';
+import { newSecret } from '../staff-auth/secrets.ts';
+import { RESET_TTL_MS } from '../staff-auth/service.ts';
 import { invitationLink, newInvitationToken } from '../users/invitations.ts';
 import { createInvitationRepository, type InvitationRepository } from '../users/repository.ts';
 import { createNotificationRepository, type NotificationRepository, type NotificationRow } from './repository.ts';
@@ -35,9 +38,10 @@ function permanent(error: unknown): boolean {
 export interface NotificationDeliveryDeps {
   notifications: NotificationRepository;
   invitations: InvitationRepository;
+  resets: Pick<StaffAuthRepository, 'insertReset'>;
   mail: Mailer;
   clock: Clock;
-  config: Pick<Config, 'inviteUrl' | 'inviteTtlHours'>;
+  config: Pick<Config, 'inviteUrl' | 'inviteTtlHours' | 'resetUrl'>;
 }
 
 /**
@@ -107,7 +111,21 @@ export function createNotificationDelivery(deps: NotificationDeliveryDeps) {
       });
       // The address was corrected while the invitation waited: its link must not go to the old one.
       if (!issued) throw new PermanentJobError('the user’s email changed before the invitation was sent');
-      context.invitation = { link: invitationLink(deps.config.inviteUrl, token), expiresAt };
+      context.link = { url: invitationLink(deps.config.inviteUrl, token), expiresAt };
+    }
+    if (notification.type === 'password_reset') {
+      if (notification.user_id === null) throw new PermanentJobError('the user no longer exists');
+      // Like an invitation's, the link is made for this attempt and exists only in the email.
+      const { secret, hash } = newSecret();
+      const expiresAt = new Date(started.getTime() + RESET_TTL_MS);
+      await deps.resets.insertReset({
+        userId: notification.user_id,
+        notificationId: notification.id,
+        tokenHash: hash,
+        now: started.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+      });
+      context.link = { url: invitationLink(deps.config.resetUrl, secret), expiresAt };
     }
     const mail = renderMail(notification.type, context);
     const sent = await deps.mail.send({ to: notification.recipient, subject: notification.subject, text: mail.text, html: mail.html });
@@ -127,6 +145,7 @@ export function notificationJobs(platform: Platform) {
   const delivery = createNotificationDelivery({
     notifications: createNotificationRepository(db),
     invitations: createInvitationRepository(db, platform.database.dialect),
+    resets: createStaffAuthRepository(db),
     mail: platform.mail,
     clock: platform.clock,
     config: platform.config,

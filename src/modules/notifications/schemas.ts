@@ -2,8 +2,8 @@ import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list.ts';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 
-/** One type per move of the staff lifecycle (see src/modules/users/lifecycle.ts). */
-export const NOTIFICATION_TYPES = ['invitation', 'activation', 'suspension', 'reactivation', 'archival'] as const;
+/** One type per move of the staff lifecycle (see src/modules/users/lifecycle.ts), and the password-reset link. */
+export const NOTIFICATION_TYPES = ['invitation', 'activation', 'suspension', 'reactivation', 'archival', 'password_reset'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const NOTIFICATION_STATUSES = ['queued', 'sent', 'failed'] as const;
@@ -15,7 +15,8 @@ export const Notification = Type.Object(
     type: StringEnum(NOTIFICATION_TYPES, {
       description:
         'The lifecycle move it tells the user about: `invitation` (draft → invited; carries the acceptance link), `activation` ' +
-        '(invited → active), `suspension`, `reactivation`, `archival`.',
+        '(invited → active), `suspension`, `reactivation`, `archival`; or `password_reset` (a one-time link to set a new ' +
+        'password, asked for on the console’s sign-in page; valid 30 minutes).',
     }),
     status: StringEnum(NOTIFICATION_STATUSES, {
       description:

@@ -12,8 +12,8 @@ export interface MailContext {
   /** BCP 47 tag: the language of the text and the format of dates. */
   locale: string;
   user: { name: string };
-  /** Only for an invitation: the acceptance link and when it stops working. */
-  invitation?: { link: string; expiresAt: Date };
+  /** For an invitation or a password reset: the one-time link and when it stops working. */
+  link?: { url: string; expiresAt: Date };
 }
 
 export interface RenderedMail {
@@ -28,7 +28,7 @@ interface Texts {
   /** The paragraphs of the email. */
   body: (org: string) => string[];
   action?: string;
-  /** Below the link of an invitation. */
+  /** Below the link of an invitation or a reset. */
   expiry?: (date: string) => string;
   contact: (address: string) => string;
 }
@@ -69,6 +69,15 @@ const TEXTS: Record<Language, Record<NotificationType, Texts>> = {
       body: (org) => [`Your account at ${org} has been closed and archived. It cannot be used any more.`],
       contact: (address) => `If you think this is a mistake, write to ${address}.`,
     },
+    password_reset: {
+      subject: (org) => `Set a new password for ${org}`,
+      greeting: (name) => `Hello ${name},`,
+      body: (org) => [`Someone asked to set a new password for your account at ${org}. Using the link signs you out everywhere else.`],
+      action: 'Set a new password',
+      expiry: (date) =>
+        `The link works once and until ${date}. If you did not ask for it, ignore this email: your password stays as it is.`,
+      contact: (address) => `Questions? Write to ${address}.`,
+    },
   },
   de: {
     invitation: {
@@ -103,6 +112,17 @@ const TEXTS: Record<Language, Record<NotificationType, Texts>> = {
       greeting: (name) => `Hallo ${name},`,
       body: (org) => [`Ihr Konto bei ${org} wurde geschlossen und archiviert. Es kann nicht mehr genutzt werden.`],
       contact: (address) => `Falls das ein Irrtum ist, schreiben Sie an ${address}.`,
+    },
+    password_reset: {
+      subject: (org) => `Neues Passwort für ${org}`,
+      greeting: (name) => `Hallo ${name},`,
+      body: (org) => [
+        `Jemand hat ein neues Passwort für Ihr Konto bei ${org} angefordert. Mit dem Link werden Sie überall sonst abgemeldet.`,
+      ],
+      action: 'Neues Passwort festlegen',
+      expiry: (date) =>
+        `Der Link ist einmal und bis ${date} gültig. Falls Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt, wie es ist.`,
+      contact: (address) => `Fragen? Schreiben Sie an ${address}.`,
     },
   },
 };
@@ -141,7 +161,7 @@ export function renderMail(type: NotificationType, context: MailContext): Render
   const subject = renderSubject(type, context.locale, org);
   const paragraphs = texts.body(org);
   const contact = context.organization.contactEmail ? texts.contact(context.organization.contactEmail) : null;
-  const invitation = context.invitation;
+  const invitation = context.link;
   const expiry =
     invitation && texts.expiry
       ? texts.expiry(
@@ -162,7 +182,7 @@ export function renderMail(type: NotificationType, context: MailContext): Render
     greeting,
     '',
     ...paragraphs.flatMap((p) => [p, '']),
-    ...(invitation ? [`${texts.action}:`, invitation.link, '', ...(expiry ? [expiry, ''] : [])] : []),
+    ...(invitation ? [`${texts.action}:`, invitation.url, '', ...(expiry ? [expiry, ''] : [])] : []),
     ...(contact ? [contact, ''] : []),
     '-- ',
     org,
@@ -171,9 +191,9 @@ export function renderMail(type: NotificationType, context: MailContext): Render
 
   const p = (content: string) => `<p style="margin:0 0 16px">${content}</p>`;
   const button = invitation
-    ? `<p style="margin:24px 0"><a href="${escapeHtml(invitation.link)}" style="background:#1f5fbf;color:#ffffff;` +
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(invitation.url)}" style="background:#1f5fbf;color:#ffffff;` +
       `padding:12px 20px;border-radius:4px;text-decoration:none;display:inline-block">${escapeHtml(texts.action ?? '')}</a></p>` +
-      p(`<span style="font-size:13px;color:#555555">${escapeHtml(invitation.link)}</span>`) +
+      p(`<span style="font-size:13px;color:#555555">${escapeHtml(invitation.url)}</span>`) +
       (expiry ? p(escapeHtml(expiry)) : '')
     : '';
   const html = [

@@ -76,6 +76,17 @@ export function adminUserCommands(admin: Command, run: Runner): void {
     );
 
   users
+    .command('sign-out <id>')
+    .description('End every console session of a staff user (they must sign in again)')
+    .action((id: string) =>
+      run(async ({ services, out, ctx }) => {
+        const userId = idArgument(id);
+        const ended = await services.staffAuth.signOutUser(ctx, userId);
+        out.result({ user_id: userId, sessions_ended: ended }, `User ${userId}: ${ended} session${ended === 1 ? '' : 's'} ended.`);
+      }),
+    );
+
+  users
     .command('list')
     .description('List the staff users')
     .option('--status <status>', `only users in this state (${USER_STATES.join(', ')})`)

@@ -1,9 +1,8 @@
 import type { AcademyModule } from '../manifest.ts';
-import { createOrganizationRepository } from '../organization/repository.ts';
+import { createStaffAuthRepository } from '../staff-auth/repository.ts';
 import { createWorkflowRepository } from '../workflows/repository.ts';
 import { adminUserCommands } from './admin.ts';
 import { examples } from './examples.ts';
-import { invitationPages } from './pages.ts';
 import { createInvitationRepository, createStaffRepository } from './repository.ts';
 import { userRoutes } from './routes.ts';
 import { userSearch } from './search.ts';
@@ -22,6 +21,7 @@ export const usersModule = {
         invitations: createInvitationRepository(db, dialect),
         notifications: services.notifications,
         namedIn: createWorkflowRepository(db),
+        sessions: createStaffAuthRepository(db),
       });
     },
   },
@@ -30,10 +30,7 @@ export const usersModule = {
     async (app) => {
       await app.register(userRoutes, { users: services.users, maxPageSize: platform.config.maxPageSize });
     },
-  pages: ({ platform, services }) => {
-    const organization = createOrganizationRepository(platform.database.db, platform.changes);
-    return invitationPages({ users: services.users, organizationName: async () => (await organization.get()).name });
-  },
+
   admin: adminUserCommands,
   search: [userSearch],
   examples,

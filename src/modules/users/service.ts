@@ -51,6 +51,8 @@ export interface UserServiceDeps {
   notifications: NotificationService;
   /** Resources whose representations show a staff user's name, touched when it changes (`updated_since`). */
   namedIn: { touchForPerson(executor: Kysely<DB>, userId: number, now: string): Promise<void> };
+  /** The user's console sessions, ended by a suspension or an archival. */
+  sessions: { endSessions(executor: Kysely<DB>, userId: number, reason: string, now: string): Promise<number> };
 }
 
 export function createUserService(deps: UserServiceDeps) {
@@ -80,6 +82,9 @@ export function createUserService(deps: UserServiceDeps) {
       effects: async (trx) => {
         // An activated or archived user has no use for an open invitation link.
         if (name === 'activate' || name === 'archive') await deps.invitations.closeFor(trx, user.id, now);
+        // A suspended or archived user is signed out everywhere, in the move's transaction.
+        if (name === 'suspend' || name === 'archive')
+          await deps.sessions.endSessions(trx, user.id, `${name === 'suspend' ? 'suspended' : 'archived'}`, now);
         await deps.notifications.notify(trx, ctx, MOVE_NOTIFICATIONS[name], { id: user.id, email: user.email });
       },
     });
@@ -201,9 +206,10 @@ export function createUserService(deps: UserServiceDeps) {
     /**
      * Accepts an invitation by the token of its link: invited → active, once. A malformed, unknown,
      * used, replaced or expired token, and an invitation of a user who is no longer `invited`, are the
-     * same 404, so the answer tells nothing about which tokens exist.
+     * same 404, so the answer tells nothing about which tokens exist. `alongside` runs in the
+     * acceptance's transaction once the user is active (it sets the password and starts the session).
      */
-    async acceptInvitation(ctx: ServiceContext, token: string): Promise<User> {
+    async acceptInvitation(ctx: ServiceContext, token: string, alongside?: (trx: Kysely<DB>, user: User) => Promise<void>): Promise<User> {
       if (!INVITATION_TOKEN.test(token)) throw new NotFoundError();
       const hash = hashInvitationToken(token);
       return presentUser(
@@ -215,7 +221,10 @@ export function createUserService(deps: UserServiceDeps) {
           if (user.status !== 'invited' || !(await deps.invitations.use(trx, invitation.id, now.toISOString()))) {
             throw new NotFoundError();
           }
-          return move(ctx, user.id, 'activate', trx);
+          const active = await move(ctx, user.id, 'activate', trx);
+          // What the acceptance page does with it in the same transaction: the password, the session.
+          await alongside?.(trx, presentUser(active));
+          return active;
         }),
       );
     },

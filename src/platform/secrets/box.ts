@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SecretKey } from '../../secret-key.ts';
 
 /**
@@ -58,12 +58,35 @@ export interface SecretBox {
   seal(kind: SecretKind, plaintext: string): string;
   /** The plaintext; a SecretKeyError naming the value, and the keys when they differ, if it cannot be opened. */
   open(place: SecretPlace, stored: string): string;
+  /**
+   * A MAC of `value` for `purpose` (e.g. `csrf`), base64url: HMAC-SHA256 under a key derived from the
+   * secret key for that purpose alone, so that a MAC made for one purpose is worth nothing for another.
+   */
+  mac(purpose: string, value: string): string;
+  /** Whether `mac` is the MAC of `value` for `purpose` (compared in constant time). */
+  verifyMac(purpose: string, value: string, mac: string): boolean;
 }
 
 export function createSecretBox(key: SecretKey): SecretBox {
   const describe = (place: SecretPlace) => `${SECRET_COLUMNS[place.kind].label} ${place.id}`;
+  const macKeys = new Map<string, Buffer>();
+  const macKey = (purpose: string) => {
+    let derived = macKeys.get(purpose);
+    if (!derived) {
+      derived = Buffer.from(hkdfSync('sha256', key.bytes(), Buffer.alloc(0), `academy:mac:${purpose}`, 32));
+      macKeys.set(purpose, derived);
+    }
+    return derived;
+  };
+  const mac = (purpose: string, value: string) => createHmac('sha256', macKey(purpose)).update(value).digest('base64url');
   return {
     keyId: key.id,
+    mac,
+    verifyMac(purpose, value, given) {
+      const expected = Buffer.from(mac(purpose, value));
+      const presented = Buffer.from(given);
+      return presented.length === expected.length && timingSafeEqual(presented, expected);
+    },
 
     seal(kind, plaintext) {
       const iv = randomBytes(IV_BYTES);
