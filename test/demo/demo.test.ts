@@ -3,6 +3,7 @@ import { before, describe, test } from 'node:test';
 import { seedDemo } from '../../src/modules/demo/seed.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import type { Platform } from '../../src/platform/platform.ts';
+import { formClient } from '../support/forms.ts';
 import { bearer, createTestApp, createTestAssembly, type TestApp } from '../support/platform.ts';
 
 const NOW = '2027-03-10T11:30:00.000Z';
@@ -78,11 +79,29 @@ describe('the demo academy (seed --demo)', () => {
     return all;
   };
 
+  let adminLink: string;
+
   before(async () => {
     app = await createTestApp({ clock: fixedClock(NOW) });
     const demo = await seedDemo(app.platform, app.services);
-    assert.ok(demo.seeded && demo.token);
+    assert.ok(demo.seeded && demo.token && demo.adminLink);
     token = demo.token;
+    adminLink = demo.adminLink;
+  });
+
+  test('the one-time link of the demo administrator sets a password and signs them in to the console, once', async () => {
+    const link = new URL(adminLink);
+    const page = `${link.pathname}${link.search}`;
+    const token = link.searchParams.get('token') ?? '';
+    const browser = formClient(app.http);
+    const password = 'northwind-demo-console-2026';
+    const done = await browser.submit(page, '/console/password/reset', { token, password, password_confirmation: password });
+    assert.equal(done.statusCode, 303, done.body);
+    const home = await browser.request('GET', '/console');
+    assert.equal(home.statusCode, 200);
+    assert.ok(home.body.includes('Demo Administrator'));
+    assert.match(home.body, /users\.manage/, 'an administrator');
+    assert.equal((await formClient(app.http).request('GET', page)).statusCode, 404, 'the link works once'); // status only: an HTML page
   });
 
   test('lists published courses as active and every other publication state as inactive', async () => {

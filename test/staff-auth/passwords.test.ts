@@ -91,29 +91,32 @@ describe('staff password hashes', () => {
 });
 
 describe('staff password strength', () => {
-  test('fewer than 12 characters are refused, counting characters rather than UTF-16 units', () => {
-    assert.equal(checkPassword('Xk9#mQ2v!zT', GRACE), 'Use at least 12 characters.');
-    assert.equal(checkPassword('🦊🌵🎻🧭🪁🛶', GRACE), 'Use at least 12 characters.', 'six emoji are twelve UTF-16 units');
-    assert.equal(checkPassword(`${PASSWORD} `.repeat(40), GRACE), 'Use at most 1024 characters.');
+  test('fewer than 12 characters are refused, counting characters rather than UTF-16 units', async () => {
+    assert.equal(await checkPassword('Xk9#mQ2v!zT', GRACE), 'Use at least 12 characters.');
+    assert.equal(await checkPassword('🦊🌵🎻🧭🪁🛶', GRACE), 'Use at least 12 characters.', 'six emoji are twelve UTF-16 units');
+    assert.equal(await checkPassword(`${PASSWORD} `.repeat(40), GRACE), 'Use at most 1024 characters.');
   });
 
-  test('a common password is refused with the reason', () => {
-    const message = checkPassword('password1234', GRACE);
+  test('a common password is refused with the reason', async () => {
+    const message = await checkPassword('password1234', GRACE);
     assert.match(message ?? '', /^This password is too easy to guess: .+\.$/);
   });
 
-  test("a password built on the person's own name is refused for them, not for someone else", () => {
-    assert.equal(checkPassword('GraceHopper2026!', GRACE), 'This password is too easy to guess: it contains your name or email address.');
-    assert.equal(checkPassword('GraceHopper2026!', { email: 'ada@example.com', name: 'Ada Lovelace' }), null);
+  test("a password built on the person's own name is refused for them, not for someone else", async () => {
+    assert.equal(
+      await checkPassword('GraceHopper2026!', GRACE),
+      'This password is too easy to guess: it contains your name or email address.',
+    );
+    assert.equal(await checkPassword('GraceHopper2026!', { email: 'ada@example.com', name: 'Ada Lovelace' }), null);
     // More of the email (digits, one-letter fragments) must not make the name a weaker guess.
     assert.equal(
-      checkPassword('GraceHopper2026!', { email: 'grace.g-11173-1@example.org', name: 'Grace Hopper' }),
+      await checkPassword('GraceHopper2026!', { email: 'grace.g-11173-1@example.org', name: 'Grace Hopper' }),
       'This password is too easy to guess: it contains your name or email address.',
     );
   });
 
-  test('a long passphrase of unrelated words is accepted', () => {
-    assert.equal(checkPassword(PASSWORD, GRACE), null);
-    assert.equal(checkPassword('café-à-la-crème-2026', GRACE), null);
+  test('a long passphrase of unrelated words is accepted', async () => {
+    assert.equal(await checkPassword(PASSWORD, GRACE), null);
+    assert.equal(await checkPassword('café-à-la-crème-2026', GRACE), null);
   });
 });

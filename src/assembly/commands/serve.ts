@@ -55,6 +55,11 @@ export function serveCommands(program: Command, run: Runner): void {
             demoTokenFile = demo.tokenFile;
             if (demo.token) {
               out.banner(`Demo data loaded. Demo token (all scopes; shown once, also saved to ${demo.tokenFile}):\n\n  ${demo.token}\n`);
+              if (demo.adminLink && config.console) {
+                out.banner(
+                  `Console: sign in as the demo administrator (admin@northwind-academy.example) by choosing a password at this one-time link (7 days; shown once):\n\n  ${demo.adminLink}\n`,
+                );
+              }
             } else if (demo.savedToken) {
               out.banner(`Demo token (from ${demo.tokenFile}):\n\n  ${demo.savedToken}\n`);
             } else if (demo.savedTokenInvalid) {
@@ -142,8 +147,15 @@ export function serveCommands(program: Command, run: Runner): void {
             `${demo.catalogue.enrolments} enrolments, ${demo.catalogue.certificates} certificates.`
           : '';
         out.result(
-          { seeded: demo.seeded, token: demo.token ?? null, ...(demo.catalogue ? { catalogue: demo.catalogue } : {}) },
-          demo.seeded ? `Demo data loaded:${loaded}${demo.token ? ` Demo token: ${demo.token}` : ''}` : 'Demo data was already loaded.',
+          {
+            seeded: demo.seeded,
+            token: demo.token ?? null,
+            admin_link: demo.adminLink ?? null,
+            ...(demo.catalogue ? { catalogue: demo.catalogue } : {}),
+          },
+          demo.seeded
+            ? `Demo data loaded:${loaded}${demo.token ? ` Demo token: ${demo.token}` : ''}${demo.adminLink ? ` Demo administrator's one-time sign-in link: ${demo.adminLink}` : ''}`
+            : 'Demo data was already loaded.',
         );
       }),
     );

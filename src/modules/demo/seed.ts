@@ -13,6 +13,8 @@ export interface DemoOutcome {
   /** The database already held data of its own: nothing was loaded. */
   refused?: boolean;
   token?: string;
+  /** A one-time link that signs the demo administrator in to the console (only when `seeded`). */
+  adminLink?: string;
   /** What was loaded (only when `seeded`). */
   catalogue?: DemoCatalogueSummary;
   savedToken?: string;
@@ -67,11 +69,41 @@ export async function seedDemo(platform: Platform, services: Services): Promise<
   const ctx = operatorContext({ clock: platform.clock, logger: platform.logger.child({}, { level: 'warn' }) });
   const catalogue = await seedDemoCatalogue(platform, services, ctx);
   const issued = await platform.tokens.create({ name: 'demo', scopes: ['*'] });
+  const adminLink = await demoAdministrator(platform, services, now);
   await state.set(MARKER, now, now);
   await mkdir(platform.config.dataDir, { recursive: true, mode: 0o700 });
   await writeFile(tokenFile, `${issued.token}\n`, { mode: 0o600 });
   await chmod(tokenFile, 0o600);
-  return { seeded: true, token: issued.token, catalogue, tokenFile };
+  return { seeded: true, token: issued.token, adminLink, catalogue, tokenFile };
+}
+
+/** How long the demo administrator's first sign-in link works. */
+const ADMIN_LINK_TTL_MS = 7 * 24 * 3_600_000;
+
+/**
+ * The demo's administrator, active with the `administrator` role, and a one-time link that sets their
+ * password and signs them in: how someone trying the demo gets into the console without mail.
+ */
+async function demoAdministrator(platform: Platform, services: Services, now: string): Promise<string> {
+  const user = await platform.database.db
+    .insertInto('users')
+    .values({
+      name: 'Demo Administrator',
+      email: 'admin@northwind-academy.example',
+      status: 'active',
+      is_admin: true,
+      roles: JSON.stringify(['administrator']),
+      permissions: '[]',
+      activated_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const token = await services.staffAuth.issueLink(user.id, ADMIN_LINK_TTL_MS);
+  const link = new URL(platform.config.resetUrl);
+  link.searchParams.set('token', token);
+  return link.toString();
 }
 
 async function isEmpty(platform: Platform): Promise<boolean> {

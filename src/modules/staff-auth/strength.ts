@@ -1,7 +1,4 @@
 // Staff passwords: at least 12 characters and hard to guess (ADR 0022).
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as english from '@zxcvbn-ts/language-en';
 import { normalisePassword } from './passwords.ts';
 
 const MIN_CHARACTERS = 12;
@@ -11,18 +8,40 @@ const MAX_CHARACTERS = 1024;
 const MIN_SCORE = 3;
 
 /**
- * Built once: the dictionaries are ranked when the factory is made, which takes a moment, not
- * something to repeat per check. The one warning rewritten is zxcvbn's "personal or page related
- * data", which means nothing to someone choosing a password on our form.
+ * Built once, at the first check: the dictionaries are ranked when the factory is made, which takes
+ * a moment (about 0.4 s on a busy 2-core machine) that no other command or start should pay. The one
+ * warning rewritten is zxcvbn's "personal or page related data", which means nothing to someone
+ * choosing a password on our form.
  */
-const zxcvbn = new ZxcvbnFactory({
-  dictionary: { ...common.dictionary, ...english.dictionary },
-  graphs: common.adjacencyGraphs,
-  translations: {
-    ...english.translations,
-    warnings: { ...english.translations.warnings, userInputs: 'It contains your name or email address.' },
-  },
-});
+let factory: Promise<{ check: (password: string, inputs: string[]) => Result; anotherWord: string }> | null = null;
+
+interface Result {
+  score: number;
+  feedback: { warning: string | null; suggestions: string[] };
+}
+
+function estimator() {
+  factory ??= (async () => {
+    const [{ ZxcvbnFactory }, common, english] = await Promise.all([
+      import('@zxcvbn-ts/core'),
+      import('@zxcvbn-ts/language-common'),
+      import('@zxcvbn-ts/language-en'),
+    ]);
+    const zxcvbn = new ZxcvbnFactory({
+      dictionary: { ...common.dictionary, ...english.dictionary },
+      graphs: common.adjacencyGraphs,
+      translations: {
+        ...english.translations,
+        warnings: { ...english.translations.warnings, userInputs: 'It contains your name or email address.' },
+      },
+    });
+    return {
+      check: (password: string, inputs: string[]) => zxcvbn.check(password, inputs) as Result,
+      anotherWord: english.translations.suggestions.anotherWord,
+    };
+  })();
+  return factory;
+}
 
 /** The words someone guessing this person's password would try first. */
 function personalWords({ email, name }: { email: string; name: string }): string[] {
@@ -45,13 +64,14 @@ function asClause(sentence: string): string {
  * Null when the password may be used, otherwise one sentence for the form saying what is wrong.
  * Lengths count characters as people do (code points), so an accented letter or an emoji is one.
  */
-export function checkPassword(password: string, context: { email: string; name: string }): string | null {
+export async function checkPassword(password: string, context: { email: string; name: string }): Promise<string | null> {
   const normalised = normalisePassword(password);
   const characters = [...normalised].length;
   if (characters < MIN_CHARACTERS) return `Use at least ${MIN_CHARACTERS} characters.`;
   if (characters > MAX_CHARACTERS) return `Use at most ${MAX_CHARACTERS} characters.`;
+  const zxcvbn = await estimator();
   const result = zxcvbn.check(normalised, personalWords(context));
   if (result.score >= MIN_SCORE) return null;
-  const advice = result.feedback.warning ?? result.feedback.suggestions[0] ?? english.translations.suggestions.anotherWord;
+  const advice = result.feedback.warning ?? result.feedback.suggestions[0] ?? zxcvbn.anotherWord;
   return `This password is too easy to guess: ${asClause(advice)}`;
 }

@@ -28,6 +28,7 @@ const PAGE_HEADERS = {
 };
 
 export const STYLESHEET = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
+export const FAVICON = readFileSync(new URL('./favicon.svg', import.meta.url), 'utf8');
 
 /** An HTML fragment already escaped: pages are built from these and from `html` templates. */
 export class Html {
@@ -63,7 +64,7 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
     : html`<header class="bar"><span class="brand">Academy</span></header>`;
   const page = html`<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Academy</title><link rel="stylesheet" href="/console/assets/console.css"></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Academy</title><link rel="stylesheet" href="/console/assets/console.css"><link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml"></head>
 <body>${header}<main id="main"><h1>${title}</h1>${body}</main></body>
 </html>
 `;
