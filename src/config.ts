@@ -62,6 +62,8 @@ export interface Config {
   console: boolean;
   /** ACADEMY_SESSION_IDLE_MINUTES: a console session unused this long ends (it ends 7 days after the sign-in anyway). */
   sessionIdleMinutes: number;
+  /** ACADEMY_AUDIT_RETENTION_DAYS: audit events older than this are deleted by the daily `audit.purge` task. */
+  auditRetentionDays: number;
   /** Answer `/metrics` on the API port to every client, not only to loopback ones. */
   metricsPublic: boolean;
   /** ACADEMY_GC_METRICS: the `nodejs_gc_duration_seconds` histogram, at a cost per garbage collection (ADR 0018). */
@@ -419,6 +421,7 @@ export function loadConfig(env: Env = process.env): Config {
     console: bool(env, 'ACADEMY_CONSOLE', true),
     resetUrl: ownUrl(http.publicUrl, host, port, '/console/password/reset'),
     sessionIdleMinutes: int(env, 'ACADEMY_SESSION_IDLE_MINUTES', 480, 5, 10_080),
+    auditRetentionDays: int(env, 'ACADEMY_AUDIT_RETENTION_DAYS', 400, 1, 3650),
     dbTimeouts: {
       acquireMs: int(env, 'ACADEMY_DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 120_000),
       statementMs: int(env, 'ACADEMY_DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),

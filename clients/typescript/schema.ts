@@ -24,6 +24,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit events
+         * @description The audit trail: one event per change, from the API, the console, the `academy` command line or a background job, written in the same transaction as the change (a change that was rolled back has none). Each names who acted, through what, for which request and address, and what changed field by field; secrets are never shown. Newest first: the default order is `id` descending (unlike other lists, which go oldest first), and every order breaks ties by id. Events are kept for the deployment’s retention (400 days unless configured), then deleted. A token that acts for a user needs that user to hold the `audit.read` permission (403 `permission_denied` otherwise). An addition to v1: clients that do not call it are not affected.
+         *
+         *     Scope: `audit:read`.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/certificates": {
         parameters: {
             query?: never;
@@ -1539,6 +1561,125 @@ export interface components {
          */
         AssessmentList: {
             data: components["schemas"]["Assessment"][];
+            links: components["schemas"]["PaginationLinks"];
+            meta: components["schemas"]["PaginationMeta"];
+        };
+        /**
+         * @example {
+         *       "id": 48213,
+         *       "occurred_at": "2026-03-02T10:15:04.118Z",
+         *       "actor_type": "token",
+         *       "actor_id": 7,
+         *       "actor_name": "crm-sync (for Priya Shah)",
+         *       "action": "enrolment.cancelled",
+         *       "subject_type": "enrolment",
+         *       "subject_id": 1042,
+         *       "via": "api",
+         *       "request_id": "f3b9c2d4-6a1e-4c57-9d2b-7e8f0a1b2c3d",
+         *       "ip": "203.0.113.24",
+         *       "changes": {
+         *         "status": [
+         *           "confirmed",
+         *           "cancelled"
+         *         ],
+         *         "cancelled_at": [
+         *           null,
+         *           "2026-03-02T10:15:04.118Z"
+         *         ],
+         *         "cancellation_reason": [
+         *           null,
+         *           "Moved to the April intake"
+         *         ]
+         *       }
+         *     }
+         */
+        AuditEvent: {
+            /** @description Increases with every event: the order events were recorded in. */
+            id: number;
+            /**
+             * Format: date-time
+             * @description When the change was made; it was committed with its event, in one transaction.
+             */
+            occurred_at: string;
+            /**
+             * @description Who made the change: `token` (an API token, also one that acts for a user), `user` (a staff user in the console, or `academy admin --as`), `operator` (the `academy` command line) or `system` (jobs and scheduled tasks, and what follows from a change by itself, such as a waitlisted enrolment promoted to a freed seat).
+             * @enum {string}
+             */
+            actor_type: "user" | "token" | "operator" | "system";
+            /** @description The token’s or the user’s id; null for the operator and the system. */
+            actor_id: number | null;
+            /** @description The token’s name (with the user it acts for: `ci-sync (for Ada Lovelace)`), the user’s name, `operator` or `system`. */
+            actor_name: string | null;
+            /** @description `<resource>.<verb>`, e.g. `course.created`, `course.transitioned`, `enrolment.cancelled`, `user.suspended`, `token.created`, `organization.updated`. */
+            action: string;
+            /** @description The kind of record changed: `course`, `enrolment`, `user`, `token`, `organization`… */
+            subject_type: string;
+            /** @description Its id; null for a change without one record (a batch of an import). */
+            subject_id: number | null;
+            /**
+             * @description Where the change was asked for: `api`, `console`, `cli` (`academy admin` and the other commands) or `job`.
+             * @enum {string}
+             */
+            via: "api" | "console" | "cli" | "job";
+            /** @description The `X-Request-Id` of the request that made the change, or that queued the job that made it; null on the command line. */
+            request_id: string | null;
+            /** @description The client’s address (API and console requests); null otherwise. */
+            ip: string | null;
+            changes: {
+                [key: string]: unknown[];
+            } | null;
+        };
+        /**
+         * @description A page of AuditEvent items, with links to the other pages.
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": 48213,
+         *           "occurred_at": "2026-03-02T10:15:04.118Z",
+         *           "actor_type": "token",
+         *           "actor_id": 7,
+         *           "actor_name": "crm-sync (for Priya Shah)",
+         *           "action": "enrolment.cancelled",
+         *           "subject_type": "enrolment",
+         *           "subject_id": 1042,
+         *           "via": "api",
+         *           "request_id": "f3b9c2d4-6a1e-4c57-9d2b-7e8f0a1b2c3d",
+         *           "ip": "203.0.113.24",
+         *           "changes": {
+         *             "status": [
+         *               "confirmed",
+         *               "cancelled"
+         *             ],
+         *             "cancelled_at": [
+         *               null,
+         *               "2026-03-02T10:15:04.118Z"
+         *             ],
+         *             "cancellation_reason": [
+         *               null,
+         *               "Moved to the April intake"
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "links": {
+         *         "first": "/api/v1/audit-events?page=1&per_page=15",
+         *         "last": "/api/v1/audit-events?page=2&per_page=15",
+         *         "prev": null,
+         *         "next": "/api/v1/audit-events?page=2&per_page=15"
+         *       },
+         *       "meta": {
+         *         "current_page": 1,
+         *         "from": 1,
+         *         "last_page": 2,
+         *         "path": "/api/v1/audit-events",
+         *         "per_page": 15,
+         *         "to": 15,
+         *         "total": 27
+         *       }
+         *     }
+         */
+        AuditEventList: {
+            data: components["schemas"]["AuditEvent"][];
             links: components["schemas"]["PaginationLinks"];
             meta: components["schemas"]["PaginationMeta"];
         };
@@ -3868,7 +4009,7 @@ export interface components {
              * @description What the task does; one task per type.
              * @enum {string}
              */
-            task_type: "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance";
+            task_type: "audit.purge" | "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance";
             name: string;
             description: string;
             /** @description Five-field cron expression, read in `timezone`. */
@@ -3945,7 +4086,7 @@ export interface components {
              * @description What the task does; one task per type.
              * @enum {string}
              */
-            task_type: "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance";
+            task_type: "audit.purge" | "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance";
             name: string;
             description: string;
             /** @description Five-field cron expression, read in `timezone`. */
@@ -4837,6 +4978,117 @@ export interface operations {
             304: components["responses"]["NotModifiedUnmetered"];
             400: components["responses"]["MalformedRequest"];
             422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Items per page (default 15); values above the configured maximum (ACADEMY_MAX_PAGE_SIZE) are clamped to it. */
+                per_page?: number;
+                /** @description Sort key (default `id`); ties are broken by id. */
+                sort?: "id" | "occurred_at";
+                /** @description Sort direction (default `desc`). */
+                direction?: "asc" | "desc";
+                /** @description Only items changed at or after this RFC 3339 time, to sync what changed. */
+                updated_since?: string;
+                /** @description Only changes by this kind of actor. */
+                actor_type?: "user" | "token" | "operator" | "system";
+                /** @description Only changes by this token or user (with `actor_type`). */
+                actor_id?: number;
+                /** @description Only this action, e.g. `enrolment.cancelled`. */
+                action?: string;
+                /** @description Only changes of this kind of record, e.g. `course`. */
+                subject_type?: string;
+                /** @description Only changes of the record with this id (with `subject_type`). */
+                subject_id?: number;
+                /** @description Only changes made at or after this RFC 3339 time. */
+                since?: string;
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
+                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 48213,
+                     *           "occurred_at": "2026-03-02T10:15:04.118Z",
+                     *           "actor_type": "token",
+                     *           "actor_id": 7,
+                     *           "actor_name": "crm-sync (for Priya Shah)",
+                     *           "action": "enrolment.cancelled",
+                     *           "subject_type": "enrolment",
+                     *           "subject_id": 1042,
+                     *           "via": "api",
+                     *           "request_id": "f3b9c2d4-6a1e-4c57-9d2b-7e8f0a1b2c3d",
+                     *           "ip": "203.0.113.24",
+                     *           "changes": {
+                     *             "status": [
+                     *               "confirmed",
+                     *               "cancelled"
+                     *             ],
+                     *             "cancelled_at": [
+                     *               null,
+                     *               "2026-03-02T10:15:04.118Z"
+                     *             ],
+                     *             "cancellation_reason": [
+                     *               null,
+                     *               "Moved to the April intake"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "/api/v1/audit-events?page=1&per_page=15",
+                     *         "last": "/api/v1/audit-events?page=2&per_page=15",
+                     *         "prev": null,
+                     *         "next": "/api/v1/audit-events?page=2&per_page=15"
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "last_page": 2,
+                     *         "path": "/api/v1/audit-events",
+                     *         "per_page": 15,
+                     *         "to": 15,
+                     *         "total": 27
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScopeOrPermissionDenied"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
         };
     };
     listCertificates: {
@@ -7878,7 +8130,7 @@ export interface operations {
                 /** @description Only items changed at or after this RFC 3339 time, to sync what changed. */
                 updated_since?: string;
                 /** @description Only the task of this type. */
-                task_type?: "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance";
+                task_type?: "audit.purge" | "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance";
                 /** @description Only enabled or disabled tasks: `true`/`1` or `false`/`0`. */
                 enabled?: "true" | "false" | "1" | "0";
             };

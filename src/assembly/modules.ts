@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { applicationsModule } from '../modules/applications/module.ts';
 import { assessmentsModule } from '../modules/assessments/module.ts';
+import { auditModule } from '../modules/audit/module.ts';
 import { certificatesModule } from '../modules/certificates/module.ts';
 import { coursesModule } from '../modules/courses/module.ts';
 import { documentsModule } from '../modules/documents/module.ts';
@@ -55,6 +56,7 @@ export const modules = [
   documentsModule,
   reportsModule,
   searchModule,
+  auditModule,
 ] as const satisfies readonly AcademyModule[];
 
 // Every job that a module (or the platform) declares has a handler in some module: a declared job

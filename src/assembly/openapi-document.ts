@@ -39,6 +39,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Integrations', description: 'Messages delivered to integrations (events POSTed to configured URLs), and retrying failed ones.' },
   { name: 'Health', description: 'Health checks of the database, queue, storage and other components.' },
   { name: 'Search', description: 'One search over every resource type, grouped by type.' },
+  { name: 'Audit', description: 'The audit trail: every change, who made it, through what and what changed (an addition to v1).' },
 ];
 
 const RATE_LIMIT_HEADERS = ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];

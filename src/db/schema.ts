@@ -466,7 +466,8 @@ export interface StaffSessionTable {
 export interface PasswordResetTable {
   id: Generated<number>;
   user_id: number;
-  notification_id: number;
+  /** The email that carries the link; null for a link given otherwise (the demo's administrator). */
+  notification_id: number | null;
   token_hash: string;
   created_at: Timestamp;
   expires_at: Timestamp;
@@ -478,6 +479,27 @@ export interface SignInFailureTable {
   id: Generated<number>;
   email: string;
   at: Timestamp;
+}
+
+/** One change, written in its transaction (src/platform/audit.ts). */
+export interface AuditEventTable {
+  id: Generated<number>;
+  occurred_at: Timestamp;
+  /** user, token, operator, system. */
+  actor_type: string;
+  /** The user's or the token's id; null for the operator and the system. */
+  actor_id: number | null;
+  actor_name: string | null;
+  /** `<resource>.<verb>`: course.transitioned, enrolment.cancelled. */
+  action: string;
+  subject_type: string;
+  subject_id: number | null;
+  /** api, console, cli, job. */
+  via: string;
+  request_id: string | null;
+  ip: string | null;
+  /** `{"field": [before, after]}`, never a secret; null when nothing is shown. */
+  changes: Json | null;
 }
 
 export interface DB {
@@ -512,4 +534,5 @@ export interface DB {
   staff_sessions: StaffSessionTable;
   password_resets: PasswordResetTable;
   sign_in_failures: SignInFailureTable;
+  audit_events: AuditEventTable;
 }

@@ -47,6 +47,8 @@ function useOf(token: AuthenticatedToken): TokenUse {
         userId: token.userId,
         scopes: token.scopes,
         permissions: token.permissions,
+        // The audit trail's name for it: the token's, and for whom it acts.
+        name: token.userName === null ? token.name : `${token.name} (for ${token.userName})`,
       }),
       limitKey: `token:${token.id}`,
     };

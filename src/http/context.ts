@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { ServiceContext } from '../platform/context.ts';
+import type { Permission } from '../platform/permissions.ts';
 import type { Platform } from '../platform/platform.ts';
 import { withRequestId } from '../platform/trace.ts';
 import { isRead } from './methods.ts';
@@ -26,7 +27,39 @@ export function registerServiceContext(app: FastifyInstance, platform: Platform)
   });
   app.decorateRequest('ctx', {
     getter(this: FastifyRequest): ServiceContext {
-      return { actor: this.actor ?? nobody, clock: platform.clock, logger: this.log, requestId: this.id };
+      // Routes under /api are the API; those outside it (the invitation page, the console) are pages staff open.
+      const via = this.url.startsWith('/api/') ? 'api' : 'console';
+      return { actor: this.actor ?? nobody, clock: platform.clock, logger: this.log, requestId: this.id, via, ip: this.ip };
     },
   });
+}
+
+/**
+ * The context of a console request made by a signed-in staff user: the user acts (their
+ * permissions decide), `via` is `console`, with the request's id and client address, so that the
+ * audit trail records the change as theirs.
+ */
+export function consoleContext(
+  request: FastifyRequest,
+  user: { id: number; name: string; effective_permissions: readonly Permission[] },
+): ServiceContext {
+  return {
+    ...request.ctx,
+    actor: { kind: 'user', tokenId: null, userId: user.id, scopes: ['*'], permissions: user.effective_permissions, name: user.name },
+    via: 'console',
+  };
+}
+
+/**
+ * The context of a console request made before anyone is signed in (a sign-in attempt, a password
+ * reset asked for): it records who it was about, `userId` when the email names a staff user, else
+ * null, and `name` what was given (the email). It holds no permission, so no service change may be
+ * made with it; it is for recording such attempts (`session.sign_in_failed`) in the audit trail.
+ */
+export function consoleVisitorContext(request: FastifyRequest, who: { userId: number | null; name: string }): ServiceContext {
+  return {
+    ...request.ctx,
+    actor: { kind: 'user', tokenId: null, userId: who.userId, scopes: [], permissions: [], name: who.name },
+    via: 'console',
+  };
 }

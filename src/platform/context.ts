@@ -17,7 +17,15 @@ export interface Actor {
    * no user acts: a token for nobody (its scopes bound it), the operator, the system (requirePermission).
    */
   permissions: readonly Permission[] | null;
+  /**
+   * What the audit trail calls the actor (src/platform/audit.ts): the token's name, the user's name.
+   * Looked up by the id when absent.
+   */
+  name?: string | undefined;
 }
+
+/** Where a change was asked for: the API, the console, `academy admin` (and the other commands), or a job. */
+export type Via = 'api' | 'console' | 'cli' | 'job';
 
 /**
  * The first argument of every service call: who acts, the clock to read "now" from, and what to log
@@ -33,15 +41,30 @@ export interface ServiceContext {
   logger: ServiceLogger;
   /** The HTTP request (or job) this call serves, for logs and for the jobs it enqueues. */
   requestId: string | null;
+  /** Where the call was asked for; the audit trail records it with every change. */
+  via: Via;
+  /** The client's address (HTTP: the API and the console); null for the command line and jobs. */
+  ip: string | null;
 }
 
-export const operator: Actor = { kind: 'operator', tokenId: null, userId: null, scopes: ['*'], permissions: null };
-export const system: Actor = { kind: 'system', tokenId: null, userId: null, scopes: ['*'], permissions: null };
+export const operator: Actor = { kind: 'operator', tokenId: null, userId: null, scopes: ['*'], permissions: null, name: 'operator' };
+export const system: Actor = { kind: 'system', tokenId: null, userId: null, scopes: ['*'], permissions: null, name: 'system' };
 
+/** The context of `academy` commands: the operator, on the command line. */
 export function operatorContext(deps: { clock: Clock; logger: Logger }): ServiceContext {
-  return { actor: operator, clock: deps.clock, logger: deps.logger, requestId: null };
+  return { actor: operator, clock: deps.clock, logger: deps.logger, requestId: null, via: 'cli', ip: null };
 }
 
+/** The context of jobs and scheduled tasks: the system; `requestId` is that of the request the job descends from. */
 export function systemContext(deps: { clock: Clock; logger: Logger }, requestId: string | null = null): ServiceContext {
-  return { actor: system, clock: deps.clock, logger: deps.logger, requestId };
+  return { actor: system, clock: deps.clock, logger: deps.logger, requestId, via: 'job', ip: null };
+}
+
+/**
+ * The same call's context acting as the system: what the system does in consequence of a change
+ * (a waitlisted enrolment promoted to a freed seat) is recorded as the system's, with the request,
+ * channel and address of the change that caused it.
+ */
+export function asSystem(ctx: ServiceContext): ServiceContext {
+  return { ...ctx, actor: system };
 }

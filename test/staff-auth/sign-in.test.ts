@@ -95,6 +95,25 @@ describe('staff sign-in', () => {
     assert.equal(wrong.body, unknown.body);
     assert.match(wrong.body, /The email or password is not right/);
     assert.ok(!browser.jar.has('academy_session'));
+
+    // The audit trail has both failures, and then the sign-in, through the console.
+    await signIn(browser, user.email, PASSWORD);
+    const events = await app.platform.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor_type', 'actor_id', 'subject_id', 'via', 'ip'])
+      .where('action', 'like', 'session.%')
+      .where((eb) => eb.or([eb('subject_id', '=', user.id), eb('actor_name', 'like', 'nobody.%')]))
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      events.map((e) => [e.action, e.actor_type, e.actor_id, e.via]),
+      [
+        ['session.sign_in_failed', 'user', user.id, 'console'],
+        ['session.sign_in_failed', 'user', null, 'console'],
+        ['session.signed_in', 'user', user.id, 'console'],
+      ],
+    );
+    assert.ok(events.every((e) => e.ip === browser.address));
   });
 
   test(`after ${FAILURE_LIMIT} failures for one email, attempts for it wait (429 with Retry-After), even with the right password`, async () => {

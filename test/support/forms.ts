@@ -22,10 +22,16 @@ export function formClient(
     }
   }
 
-  async function request(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
+  /** `from`: another client address than this browser's (per-address limits aside). */
+  async function request(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string>,
+    from = address,
+  ): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = {};
     if (jar.size > 0) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-    const options: InjectOptions = { method, url, headers, remoteAddress: address };
+    const options: InjectOptions = { method, url, headers, remoteAddress: from };
     if (form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       options.payload = new URLSearchParams(form).toString();

@@ -40,19 +40,20 @@ describe('scheduled tasks API', () => {
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assert.deepEqual(body.data.map((t: { task_type: string }) => t.task_type).sort(), [
+      'audit.purge',
       'health.run_checks',
       'idempotency.prune',
       'jobs.prune_failed',
       'reports.expire',
       'sessions.advance',
     ]);
-    assert.equal(body.meta.total, 5);
+    assert.equal(body.meta.total, 6);
     const health = body.data.find((t: { task_type: string }) => t.task_type === 'health.run_checks');
     assert.equal(health.cron, '* * * * *');
     assert.equal(health.timezone, 'UTC');
     assert.equal(health.enabled, true);
     assert.equal(typeof health.name, 'string');
-    const page = await get('/api/v1/tasks?per_page=3&page=2');
+    const page = await get('/api/v1/tasks?per_page=4&page=2');
     assert.equal(page.json().data.length, 2);
     assert.equal(page.json().meta.last_page, 2);
   });
@@ -68,8 +69,8 @@ describe('scheduled tasks API', () => {
       for (const [value, expected] of [
         ['false', ['idempotency.prune']],
         ['0', ['idempotency.prune']],
-        ['true', ['health.run_checks', 'jobs.prune_failed', 'reports.expire', 'sessions.advance']],
-        ['1', ['health.run_checks', 'jobs.prune_failed', 'reports.expire', 'sessions.advance']],
+        ['true', ['audit.purge', 'health.run_checks', 'jobs.prune_failed', 'reports.expire', 'sessions.advance']],
+        ['1', ['audit.purge', 'health.run_checks', 'jobs.prune_failed', 'reports.expire', 'sessions.advance']],
       ] as const) {
         const res = await get(`/api/v1/tasks?enabled=${value}`);
         assert.equal(res.statusCode, 200, value);

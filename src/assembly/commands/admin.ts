@@ -30,7 +30,7 @@ async function actingAs(command: CommandContext, as: string | undefined): Promis
     ...command,
     ctx: {
       ...command.ctx,
-      actor: { kind: 'user', tokenId: null, userId: user.id, scopes: ['*'], permissions: user.effective_permissions },
+      actor: { kind: 'user', tokenId: null, userId: user.id, scopes: ['*'], permissions: user.effective_permissions, name: user.name },
     },
   };
 }

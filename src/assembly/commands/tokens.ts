@@ -34,7 +34,7 @@ export function tokenCommands(program: Command, run: Runner): void {
     .option('--expires-in-days <days>', 'days until expiry (default: ACADEMY_TOKEN_TTL_DAYS)')
     .option('--no-expiry', 'the token never expires')
     .action((options) =>
-      run(async ({ platform, out }) => {
+      run(async ({ platform, out, ctx }) => {
         if (options.expiresInDays !== undefined && !/^\d+$/.test(options.expiresInDays)) {
           throw new Error('--expires-in-days must be a positive whole number');
         }
@@ -42,13 +42,16 @@ export function tokenCommands(program: Command, run: Runner): void {
           throw new Error('--expires-in-days and --no-expiry cannot be combined');
         }
         const issued = await platform.tokens
-          .create({
-            name: options.name,
-            scopes: scopes(options.scopes),
-            userEmail: options.user,
-            expiresInDays:
-              options.expiry === false ? null : options.expiresInDays === undefined ? undefined : Number(options.expiresInDays),
-          })
+          .create(
+            {
+              name: options.name,
+              scopes: scopes(options.scopes),
+              userEmail: options.user,
+              expiresInDays:
+                options.expiry === false ? null : options.expiresInDays === undefined ? undefined : Number(options.expiresInDays),
+            },
+            ctx,
+          )
           .catch(asOptions);
         out.result(
           { token: issued.token, ...issued.record },
@@ -71,8 +74,8 @@ export function tokenCommands(program: Command, run: Runner): void {
     .command('revoke <id>')
     .description('Revoke a token; it stops working at once')
     .action((value: string) =>
-      run(async ({ platform, out }) => {
-        const token: TokenView = await platform.tokens.revoke(idArgument(value));
+      run(async ({ platform, out, ctx }) => {
+        const token: TokenView = await platform.tokens.revoke(idArgument(value), ctx);
         out.result(token, `Token ${token.id} revoked.`);
       }),
     );
@@ -81,8 +84,8 @@ export function tokenCommands(program: Command, run: Runner): void {
     .command('rotate <id>')
     .description('Replace a token with a new secret; the old one stops working at once')
     .action((value: string) =>
-      run(async ({ platform, out }) => {
-        const issued = await platform.tokens.rotate(idArgument(value));
+      run(async ({ platform, out, ctx }) => {
+        const issued = await platform.tokens.rotate(idArgument(value), ctx);
         out.result(
           { token: issued.token, ...issued.record },
           `${issued.token}\n\nToken ${value} rotated; the replacement is token ${issued.record.id}. Store it now: it is not shown again.`,
@@ -95,8 +98,8 @@ export function tokenCommands(program: Command, run: Runner): void {
     .description("Replace a token's scopes")
     .requiredOption('--set <list>', 'comma-separated scopes, or *')
     .action((value: string, options) =>
-      run(async ({ platform, out }) => {
-        const token = await platform.tokens.setScopes(idArgument(value), scopes(options.set));
+      run(async ({ platform, out, ctx }) => {
+        const token = await platform.tokens.setScopes(idArgument(value), scopes(options.set), ctx);
         out.result(token, `Token ${token.id} now has scopes: ${token.scopes.join(', ')}`);
       }),
     );

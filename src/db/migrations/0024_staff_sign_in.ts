@@ -4,7 +4,8 @@ import { columns } from './columns.ts';
 
 // Staff sign-in (CONTRACT, "Staff sign-in and the console"): a password hash per staff user,
 // server-side sessions (only a hash of the id is stored), one-time password-reset links (only a hash
-// of the token), and the failed sign-ins per email that make further attempts wait.
+// of the token; made when its email is sent, or for the demo's administrator), and the failed
+// sign-ins per email that make further attempts wait.
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const c = columns(dialect);
   await db.schema.alterTable('users').addColumn('password_hash', 'text').execute();
@@ -28,7 +29,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await c
     .id(db.schema.createTable('password_resets'))
     .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id'))
-    .addColumn('notification_id', 'integer', (col) => col.notNull())
+    .addColumn('notification_id', 'integer')
     .addColumn('token_hash', 'text', (col) => col.notNull().unique())
     .addColumn('created_at', c.timestamp, (col) => col.notNull())
     .addColumn('expires_at', c.timestamp, (col) => col.notNull())

@@ -22,6 +22,7 @@ import * as m0021 from './0021_idempotency_committed.ts';
 import * as m0022 from './0022_normalised_emails.ts';
 import * as m0023 from './0023_user_roles.ts';
 import * as m0024 from './0024_staff_sign_in.ts';
+import * as m0025 from './0025_audit_events.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -48,6 +49,7 @@ const steps: Record<string, Step> = {
   '0022_normalised_emails': m0022,
   '0023_user_roles': m0023,
   '0024_staff_sign_in': m0024,
+  '0025_audit_events': m0025,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
@@ -118,6 +119,13 @@ export function createApplicationService(deps: {
         if (inserted.length > 0) await students.touch(trx, [userId], now);
         const application = await applications.find(trx, userId, courseId);
         if (!application) throw new Error('The application vanished while it was being created');
+        if (inserted.length > 0) {
+          await audit.record(trx, ctx, {
+            action: 'course_application.created',
+            subject: { type: 'course_application', id: application.id },
+            changes: audit.changes(null, application),
+          });
+        }
         return { application, created: inserted.length > 0 };
       });
     },
@@ -198,6 +206,20 @@ export function createApplicationService(deps: {
                 course_id: a.course_id,
                 course: pairs.get(`${a.user_id}:${a.course_id}`)?.course ?? null,
               })),
+            });
+          }
+          // One event per committed batch, as its domain event: the file's import is the change.
+          if (inserted.length > 0 || created.length > 0) {
+            await audit.record(trx, ctx, {
+              action: 'course_application.imported',
+              subject: { type: 'course_application_import', id: null },
+              changes: {
+                import_id: [null, importId],
+                source: [null, options.source],
+                batch: [null, index + 1],
+                students_created: [null, created.length],
+                applications_created: [null, inserted.length],
+              },
             });
           }
           return { students: created.length, applications: inserted.length, pairs: pairs.size };

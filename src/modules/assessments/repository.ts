@@ -16,8 +16,16 @@ export function createAssessmentRepository(db: Kysely<DB>) {
     find: async (sessionId: number, id: number): Promise<AssessmentRow | undefined> =>
       db.selectFrom('assessments').selectAll().where('id', '=', id).where('session_id', '=', sessionId).executeTakeFirst(),
 
-    insert: async (values: Insertable<AssessmentTable>): Promise<AssessmentRow> =>
-      db.insertInto('assessments').values(values).returningAll().executeTakeFirstOrThrow(),
+    /** `also` runs in the insert's transaction with the new row (its audit event). */
+    insert: async (
+      values: Insertable<AssessmentTable>,
+      also?: (trx: Kysely<DB>, row: AssessmentRow) => Promise<void>,
+    ): Promise<AssessmentRow> =>
+      db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto('assessments').values(values).returningAll().executeTakeFirstOrThrow();
+        await also?.(trx, row);
+        return row;
+      }),
   };
 }
 

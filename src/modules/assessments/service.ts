@@ -1,4 +1,5 @@
 import type { ListRequest, Page } from '../../db/list.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { requirePermission } from '../../platform/permissions.ts';
@@ -50,15 +51,23 @@ export function createAssessmentService(deps: { assessments: AssessmentRepositor
         });
       }
       const now = ctx.clock.now().toISOString();
-      const row = await deps.assessments.insert({
-        session_id: input.session_id,
-        title: input.title.trim(),
-        kind: input.kind ?? 'assignment',
-        due_at: input.due_at ? new Date(input.due_at).toISOString() : null,
-        max_score: input.max_score ?? null,
-        created_at: now,
-        updated_at: now,
-      });
+      const row = await deps.assessments.insert(
+        {
+          session_id: input.session_id,
+          title: input.title.trim(),
+          kind: input.kind ?? 'assignment',
+          due_at: input.due_at ? new Date(input.due_at).toISOString() : null,
+          max_score: input.max_score ?? null,
+          created_at: now,
+          updated_at: now,
+        },
+        (trx, created) =>
+          audit.record(trx, ctx, {
+            action: 'assessment.created',
+            subject: { type: 'assessment', id: created.id },
+            changes: audit.changes(null, presentAssessment(created)),
+          }),
+      );
       return presentAssessment(row);
     },
   };

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle, type EventSink } from '../../platform/lifecycle.ts';
@@ -150,6 +151,11 @@ export function createCertificateService(deps: { db: Kysely<DB>; certificates: C
             enrolment_id: certificate.enrolment_id,
             issued_at: certificate.issued_at,
           });
+          await audit.record(trx, ctx, {
+            action: 'certificate.issued',
+            subject: { type: 'certificate', id: certificate.id },
+            changes: audit.changes(null, certificate),
+          });
           ctx.logger.info({ certificateId, enrolmentId: id }, 'certificate issued');
           return certificate;
         });
@@ -169,8 +175,18 @@ export function createCertificateService(deps: { db: Kysely<DB>; certificates: C
         await certificateLifecycle.apply(trx, id, 'revoke', {
           set: { revoked_at: now, revocation_reason: input.reason?.trim() ?? null, updated_at: now },
         });
+        const revoked = presentCertificate(await find(id, trx));
+        await audit.record(trx, ctx, {
+          action: 'certificate.revoked',
+          subject: { type: 'certificate', id },
+          changes: {
+            status: ['valid', 'revoked'],
+            revoked_at: [null, revoked.revoked_at],
+            revocation_reason: [null, revoked.revocation_reason],
+          },
+        });
         ctx.logger.info({ certificateId: id }, 'certificate revoked');
-        return presentCertificate(await find(id, trx));
+        return revoked;
       });
     },
   };

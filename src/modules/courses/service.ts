@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
@@ -78,7 +79,7 @@ export function createCourseService(deps: CourseServiceDeps) {
 
       const now = ctx.clock.now().toISOString();
       const row = await deps.db.transaction().execute(async (trx) => {
-        return courses.insert(trx, {
+        const created = await courses.insert(trx, {
           slug: input.slug,
           code: input.code,
           title: input.title.trim(),
@@ -92,6 +93,12 @@ export function createCourseService(deps: CourseServiceDeps) {
           created_at: now,
           updated_at: now,
         });
+        await audit.record(trx, ctx, {
+          action: 'course.created',
+          subject: { type: 'course', id: created.id },
+          changes: audit.changes(null, presentCourse(created)),
+        });
+        return created;
       });
       return presentCourse(row);
     },
@@ -132,7 +139,13 @@ export function createCourseService(deps: CourseServiceDeps) {
               }
             : {}),
         });
-        return presentCourse((await courses.findById(course.id, trx)) as CourseRow);
+        const moved = presentCourse((await courses.findById(course.id, trx)) as CourseRow);
+        await audit.record(trx, ctx, {
+          action: 'course.transitioned',
+          subject: { type: 'course', id: course.id },
+          changes: audit.changes(presentCourse(course), moved),
+        });
+        return moved;
       });
     },
   };

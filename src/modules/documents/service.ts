@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../platform/errors.ts';
 import type { Outbox } from '../../platform/events/outbox.ts';
@@ -270,12 +271,18 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         created_at: now,
         updated_at: now,
       });
-      if (supersedesId) await archivePriorVersion(trx, supersedesId, inserted, now);
+      if (supersedesId) await archivePriorVersion(trx, ctx, supersedesId, inserted, now);
       await outbox.emit(trx, 'document.stored', { document_id: inserted, type, size: file.size, sha256: file.sha256 });
       await deps.queue.enqueue(trx, 'documents.process', { documentId: inserted });
       // Read in the transaction: once it has committed, nothing is left to fail, so a 5xx (which
       // frees an Idempotency-Key for a retry) means that nothing was stored.
-      return find(trx, inserted);
+      const row = await find(trx, inserted);
+      await audit.record(trx, ctx, {
+        action: 'document.uploaded',
+        subject: { type: 'document', id: inserted },
+        changes: audit.changes(null, presentDocument(row)),
+      });
+      return row;
     });
   }
 
@@ -304,7 +311,13 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     }
   }
 
-  async function archivePriorVersion(trx: Kysely<DB>, priorId: number, supersededBy: number, now: string): Promise<void> {
+  async function archivePriorVersion(
+    trx: Kysely<DB>,
+    ctx: ServiceContext,
+    priorId: number,
+    supersededBy: number,
+    now: string,
+  ): Promise<void> {
     // Conditional (stored or available only): even unlocked, two new versions cannot both archive it.
     const archived = await documentLifecycle.tryApply(trx, priorId, 'archive', {
       set: { archived_at: now, updated_at: now },
@@ -313,6 +326,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     if (!archived) {
       throw new ConflictError('conflict', `Document ${priorId} was superseded meanwhile; only the current version takes a new version.`);
     }
+    await audit.record(trx, ctx, {
+      action: 'document.archived',
+      subject: { type: 'document', id: priorId },
+      changes: { archived_at: [null, now], superseded_by_id: [null, supersededBy] },
+    });
   }
 
   /**
@@ -375,6 +393,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         if (patch.student_id !== undefined) values.student_id = patch.student_id;
         await documents.update(trx, id, values);
         await outbox.emit(trx, 'document.updated', { document_id: id, fields: Object.keys(patch).sort() });
+        await audit.record(trx, ctx, {
+          action: 'document.updated',
+          subject: { type: 'document', id },
+          changes: audit.changes(row, values),
+        });
       });
       return presentDocument(await find(db, id));
     },
@@ -385,11 +408,18 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       // Read in the transaction, as an upload's answer is: a 5xx after the commit would free the
       // Idempotency-Key, and the retry would be refused (409) although the archive was made.
       const row = await db.transaction().execute(async (trx) => {
+        const before = await find(trx, id);
         await documentLifecycle.apply(trx, id, 'archive', {
           set: { archived_at: now, updated_at: now },
           event: { sink: outbox, type: 'document.archived', payload: { document_id: id } },
         });
-        return find(trx, id);
+        const after = await find(trx, id);
+        await audit.record(trx, ctx, {
+          action: 'document.archived',
+          subject: { type: 'document', id },
+          changes: audit.changes(before, after),
+        });
+        return after;
       });
       return presentDocument(row);
     },
@@ -400,11 +430,18 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const now = ctx.clock.now().toISOString();
       // Read in the transaction, as the archive's answer is.
       const row = await db.transaction().execute(async (trx) => {
+        const before = await find(trx, id);
         await documentLifecycle.apply(trx, id, 'delete', {
           set: { deleted_at: now, updated_at: now },
           event: { sink: outbox, type: 'document.deleted', payload: { document_id: id } },
         });
-        return find(trx, id);
+        const after = await find(trx, id);
+        await audit.record(trx, ctx, {
+          action: 'document.deleted',
+          subject: { type: 'document', id },
+          changes: audit.changes(before, after),
+        });
+        return after;
       });
       return presentDocument(row);
     },
@@ -439,16 +476,33 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       const now = ctx.clock.now().toISOString();
       if (sha256 !== row.sha256 || size !== row.size) {
         const reason = `The stored file does not match what was received (size ${size} of ${row.size}, SHA-256 ${sha256.slice(0, 12)}…).`;
-        await db.transaction().execute((trx) => documents.noteFailure(trx, id, reason, now));
+        await db.transaction().execute(async (trx) => {
+          await documents.noteFailure(trx, id, reason, now);
+          await audit.record(trx, ctx, {
+            action: 'document.check_failed',
+            subject: { type: 'document', id },
+            changes: { failure_reason: [row.failure_reason, reason] },
+          });
+        });
         ctx.logger.error({ documentId: id }, reason);
         return 'mismatch';
       }
-      await db.transaction().execute((trx) =>
-        documentLifecycle.tryApply(trx, id, 'make_available', {
+      await db.transaction().execute(async (trx) => {
+        const moved = await documentLifecycle.tryApply(trx, id, 'make_available', {
           set: { available_at: now, updated_at: now, failure_reason: null },
           event: { sink: outbox, type: 'document.available', payload: { document_id: id } },
-        }),
-      );
+        });
+        if (moved) {
+          await audit.record(trx, ctx, {
+            action: 'document.made_available',
+            subject: { type: 'document', id },
+            changes: audit.changes(
+              { status: 'stored', available_at: null, failure_reason: row.failure_reason },
+              { status: 'available', available_at: now, failure_reason: null },
+            ),
+          });
+        }
+      });
       return 'available';
     },
 
@@ -459,6 +513,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     async checkAbandoned(trx: Kysely<DB>, ctx: ServiceContext, id: number, error: string): Promise<void> {
       const reason = `The stored file could not be checked: ${error}`.slice(0, 500);
       await documents.noteFailure(trx, id, reason, ctx.clock.now().toISOString());
+      await audit.record(trx, ctx, {
+        action: 'document.check_failed',
+        subject: { type: 'document', id },
+        changes: { failure_reason: [null, reason] },
+      });
     },
 
     async storageUsage() {

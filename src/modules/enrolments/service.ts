@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
@@ -138,6 +139,11 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
             'enrollment.created',
             enrolmentPayload(row, { status: row.status, waitlist_position: row.waitlist_position }),
           );
+          await audit.record(trx, ctx, {
+            action: 'enrolment.created',
+            subject: { type: 'enrolment', id: row.id },
+            changes: audit.changes(null, presentEnrolment(row)),
+          });
           return row;
         });
         return presentEnrolment(row);
@@ -174,7 +180,13 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
         const counts = countsOf(session);
         if (row.status === 'confirmed') counts.confirmed_count -= 1;
         else counts.waitlisted_count -= 1;
-        await deps.waitlist.fillSeats(trx, session, counts, now);
+        const cancelled = await find(id, trx);
+        await audit.record(trx, ctx, {
+          action: 'enrolment.cancelled',
+          subject: { type: 'enrolment', id },
+          changes: audit.changes(presentEnrolment(row), presentEnrolment(cancelled)),
+        });
+        await deps.waitlist.fillSeats(trx, ctx, session, counts, now);
         return find(id, trx);
       });
       return presentEnrolment(cancelled);
@@ -204,7 +216,13 @@ export function createEnrolmentService(deps: EnrolmentServiceDeps) {
         });
         await sessions.update(trx, session.id, { completed_count: session.completed_count + 1, updated_at: now });
         await deps.outbox.emit(trx, 'enrollment.completed', enrolmentPayload(row, { completion_outcome: outcome, at: now }));
-        return find(id, trx);
+        const completed = await find(id, trx);
+        await audit.record(trx, ctx, {
+          action: 'enrolment.completed',
+          subject: { type: 'enrolment', id },
+          changes: audit.changes(presentEnrolment(row), presentEnrolment(completed)),
+        });
+        return completed;
       });
       return presentEnrolment(completed);
     },

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
+import { asSystem, type ServiceContext } from '../../platform/context.ts';
 import { defineLifecycle, type EventSink } from '../../platform/lifecycle.ts';
 import type { SessionCounts, SessionRepository, SessionRow } from '../sessions/repository.ts';
 import type { EnrolmentRepository, EnrolmentRow } from './repository.ts';
@@ -42,8 +44,9 @@ export function createWaitlist(deps: WaitlistDeps) {
      * Gives free seats to the oldest waitlisted enrolments (lowest position first), each promotion
      * recorded as `enrollment.promoted`; renumbers the rest of the waitlist from 1 without gaps; and
      * writes the session's counters. `counts` are the session's counts after the caller's own change.
+     * Each promotion is the system's in the audit trail, with the request of the change that freed the seat.
      */
-    async fillSeats(trx: Kysely<DB>, session: SessionRow, counts: SessionCounts, now: string): Promise<SessionCounts> {
+    async fillSeats(trx: Kysely<DB>, ctx: ServiceContext, session: SessionRow, counts: SessionCounts, now: string): Promise<SessionCounts> {
       const result = { ...counts };
       const waiting = await deps.enrolments.waitlist(trx, session.id);
       const seats = Math.max(0, session.max_participants - result.confirmed_count);
@@ -56,6 +59,15 @@ export function createWaitlist(deps: WaitlistDeps) {
             sink: deps.outbox,
             type: 'enrollment.promoted',
             payload: enrolmentPayload(row, { status: 'confirmed', previous_waitlist_position: entry.waitlist_position }),
+          },
+        });
+        await audit.record(trx, asSystem(ctx), {
+          action: 'enrolment.promoted',
+          subject: { type: 'enrolment', id: entry.id },
+          changes: {
+            status: [row.status, 'confirmed'],
+            waitlist_position: [entry.waitlist_position, null],
+            confirmed_at: [row.confirmed_at, now],
           },
         });
       }

@@ -27,8 +27,16 @@ export interface MessageFilter {
 
 export function createIntegrationRepository(db: Kysely<DB>) {
   return {
-    insertIntegration: async (values: Insertable<IntegrationTable>): Promise<IntegrationRow> =>
-      integration(await db.insertInto('integrations').values(values).returningAll().executeTakeFirstOrThrow()),
+    /** `also` runs in the insert's transaction with the new integration (its audit event). */
+    insertIntegration: async (
+      values: Insertable<IntegrationTable>,
+      also?: (trx: Kysely<DB>, row: IntegrationRow) => Promise<void>,
+    ): Promise<IntegrationRow> =>
+      db.transaction().execute(async (trx) => {
+        const row = integration(await trx.insertInto('integrations').values(values).returningAll().executeTakeFirstOrThrow());
+        await also?.(trx, row);
+        return row;
+      }),
 
     findIntegrationByKey: async (key: string): Promise<IntegrationRow | undefined> => {
       const row = await db.selectFrom('integrations').selectAll().where('key', '=', key).executeTakeFirst();
@@ -40,15 +48,26 @@ export function createIntegrationRepository(db: Kysely<DB>) {
       return row && integration(row);
     },
 
-    setIntegrationEnabled: async (key: string, enabled: boolean, now: string): Promise<IntegrationRow | undefined> => {
-      const row = await db
-        .updateTable('integrations')
-        .set({ enabled, updated_at: now })
-        .where('key', '=', key)
-        .returningAll()
-        .executeTakeFirst();
-      return row && integration(row);
-    },
+    /** `also` runs in the update's transaction with the integration before and after (its audit event). */
+    setIntegrationEnabled: async (
+      key: string,
+      enabled: boolean,
+      now: string,
+      also?: (trx: Kysely<DB>, before: IntegrationRow, after: IntegrationRow) => Promise<void>,
+    ): Promise<IntegrationRow | undefined> =>
+      db.transaction().execute(async (trx) => {
+        const before = await trx.selectFrom('integrations').selectAll().where('key', '=', key).executeTakeFirst();
+        if (!before) return undefined;
+        const row = await trx
+          .updateTable('integrations')
+          .set({ enabled, updated_at: now })
+          .where('key', '=', key)
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) return undefined;
+        await also?.(trx, integration(before), integration(row));
+        return integration(row);
+      }),
 
     listIntegrations: async (): Promise<IntegrationRow[]> =>
       (await db.selectFrom('integrations').selectAll().orderBy('id').execute()).map(integration),

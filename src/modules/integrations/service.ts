@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
@@ -100,16 +101,25 @@ export function createIntegrationService(deps: {
       const events = input.events ? [...new Set(input.events)] : null;
 
       const now = ctx.clock.now().toISOString();
-      const row = await integrations.insertIntegration({
-        key: input.key,
-        name: input.name.trim(),
-        url,
-        events: events === null ? null : JSON.stringify(events),
-        auth_header: input.auth_header ? deps.secrets.seal('integrationAuthHeader', input.auth_header.trim()) : null,
-        enabled: true,
-        created_at: now,
-        updated_at: now,
-      });
+      const row = await integrations.insertIntegration(
+        {
+          key: input.key,
+          name: input.name.trim(),
+          url,
+          events: events === null ? null : JSON.stringify(events),
+          auth_header: input.auth_header ? deps.secrets.seal('integrationAuthHeader', input.auth_header.trim()) : null,
+          enabled: true,
+          created_at: now,
+          updated_at: now,
+        },
+        // The credential is left out of the changes, as every secret is (src/platform/audit.ts).
+        (trx, created) =>
+          audit.record(trx, ctx, {
+            action: 'integration.created',
+            subject: { type: 'integration', id: created.id },
+            changes: audit.changes(null, created),
+          }),
+      );
       return view(row);
     },
 
@@ -120,7 +130,14 @@ export function createIntegrationService(deps: {
      */
     async setEnabled(ctx: ServiceContext, key: string, enabled: boolean): Promise<Integration> {
       requirePermission(ctx, 'integrations.manage');
-      const row = await integrations.setIntegrationEnabled(key, enabled, ctx.clock.now().toISOString());
+      const row = await integrations.setIntegrationEnabled(key, enabled, ctx.clock.now().toISOString(), async (trx, before, after) => {
+        if (before.enabled === after.enabled) return;
+        await audit.record(trx, ctx, {
+          action: enabled ? 'integration.enabled' : 'integration.disabled',
+          subject: { type: 'integration', id: after.id },
+          changes: { enabled: [before.enabled, after.enabled] },
+        });
+      });
       if (!row) throw new NotFoundError();
       return view(row);
     },
@@ -155,8 +172,13 @@ export function createIntegrationService(deps: {
           effects: (trx) =>
             deps.queue.enqueue(trx, 'integrations.deliver', { messageId: id }, { maxAttempts: row.max_attempts }).then(() => {}),
         });
+        await audit.record(trx, ctx, {
+          action: 'integration_message.retried',
+          subject: { type: 'integration_message', id },
+          changes: { status: ['failed', 'queued'], attempts: [row.attempts, 0], failed_at: [row.failed_at, null] },
+        });
         // Checked after the move so that a message in another state gets the plainer answer; throwing
-        // here rolls the move back.
+        // here rolls the move back, and its audit event with it.
         const integration = await integrations.findIntegration(row.integration_id, trx);
         if (!integration?.enabled) {
           throw new ConflictError(

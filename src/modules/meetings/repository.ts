@@ -19,8 +19,13 @@ export function createMeetingRepository(db: Kysely<DB>) {
       return query.executeTakeFirst();
     },
 
-    insert: async (values: Insertable<MeetingTable>): Promise<MeetingRow> =>
-      db.insertInto('meetings').values(values).returningAll().executeTakeFirstOrThrow(),
+    /** `also` runs in the insert's transaction with the new row (its audit event). */
+    insert: async (values: Insertable<MeetingTable>, also?: (trx: Kysely<DB>, row: MeetingRow) => Promise<void>): Promise<MeetingRow> =>
+      db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto('meetings').values(values).returningAll().executeTakeFirstOrThrow();
+        await also?.(trx, row);
+        return row;
+      }),
   };
 }
 

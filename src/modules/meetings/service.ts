@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
@@ -106,17 +107,25 @@ export function createMeetingService(deps: MeetingServiceDeps) {
       }
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
       const now = ctx.clock.now();
-      const row = await deps.meetings.insert({
-        session_id: input.session_id,
-        held_on: heldOn,
-        starts_at: startsAt,
-        ends_at: endsAt,
-        location: input.location?.trim() ?? null,
-        status: 'Scheduled',
-        cancelled_at: null,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-      });
+      const row = await deps.meetings.insert(
+        {
+          session_id: input.session_id,
+          held_on: heldOn,
+          starts_at: startsAt,
+          ends_at: endsAt,
+          location: input.location?.trim() ?? null,
+          status: 'Scheduled',
+          cancelled_at: null,
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        },
+        (trx, created) =>
+          audit.record(trx, ctx, {
+            action: 'meeting.created',
+            subject: { type: 'meeting', id: created.id },
+            changes: audit.changes(null, created),
+          }),
+      );
       return presentMeeting(row, now, zone);
     },
 
@@ -137,7 +146,13 @@ export function createMeetingService(deps: MeetingServiceDeps) {
         const at = now.toISOString();
         await meetingLifecycle.apply(trx, id, 'cancel', { set: { cancelled_at: at, updated_at: at } });
         // Read in the transaction: a committed cancellation always gets its answer.
-        return (await deps.meetings.find(id, undefined, trx)) as MeetingRow;
+        const cancelled = (await deps.meetings.find(id, undefined, trx)) as MeetingRow;
+        await audit.record(trx, ctx, {
+          action: 'meeting.cancelled',
+          subject: { type: 'meeting', id },
+          changes: audit.changes(row, cancelled),
+        });
+        return cancelled;
       });
       return presentMeeting(cancelled, now, zone);
     },

@@ -18,22 +18,25 @@ export function createOrganizationRepository(db: Kysely<DB>, changes: ChangeFeed
 
     /**
      * Updates the singleton. With `expect`, the current row is read first, locked for the transaction,
-     * and `expect.check` throws to change nothing (a failed If-Match).
+     * and `expect.check` throws to change nothing (a failed If-Match); `expect.also` runs in the
+     * transaction with the row as it was (the audit event).
      */
     update: async (
       values: Updateable<OrganizationTable>,
-      expect?: { dialect: Dialect; check: (current: OrganizationRow) => void },
+      expect?: {
+        dialect: Dialect;
+        check?: ((current: OrganizationRow) => void) | undefined;
+        also?: (trx: Kysely<DB>, before: OrganizationRow) => Promise<void>;
+      },
     ): Promise<void> => {
       await db.transaction().execute(async (trx) => {
-        if (expect) {
-          const current = await forUpdate(
-            trx.selectFrom('organization').selectAll().where('id', '=', 1),
-            expect.dialect,
-          ).executeTakeFirstOrThrow();
-          expect.check(current);
-        }
+        const current =
+          expect &&
+          (await forUpdate(trx.selectFrom('organization').selectAll().where('id', '=', 1), expect.dialect).executeTakeFirstOrThrow());
+        if (current) expect?.check?.(current);
         await trx.updateTable('organization').set(values).where('id', '=', 1).execute();
         await changes.announce(trx);
+        if (current) await expect?.also?.(trx, current);
       });
     },
   };

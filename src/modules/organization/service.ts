@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { OrganizationTable } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { requirePermission } from '../../platform/permissions.ts';
 import type { OrganizationRepository, OrganizationRow } from './repository.ts';
@@ -57,7 +58,16 @@ export function createOrganizationService(deps: { organization: OrganizationRepo
         if (value !== undefined) (changes as Record<string, unknown>)[`address_${field}`] = value;
       }
       changes.updated_at = ctx.clock.now().toISOString();
-      await deps.organization.update(changes, expect && { dialect: deps.dialect, check: (row) => expect(present(row)) });
+      await deps.organization.update(changes, {
+        dialect: deps.dialect,
+        check: expect && ((row) => expect(present(row))),
+        also: (trx, before) =>
+          audit.record(trx, ctx, {
+            action: 'organization.updated',
+            subject: { type: 'organization', id: before.id },
+            changes: audit.changes(before, changes),
+          }),
+      });
       return this.get(ctx);
     },
   };

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import type { ArrayRows, HeldSnapshot } from '../../db/held-snapshot.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { Outbox } from '../../platform/events/outbox.ts';
@@ -105,12 +106,21 @@ export function createReportService(deps: ReportServiceDeps) {
   }
 
   /** Ends a report `failed` with its reason and `report.failed`, unless it already finished. */
-  function failIn(trx: Kysely<DB>, ctx: ServiceContext, id: number, reason: string): Promise<boolean> {
+  async function failIn(trx: Kysely<DB>, ctx: ServiceContext, id: number, reason: string): Promise<boolean> {
     const now = ctx.clock.now().toISOString();
-    return reportLifecycle.tryApply(trx, id, 'fail', {
+    const before = await reports.findById(id, trx);
+    const failed = await reportLifecycle.tryApply(trx, id, 'fail', {
       set: { failure_reason: reason.slice(0, 500), failed_at: now, updated_at: now },
       event: { sink: outbox, type: 'report.failed', payload: { report_id: id, reason: reason.slice(0, 500) } },
     });
+    if (failed) {
+      await audit.record(trx, ctx, {
+        action: 'report.failed',
+        subject: { type: 'report', id },
+        changes: { status: [before?.status ?? null, 'failed'], failure_reason: [null, reason.slice(0, 500)] },
+      });
+    }
+    return failed;
   }
 
   async function fail(ctx: ServiceContext, id: number, reason: string): Promise<void> {
@@ -258,7 +268,7 @@ export function createReportService(deps: ReportServiceDeps) {
       });
       if (!kept) return false;
       const expiresAt = new Date(now.getTime() + REPORTS[row.type as ReportType].expiryDays * DAY).toISOString();
-      return reportLifecycle.tryApply(trx, id, 'available', {
+      const available = await reportLifecycle.tryApply(trx, id, 'available', {
         set: { available_at: at, expires_at: expiresAt, updated_at: at },
         event: {
           sink: outbox,
@@ -273,6 +283,14 @@ export function createReportService(deps: ReportServiceDeps) {
           },
         },
       });
+      if (available) {
+        await audit.record(trx, ctx, {
+          action: 'report.made_available',
+          subject: { type: 'report', id },
+          changes: { status: ['generated', 'available'], size: [null, file.size], expires_at: [null, expiresAt] },
+        });
+      }
+      return available;
     });
   }
 
@@ -333,7 +351,13 @@ export function createReportService(deps: ReportServiceDeps) {
         });
         await outbox.emit(trx, 'report.requested', { report_id: id, type: body.type, format: body.format ?? 'csv' });
         await deps.queue.enqueue(trx, 'reports.generate', { reportId: id });
-        return find(id, trx);
+        const row = await find(id, trx);
+        await audit.record(trx, ctx, {
+          action: 'report.requested',
+          subject: { type: 'report', id },
+          changes: audit.changes(null, present(row)),
+        });
+        return row;
       });
       return present(requested);
     },
@@ -394,12 +418,20 @@ export function createReportService(deps: ReportServiceDeps) {
       let expired = 0;
       let removedBytes = 0;
       for (const report of due) {
-        const moved = await db.transaction().execute((trx) =>
-          reportLifecycle.tryApply(trx, report.id, 'expire', {
+        const moved = await db.transaction().execute(async (trx) => {
+          const expired = await reportLifecycle.tryApply(trx, report.id, 'expire', {
             set: { expired_at: at, updated_at: at },
             event: { sink: outbox, type: 'report.expired', payload: { report_id: report.id } },
-          }),
-        );
+          });
+          if (expired) {
+            await audit.record(trx, ctx, {
+              action: 'report.expired',
+              subject: { type: 'report', id: report.id },
+              changes: { status: ['available', 'expired'], expired_at: [null, at] },
+            });
+          }
+          return expired;
+        });
         if (!moved) continue;
         expired += 1;
         if (report.storage_key && (await storage.delete(report.storage_key))) removedBytes += Number(report.size ?? 0);

@@ -80,7 +80,7 @@ async function generate({ job, reportId, requestId }: ToThread): Promise<void> {
       queue,
       jobs,
     });
-    const ctx = { actor: system, clock, logger: loggerFor(job), requestId };
+    const ctx = { actor: system, clock, logger: loggerFor(job), requestId, via: 'job' as const, ip: null };
     const outcome = await withRequestId(requestId, () => reports.generate(ctx, reportId));
     post({ type: 'done', job, outcome });
   } catch (error) {

@@ -29,8 +29,16 @@ export function createResourceRepository(db: Kysely<DB>) {
       return query.executeTakeFirst();
     },
 
-    insert: async (values: Insertable<LearningResourceTable>): Promise<ResourceRow> =>
-      db.insertInto('learning_resources').values(values).returningAll().executeTakeFirstOrThrow(),
+    /** `also` runs in the insert's transaction with the new row (its audit event). */
+    insert: async (
+      values: Insertable<LearningResourceTable>,
+      also?: (trx: Kysely<DB>, row: ResourceRow) => Promise<void>,
+    ): Promise<ResourceRow> =>
+      db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto('learning_resources').values(values).returningAll().executeTakeFirstOrThrow();
+        await also?.(trx, row);
+        return row;
+      }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle } from '../../platform/lifecycle.ts';
@@ -72,17 +73,25 @@ export function createResourceService(deps: { db: Kysely<DB>; resources: Resourc
       }
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
       const now = ctx.clock.now().toISOString();
-      const row = await deps.resources.insert({
-        session_id: input.session_id,
-        title: input.title.trim(),
-        type,
-        url,
-        body,
-        status,
-        published_at: status === 'published' ? now : null,
-        created_at: now,
-        updated_at: now,
-      });
+      const row = await deps.resources.insert(
+        {
+          session_id: input.session_id,
+          title: input.title.trim(),
+          type,
+          url,
+          body,
+          status,
+          published_at: status === 'published' ? now : null,
+          created_at: now,
+          updated_at: now,
+        },
+        (trx, created) =>
+          audit.record(trx, ctx, {
+            action: 'learning_resource.created',
+            subject: { type: 'learning_resource', id: created.id },
+            changes: audit.changes(null, presentResource(created)),
+          }),
+      );
       return presentResource(row);
     },
 
@@ -93,7 +102,13 @@ export function createResourceService(deps: { db: Kysely<DB>; resources: Resourc
       const published = await deps.db.transaction().execute(async (trx) => {
         await resourceLifecycle.apply(trx, id, 'publish', { set: { published_at: now, updated_at: now } });
         // Read in the transaction: a committed move always gets its answer.
-        return (await deps.resources.find(id, {}, trx)) as ResourceRow;
+        const published = (await deps.resources.find(id, {}, trx)) as ResourceRow;
+        await audit.record(trx, ctx, {
+          action: 'learning_resource.published',
+          subject: { type: 'learning_resource', id },
+          changes: { status: ['draft', 'published'], published_at: [null, now] },
+        });
+        return published;
       });
       return presentResource(published);
     },

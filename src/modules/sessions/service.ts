@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
@@ -164,6 +165,11 @@ export function createSessionService(deps: SessionServiceDeps) {
         if (state === 'open_for_registration') {
           await deps.outbox.emit(trx, 'course_intake.registration_opened', sessionPayload(row, state, now));
         }
+        await audit.record(trx, ctx, {
+          action: 'session.created',
+          subject: { type: 'session', id: row.id },
+          changes: audit.changes(null, row),
+        });
         return row;
       });
       return presentSession(row, ctx.clock.now());
@@ -215,8 +221,10 @@ export function createSessionService(deps: SessionServiceDeps) {
             waitlisted_count: row.waitlisted_count,
             completed_count: row.completed_count,
           };
-          await deps.waitlist.fillSeats(trx, { ...row, max_participants: max }, counts, now);
+          await deps.waitlist.fillSeats(trx, ctx, { ...row, max_participants: max }, counts, now);
         }
+        const after = { ...changes, ...(state ? { workflow_state: state } : {}) };
+        await audit.record(trx, ctx, { action: 'session.updated', subject: { type: 'session', id }, changes: audit.changes(row, after) });
       });
       return presentSession(await find(id), ctx.clock.now());
     },
@@ -233,6 +241,11 @@ export function createSessionService(deps: SessionServiceDeps) {
         const row = await sessions.lock(trx, id);
         if (!row) throw new NotFoundError();
         await moveTo(trx, row, to, ctx.clock.now().toISOString());
+        await audit.record(trx, ctx, {
+          action: 'session.transitioned',
+          subject: { type: 'session', id },
+          changes: { workflow_state: [row.workflow_state, to] },
+        });
         return find(id, trx);
       });
       return presentSession(moved, ctx.clock.now());
@@ -255,7 +268,13 @@ export function createSessionService(deps: SessionServiceDeps) {
         for (const sessionId of ids) {
           const won = await deps.db.transaction().execute(async (trx) => {
             const row = await sessions.lock(trx, sessionId);
-            return row ? move(trx, row, name, now, false) : false;
+            if (!row || !(await move(trx, row, name, now, false))) return false;
+            await audit.record(trx, ctx, {
+              action: 'session.transitioned',
+              subject: { type: 'session', id: sessionId },
+              changes: { workflow_state: [row.workflow_state, sessions.lifecycle.moves[name].to] },
+            });
+            return true;
           });
           if (won) moved += 1;
         }

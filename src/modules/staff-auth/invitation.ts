@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Access } from '../../http/access.ts';
+import { recordAudit } from '../../platform/audit.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { UserService } from '../users/service.ts';
 import { acceptForms, type ConsoleAuthDeps, firstErrors, metaOf, renderErrorsAsPages } from './pages.ts';
-import type { StartedSession } from './service.ts';
+import { acting, type StartedSession } from './service.ts';
 import { createCsrf, csrfField, field, formOf, html, sendPage, sessionCookie } from './web.ts';
 
 /** Counted per client address, apart from certificate verification's (policy `public`). */
@@ -75,7 +76,7 @@ export function invitationPages(
       try {
         // The password is checked against the user before the link is used up: a weak one leaves it working.
         const invited = await users.invitation(request.ctx, token);
-        auth.checkNew(invited, password, fields.password_confirmation ?? '');
+        await auth.checkNew(invited, password, fields.password_confirmation ?? '');
         await users.acceptInvitation(request.ctx, token, async (trx, user) => {
           await auth.setPassword(trx, user.id, password);
           const credentials = {
@@ -87,6 +88,11 @@ export function invitationPages(
             permissions: user.effective_permissions,
           };
           started = await auth.start(trx, credentials, 'invitation', metaOf(request));
+          await recordAudit(trx, acting(request.ctx, user), {
+            action: 'session.signed_in',
+            subject: { type: 'user', id: user.id },
+            changes: { method: [null, 'invitation'] },
+          });
         });
       } catch (error) {
         if (error instanceof NotFoundError) return invalid(reply);

@@ -11,6 +11,7 @@ import {
   cookiesOf,
   createCsrf,
   csrfField,
+  FAVICON,
   field,
   formOf,
   type Html,
@@ -132,6 +133,10 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
       reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
     );
 
+    app.get('/console/assets/favicon.svg', { config: { access: 'open' }, schema: hide }, async (_request, reply) =>
+      reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
+    );
+
     app.get('/console', { config: { access: PAGE }, schema: hide }, async (request, reply) => {
       const found = await signedIn(request, reply);
       if (!found) return reply;
@@ -149,7 +154,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
       csrf.check(request, null);
       const form = formOf(request);
       const next = safeNext(form.next);
-      const outcome = await auth.signIn(form.email ?? '', form.password ?? '', metaOf(request));
+      const outcome = await auth.signIn(form.email ?? '', form.password ?? '', metaOf(request), request.ctx);
       const token = csrf.token(request, reply, null);
       if (outcome.kind === 'wait') {
         reply.header('retry-after', String(outcome.retryAfterSeconds));
@@ -176,7 +181,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
     app.post('/console/sign-out', { config: { access: PAGE }, schema: hide }, async (request, reply) => {
       const session = await signedInPost(request, reply);
       if (!session) return reply;
-      await auth.signOut(session.session);
+      await auth.signOut(session, request.ctx);
       return reply.code(303).header('set-cookie', clearedSessionCookie(deps.secure)).header('location', '/console/sign-in').send();
     });
 
@@ -188,7 +193,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
         if (!session) return reply;
         const id = /^[1-9][0-9]{0,15}$/.test(request.params.id) ? Number(request.params.id) : Number.NaN;
         if (!Number.isSafeInteger(id)) throw new NotFoundError();
-        await auth.endOwn(session.user.id, id);
+        await auth.endOwn(session, id, request.ctx);
         return reply.code(303).header('location', '/console').send();
       },
     );
@@ -196,7 +201,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
     app.post('/console/sessions/end-others', { config: { access: PAGE }, schema: hide }, async (request, reply) => {
       const session = await signedInPost(request, reply);
       if (!session) return reply;
-      await auth.endOthers(session.user.id, session.session.id);
+      await auth.endOthers(session, request.ctx);
       return reply.code(303).header('location', '/console').send();
     });
 
@@ -206,11 +211,11 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
       const form = formOf(request);
       const token = csrf.token(request, reply, session);
       try {
-        await auth.changePassword(session, {
-          current: form.current_password ?? '',
-          password: form.password ?? '',
-          confirmation: form.password_confirmation ?? '',
-        });
+        await auth.changePassword(
+          session,
+          { current: form.current_password ?? '', password: form.password ?? '', confirmation: form.password_confirmation ?? '' },
+          request.ctx,
+        );
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
         return homePage(reply, session, token, await auth.sessions(session.user.id), firstErrors(error), 422);
@@ -258,7 +263,13 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
       const form = formOf(request);
       const token = form.token ?? '';
       try {
-        const started = await auth.resetPassword(token, form.password ?? '', form.password_confirmation ?? '', metaOf(request));
+        const started = await auth.resetPassword(
+          token,
+          form.password ?? '',
+          form.password_confirmation ?? '',
+          metaOf(request),
+          request.ctx,
+        );
         if (!started) return invalidResetPage(reply);
         return reply.code(303).header('set-cookie', sessionCookie(started.id, deps.secure)).header('location', '/console').send();
       } catch (error) {

@@ -166,8 +166,8 @@ export function createStaffAuthRepository(db: Kysely<DB>) {
       return Number((await query.executeTakeFirst()).numUpdatedRows);
     },
 
-    recordFailure: async (email: string, at: string): Promise<void> => {
-      await db.insertInto('sign_in_failures').values({ email, at }).execute();
+    recordFailure: async (executor: Kysely<DB>, email: string, at: string): Promise<void> => {
+      await executor.insertInto('sign_in_failures').values({ email, at }).execute();
     },
 
     /** The failed sign-ins for `email` since `since`, oldest first (at most `limit`). */
@@ -195,7 +195,7 @@ export function createStaffAuthRepository(db: Kysely<DB>) {
 
     insertReset: async (values: {
       userId: number;
-      notificationId: number;
+      notificationId: number | null;
       tokenHash: string;
       now: string;
       expiresAt: string;

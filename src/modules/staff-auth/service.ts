@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { type AuditContext, recordAudit } from '../../platform/audit.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { normaliseEmail } from '../../platform/email.ts';
@@ -25,6 +26,14 @@ export const RESET_TTL_MS = 30 * 60_000;
 export interface RequestMeta {
   ip: string | null;
   userAgent: string | null;
+}
+
+/** A console request's context (`via: console`, its request id and address), which events are recorded with. */
+export type Seen = Omit<AuditContext, 'actor'>;
+
+/** The context of `user` acting on the console, or of someone who gave `name` (an email) and is no user. */
+export function acting(seen: Seen, who: { id: number | null; name: string }): AuditContext {
+  return { ...seen, actor: { kind: 'user', tokenId: null, userId: who.id, scopes: [], permissions: [], name: who.name } };
 }
 
 /** A session just started: the cookie's value (shown once, never stored) and the row. */
@@ -99,8 +108,13 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
   }
 
   /** The strength rules for `user`'s new password, as a 422 on `field` when it fails them. */
-  function checkNew(user: Pick<Credentials, 'email' | 'name'>, password: string, confirmation: string | undefined, field = 'password') {
-    const problem = checkPassword(password, { email: user.email, name: user.name });
+  async function checkNew(
+    user: Pick<Credentials, 'email' | 'name'>,
+    password: string,
+    confirmation: string | undefined,
+    field = 'password',
+  ) {
+    const problem = await checkPassword(password, { email: user.email, name: user.name });
     if (problem) throw ValidationError.field(field, problem);
     if (confirmation !== undefined && confirmation !== password) {
       throw ValidationError.field('password_confirmation', 'The two passwords are not the same.');
@@ -113,7 +127,7 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
      * work (one password hash computed) whether the email is known or not; after FAILURE_LIMIT failures
      * for one email within FAILURE_WINDOW_MS, attempts for it wait, right or wrong.
      */
-    async signIn(email: string, password: string, meta: RequestMeta): Promise<SignInOutcome> {
+    async signIn(email: string, password: string, meta: RequestMeta, seen: Seen): Promise<SignInOutcome> {
       const now = clock.epochMs();
       const normalised = emailOf(email) ?? email.trim().toLowerCase().slice(0, 320);
       const wait = await waitFor(normalised, now);
@@ -121,7 +135,13 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
       const user = emailOf(email) === null ? undefined : await auth.findStaffByEmail(normalised);
       const matches = await verifyPassword(password, user?.passwordHash ?? null);
       if (!user || !matches || user.status !== 'active') {
-        await auth.recordFailure(normalised, new Date(now).toISOString());
+        await deps.db.transaction().execute(async (trx) => {
+          await auth.recordFailure(trx, normalised, new Date(now).toISOString());
+          await recordAudit(trx, acting(seen, { id: user?.id ?? null, name: normalised }), {
+            action: 'session.sign_in_failed',
+            subject: { type: 'user', id: user?.id ?? null },
+          });
+        });
         return { kind: 'failed' };
       }
       await auth.clearFailures(normalised);
@@ -129,7 +149,16 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
       if (user.passwordHash && needsRehash(user.passwordHash)) {
         await auth.rehash(user.id, await hashPassword(password));
       }
-      return { kind: 'signed_in', started: await start(deps.db, user, 'password', meta) };
+      const started = await deps.db.transaction().execute(async (trx) => {
+        const made = await start(trx, user, 'password', meta);
+        await recordAudit(trx, acting(seen, user), {
+          action: 'session.signed_in',
+          subject: { type: 'user', id: user.id },
+          changes: { method: [null, 'password'] },
+        });
+        return made;
+      });
+      return { kind: 'signed_in', started };
     },
 
     /** Starts a session for `user` in `executor`'s transaction (an invitation accepted, a password reset). */
@@ -149,8 +178,14 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
       return found;
     },
 
-    async signOut(session: SessionRow): Promise<void> {
-      await auth.endSession(deps.db, session.user_id, session.id, 'signed_out', clock.now().toISOString());
+    async signOut(current: SessionWithUser, seen: Seen): Promise<void> {
+      await deps.db.transaction().execute(async (trx) => {
+        await auth.endSession(trx, current.user.id, current.session.id, 'signed_out', clock.now().toISOString());
+        await recordAudit(trx, acting(seen, current.user), {
+          action: 'session.signed_out',
+          subject: { type: 'user', id: current.user.id },
+        });
+      });
     },
 
     /** The user's open sessions, newest first. */
@@ -161,13 +196,25 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
     },
 
     /** Ends one of the user's own sessions (a 404 for one that is not theirs or is over). */
-    async endOwn(userId: number, sessionId: number): Promise<void> {
-      if (!(await auth.endSession(deps.db, userId, sessionId, 'ended_by_user', clock.now().toISOString()))) throw new NotFoundError();
+    async endOwn(current: SessionWithUser, sessionId: number, seen: Seen): Promise<void> {
+      await deps.db.transaction().execute(async (trx) => {
+        if (!(await auth.endSession(trx, current.user.id, sessionId, 'ended_by_user', clock.now().toISOString())))
+          throw new NotFoundError();
+        await recordAudit(trx, acting(seen, current.user), { action: 'session.ended', subject: { type: 'user', id: current.user.id } });
+      });
     },
 
     /** Ends every session of the user but `keep` (sign-out everywhere else). */
-    async endOthers(userId: number, keep: number): Promise<number> {
-      return auth.endSessions(deps.db, userId, 'signed_out_elsewhere', clock.now().toISOString(), keep);
+    async endOthers(current: SessionWithUser, seen: Seen): Promise<number> {
+      return deps.db.transaction().execute(async (trx) => {
+        const ended = await auth.endSessions(trx, current.user.id, 'signed_out_elsewhere', clock.now().toISOString(), current.session.id);
+        await recordAudit(trx, acting(seen, current.user), {
+          action: 'session.ended',
+          subject: { type: 'user', id: current.user.id },
+          changes: { sessions_ended: [null, ended] },
+        });
+        return ended;
+      });
     },
 
     /**
@@ -179,7 +226,11 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
       if (ctx.actor.kind === 'token') throw new PermissionDeniedError('Sessions are ended by the administration only.');
       const user = await auth.findStaff(id);
       if (!user) throw new NotFoundError();
-      return auth.endSessions(deps.db, id, 'administration', ctx.clock.now().toISOString());
+      return deps.db.transaction().execute(async (trx) => {
+        const ended = await auth.endSessions(trx, id, 'administration', ctx.clock.now().toISOString());
+        await recordAudit(trx, ctx, { action: 'session.ended', subject: { type: 'user', id }, changes: { sessions_ended: [null, ended] } });
+        return ended;
+      });
     },
 
     /** Ends every session of a user in `executor`'s transaction (suspension, archival). */
@@ -199,18 +250,23 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
      * Changes the signed-in user's password: the current one must match. Every other session of the
      * user ends; this one goes on.
      */
-    async changePassword(current: SessionWithUser, given: { current: string; password: string; confirmation: string }): Promise<void> {
+    async changePassword(
+      current: SessionWithUser,
+      given: { current: string; password: string; confirmation: string },
+      seen: Seen,
+    ): Promise<void> {
       const { user, session } = current;
       if (!(await verifyPassword(given.current, user.passwordHash))) {
         throw ValidationError.field('current_password', 'The current password is not right.');
       }
-      checkNew(user, given.password, given.confirmation);
+      await checkNew(user, given.password, given.confirmation);
       const hash = await hashPassword(given.password);
       const now = clock.now().toISOString();
       await deps.db.transaction().execute(async (trx) => {
         await auth.setPassword(trx, user.id, hash, now);
         await auth.retireResets(trx, user.id, now);
         await auth.endSessions(trx, user.id, 'password_changed', now, session.id);
+        await recordAudit(trx, acting(seen, user), { action: 'user.password_changed', subject: { type: 'user', id: user.id } });
       });
     },
 
@@ -239,10 +295,16 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
      * Sets a new password through a reset link, once: the link is used up, every session of the user
      * ends, and a new one starts. Null when the link does not work (used, expired, unknown).
      */
-    async resetPassword(token: string, password: string, confirmation: string, meta: RequestMeta): Promise<StartedSession | null> {
+    async resetPassword(
+      token: string,
+      password: string,
+      confirmation: string,
+      meta: RequestMeta,
+      seen: Seen,
+    ): Promise<StartedSession | null> {
       const user = await this.resetFor(token);
       if (!user) return null;
-      checkNew(user, password, confirmation);
+      await checkNew(user, password, confirmation);
       const hash = await hashPassword(password);
       const reset = await auth.findUsableReset(hashSecret(token), clock.now().toISOString());
       if (!reset) return null;
@@ -252,8 +314,32 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
         await auth.setPassword(trx, user.id, hash, now);
         await auth.retireResets(trx, user.id, now);
         await auth.endSessions(trx, user.id, 'password_reset', now);
-        return start(trx, user, 'reset', meta);
+        await recordAudit(trx, acting(seen, user), { action: 'user.password_reset', subject: { type: 'user', id: user.id } });
+        const started = await start(trx, user, 'reset', meta);
+        await recordAudit(trx, acting(seen, user), {
+          action: 'session.signed_in',
+          subject: { type: 'user', id: user.id },
+          changes: { method: [null, 'reset'] },
+        });
+        return started;
       });
+    },
+
+    /**
+     * A one-time link that sets a password for `userId` and signs them in, valid `ttlMs`, given
+     * directly rather than by email (the demo's administrator on the first start). Its token.
+     */
+    async issueLink(userId: number, ttlMs: number): Promise<string> {
+      const { secret, hash } = newSecret();
+      const now = clock.epochMs();
+      await auth.insertReset({
+        userId,
+        notificationId: null,
+        tokenHash: hash,
+        now: new Date(now).toISOString(),
+        expiresAt: new Date(now + ttlMs).toISOString(),
+      });
+      return secret;
     },
 
     /** Forgets failed sign-ins that no longer count (the daily purge). */

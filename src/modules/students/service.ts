@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { normaliseEmail } from '../../platform/email.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
@@ -51,9 +52,17 @@ export function createStudentService(deps: { db: Kysely<DB>; students: StudentRe
       const taken = () => ValidationError.field('email', `The email ${email} is already taken by another user.`);
       if ((await students.findUsersByEmail(deps.db, [email])).length > 0) throw taken();
       const now = ctx.clock.now().toISOString();
-      const [user] = await deps.db
-        .transaction()
-        .execute((trx) => students.insertUsers(trx, [{ name, email, email_verified: input.email_verified ?? false, now }]));
+      const [user] = await deps.db.transaction().execute(async (trx) => {
+        const created = await students.insertUsers(trx, [{ name, email, email_verified: input.email_verified ?? false, now }]);
+        for (const row of created) {
+          await audit.record(trx, ctx, {
+            action: 'student.created',
+            subject: { type: 'student', id: row.id },
+            changes: audit.changes(null, presentStudent(row, [])),
+          });
+        }
+        return created;
+      });
       // Taken between the check and the insert (the unique index decides).
       if (!user) throw taken();
       ctx.logger.info({ userId: user.id }, 'student created');

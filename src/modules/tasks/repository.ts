@@ -52,13 +52,23 @@ export function createTaskRepository(db: Kysely<DB>) {
       return row && decode(row);
     },
 
-    /** `zone`: the time zone `nextRunAt` was computed in. */
-    setEnabled: async (id: number, enabled: boolean, nextRunAt: string | null, zone: string, now: string): Promise<void> => {
-      await db
-        .updateTable('scheduled_tasks')
-        .set({ enabled, next_run_at: nextRunAt, schedule_timezone: nextRunAt === null ? null : zone, updated_at: now })
-        .where('id', '=', id)
-        .execute();
+    /** `zone`: the time zone `nextRunAt` was computed in. `also` runs in the update's transaction (the audit event). */
+    setEnabled: async (
+      id: number,
+      enabled: boolean,
+      nextRunAt: string | null,
+      zone: string,
+      now: string,
+      also?: (trx: Kysely<DB>) => Promise<void>,
+    ): Promise<void> => {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('scheduled_tasks')
+          .set({ enabled, next_run_at: nextRunAt, schedule_timezone: nextRunAt === null ? null : zone, updated_at: now })
+          .where('id', '=', id)
+          .execute();
+        await also?.(trx);
+      });
     },
 
     /** What the scheduler looks at on every pass. */

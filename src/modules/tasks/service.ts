@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import { readSnapshot } from '../../db/snapshot.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError } from '../../platform/errors.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
@@ -104,9 +105,15 @@ export function createTaskService(deps: TaskServiceDeps) {
       const task = await find(id);
       if (!task.enabled) throw new ConflictError('task_disabled', `The task ${task.task_type} is disabled; enable it before running it.`);
       const now = ctx.clock.now().toISOString();
-      const run = await deps.database.db
-        .transaction()
-        .execute((trx) => queueRun(deps, trx, { taskId: task.id, trigger: 'manual', scheduledFor: null, now }));
+      const run = await deps.database.db.transaction().execute(async (trx) => {
+        const queued = await queueRun(deps, trx, { taskId: task.id, trigger: 'manual', scheduledFor: null, now });
+        await audit.record(trx, ctx, {
+          action: 'task.run_requested',
+          subject: { type: 'task', id: task.id },
+          changes: { run_id: [null, queued?.id ?? null] },
+        });
+        return queued;
+      });
       // A manual run's job is keyed by the run's own id, so it is never de-duplicated away.
       return presentRun(run as TaskRunRow);
     },
@@ -121,7 +128,14 @@ export function createTaskService(deps: TaskServiceDeps) {
       const now = ctx.clock.now();
       const zone = await timezone();
       if (task.enabled !== enabled) {
-        await deps.tasks.setEnabled(task.id, enabled, enabled ? nextRunAt(task.cron, zone, now) : null, zone, now.toISOString());
+        const next = enabled ? nextRunAt(task.cron, zone, now) : null;
+        await deps.tasks.setEnabled(task.id, enabled, next, zone, now.toISOString(), (trx) =>
+          audit.record(trx, ctx, {
+            action: enabled ? 'task.enabled' : 'task.disabled',
+            subject: { type: 'task', id: task.id },
+            changes: { enabled: [task.enabled, enabled], next_run_at: [task.next_run_at, next] },
+          }),
+        );
       }
       return presentTask(await find(task.id), zone);
     },

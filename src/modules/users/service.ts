@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { normaliseEmail } from '../../platform/email.ts';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
@@ -42,6 +43,15 @@ function mayGrant(ctx: ServiceContext): boolean {
   requirePermission(ctx, 'users.manage');
   return true;
 }
+
+/** The audit trail's verb of each lifecycle move: `user.invited`, `user.suspended`. */
+const MOVE_ACTIONS: Record<UserMove, string> = {
+  invite: 'invited',
+  activate: 'activated',
+  suspend: 'suspended',
+  reactivate: 'reactivated',
+  archive: 'archived',
+};
 
 export interface UserServiceDeps {
   db: Kysely<DB>;
@@ -88,8 +98,14 @@ export function createUserService(deps: UserServiceDeps) {
         await deps.notifications.notify(trx, ctx, MOVE_NOTIFICATIONS[name], { id: user.id, email: user.email });
       },
     });
+    const moved = await find(user.id, trx);
+    await audit.record(trx, ctx, {
+      action: `user.${MOVE_ACTIONS[name]}`,
+      subject: { type: 'user', id: user.id },
+      changes: audit.changes(presentUser(user), presentUser(moved)),
+    });
     ctx.logger.info({ userId: user.id, move: name }, 'user lifecycle move');
-    return find(user.id, trx);
+    return moved;
   }
 
   const transition = (name: UserMove) => async (ctx: ServiceContext, id: number) => {
@@ -123,16 +139,22 @@ export function createUserService(deps: UserServiceDeps) {
 
       const now = ctx.clock.now().toISOString();
       try {
-        const row = await deps.db.transaction().execute((trx) =>
-          staff.insert(trx, {
+        const row = await deps.db.transaction().execute(async (trx) => {
+          const created = await staff.insert(trx, {
             name,
             email,
             job_title: input.job_title?.trim() ?? null,
             roles: nameSet(input.roles ?? []),
             permissions: nameSet(input.permissions ?? []),
             now,
-          }),
-        );
+          });
+          await audit.record(trx, ctx, {
+            action: 'user.created',
+            subject: { type: 'user', id: created.id },
+            changes: audit.changes(null, presentUser(created)),
+          });
+          return created;
+        });
         ctx.logger.info({ userId: row.id }, 'staff user created');
         return presentUser(row);
       } catch (error) {
@@ -157,9 +179,9 @@ export function createUserService(deps: UserServiceDeps) {
         return presentUser(
           await deps.db.transaction().execute(async (trx) => {
             if (expect) await staff.lock(trx, deps.dialect, id);
-            // Read once: for If-Match, and to tell whether the name shown elsewhere, or the email, changes.
-            const current = expect || name !== undefined || email !== undefined ? await find(id, trx) : undefined;
-            if (expect) expect(presentUser(current as StaffRow));
+            // Read once: for If-Match, to tell whether the name shown elsewhere, or the email, changes, and for the audit trail.
+            const current = await find(id, trx);
+            if (expect) expect(presentUser(current));
             const changes = {
               ...(name !== undefined ? { name } : {}),
               ...(email !== undefined ? { email } : {}),
@@ -167,10 +189,16 @@ export function createUserService(deps: UserServiceDeps) {
               updated_at: now,
             };
             if (!(await staff.update(trx, id, changes))) throw new NotFoundError();
-            if (name !== undefined && current?.name !== name) await deps.namedIn.touchForPerson(trx, id, now);
+            if (name !== undefined && current.name !== name) await deps.namedIn.touchForPerson(trx, id, now);
             // A link sent to the old address (a mistyped one, say) must not activate the account.
-            if (email !== undefined && current?.email !== email) await deps.invitations.closeFor(trx, id, now);
-            return find(id, trx);
+            if (email !== undefined && current.email !== email) await deps.invitations.closeFor(trx, id, now);
+            const updated = await find(id, trx);
+            await audit.record(trx, ctx, {
+              action: 'user.updated',
+              subject: { type: 'user', id },
+              changes: audit.changes(presentUser(current), presentUser(updated)),
+            });
+            return updated;
           }),
         );
       } catch (error) {
@@ -221,7 +249,9 @@ export function createUserService(deps: UserServiceDeps) {
           if (user.status !== 'invited' || !(await deps.invitations.use(trx, invitation.id, now.toISOString()))) {
             throw new NotFoundError();
           }
-          const active = await move(ctx, user.id, 'activate', trx);
+          // The invitee acts: whoever opened the link is the user it was sent to.
+          const invitee = { kind: 'user' as const, tokenId: null, userId: user.id, scopes: [], permissions: null, name: user.name };
+          const active = await move({ ...ctx, actor: invitee }, user.id, 'activate', trx);
           // What the acceptance page does with it in the same transaction: the password, the session.
           await alongside?.(trx, presentUser(active));
           return active;
@@ -242,9 +272,16 @@ export function createUserService(deps: UserServiceDeps) {
             ...(input.roles !== undefined ? { roles: JSON.stringify(nameSet(input.roles)) } : {}),
             ...(input.permissions !== undefined ? { permissions: JSON.stringify(nameSet(input.permissions)) } : {}),
           };
-          if (!(await staff.update(trx, id, { ...granted, updated_at: now }))) throw new NotFoundError();
+          const before = await staff.find(id, trx);
+          if (!before || !(await staff.update(trx, id, { ...granted, updated_at: now }))) throw new NotFoundError();
+          const after = await find(id, trx);
+          await audit.record(trx, ctx, {
+            action: 'user.granted',
+            subject: { type: 'user', id },
+            changes: audit.changes(presentUser(before), presentUser(after)),
+          });
           ctx.logger.info({ userId: id, roles: input.roles, permissions: input.permissions }, 'roles and permissions granted');
-          return find(id, trx);
+          return after;
         }),
       );
     },

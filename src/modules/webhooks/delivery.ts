@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { system } from '../../platform/context.ts';
 import { toDomainEvent } from '../../platform/events/outbox.ts';
 import type { EventRepository } from '../../platform/events/repository.ts';
 import type { JobPayloads } from '../../platform/jobs/names.ts';
@@ -119,7 +121,17 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     if (status === 410) {
       // The receiver says the endpoint is gone for good: stop sending it anything.
       await deps.db.transaction().execute(async (trx) => {
-        await webhooks.disableEndpoint(trx, endpoint.id, `The endpoint answered 410 Gone at ${at}.`, at);
+        const reason = `The endpoint answered 410 Gone at ${at}.`;
+        await webhooks.disableEndpoint(trx, endpoint.id, reason, at);
+        await audit.record(
+          trx,
+          { actor: system, clock, requestId: null, via: 'job', ip: null },
+          {
+            action: 'webhook_endpoint.disabled',
+            subject: { type: 'webhook_endpoint', id: endpoint.id },
+            changes: { enabled: [true, false], disabled_reason: [null, reason] },
+          },
+        );
         await deliveryLifecycle.tryApply(trx, delivery.id, 'fail', {
           set: {
             attempts: attempts(payload, ctx),

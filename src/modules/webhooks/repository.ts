@@ -13,8 +13,16 @@ export type DeliveryRow = Selectable<WebhookDeliveryTable>;
 
 export function createWebhookRepository(db: Kysely<DB>) {
   return {
-    insertEndpoint: async (values: Insertable<WebhookEndpointTable>): Promise<EndpointRow> =>
-      endpoint(await db.insertInto('webhook_endpoints').values(values).returningAll().executeTakeFirstOrThrow()),
+    /** `also` runs in the insert's transaction with the new endpoint (its audit event). */
+    insertEndpoint: async (
+      values: Insertable<WebhookEndpointTable>,
+      also?: (trx: Kysely<DB>, row: EndpointRow) => Promise<void>,
+    ): Promise<EndpointRow> =>
+      db.transaction().execute(async (trx) => {
+        const row = endpoint(await trx.insertInto('webhook_endpoints').values(values).returningAll().executeTakeFirstOrThrow());
+        await also?.(trx, row);
+        return row;
+      }),
 
     listEndpoints: async (): Promise<EndpointRow[]> =>
       (await db.selectFrom('webhook_endpoints').selectAll().orderBy('id').execute()).map(endpoint),
@@ -25,10 +33,13 @@ export function createWebhookRepository(db: Kysely<DB>) {
     },
 
     /** Deliveries go with their endpoint (ON DELETE CASCADE). */
-    deleteEndpoint: async (id: number): Promise<boolean> => {
-      const result = await db.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
-    },
+    deleteEndpoint: async (id: number, also?: (trx: Kysely<DB>) => Promise<void>): Promise<boolean> =>
+      db.transaction().execute(async (trx) => {
+        const result = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
+        const deleted = Number(result.numDeletedRows) > 0;
+        if (deleted) await also?.(trx);
+        return deleted;
+      }),
 
     disableEndpoint: async (trx: Kysely<DB>, id: number, reason: string, now: string): Promise<void> => {
       await trx

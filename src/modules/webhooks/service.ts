@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { newEventId } from '../../platform/events/outbox.ts';
@@ -140,15 +141,24 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const events = checkEventTypes(input.events);
       const now = ctx.clock.now().toISOString();
       const secret = newSecret();
-      const row = await webhooks.insertEndpoint({
-        url,
-        secret: deps.secrets.seal('webhookSecret', secret),
-        events: events === null ? null : JSON.stringify(events),
-        enabled: true,
-        disabled_reason: null,
-        created_at: now,
-        updated_at: now,
-      });
+      const row = await webhooks.insertEndpoint(
+        {
+          url,
+          secret: deps.secrets.seal('webhookSecret', secret),
+          events: events === null ? null : JSON.stringify(events),
+          enabled: true,
+          disabled_reason: null,
+          created_at: now,
+          updated_at: now,
+        },
+        // The secret is left out of the changes, as every secret is (src/platform/audit.ts).
+        (trx, created) =>
+          audit.record(trx, ctx, {
+            action: 'webhook_endpoint.created',
+            subject: { type: 'webhook_endpoint', id: created.id },
+            changes: audit.changes(null, created),
+          }),
+      );
       return { endpoint: endpointView(row), secret };
     },
 
@@ -159,7 +169,13 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     async delete(ctx: ServiceContext, id: number): Promise<EndpointView> {
       requirePermission(ctx, 'integrations.manage');
       const row = await endpoint(id);
-      await webhooks.deleteEndpoint(id);
+      await webhooks.deleteEndpoint(id, (trx) =>
+        audit.record(trx, ctx, {
+          action: 'webhook_endpoint.deleted',
+          subject: { type: 'webhook_endpoint', id },
+          changes: audit.changes(endpointView(row), null),
+        }),
+      );
       return endpointView(row);
     },
 
@@ -197,6 +213,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           updated_at: now,
         })) as number;
         await deps.queue.enqueue(trx, 'webhooks.deliver', { deliveryId }, { maxAttempts: 1 });
+        await audit.record(trx, ctx, {
+          action: 'webhook_endpoint.tested',
+          subject: { type: 'webhook_endpoint', id: endpointId },
+          changes: { delivery_id: [null, deliveryId], event_id: [null, eventId] },
+        });
         ctx.logger.info({ endpointId, deliveryId, eventId }, 'webhook ping queued');
         return deliveryView(await delivery(deliveryId, trx));
       });
@@ -218,6 +239,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           effects: async (trx) => {
             await deps.queue.enqueue(trx, 'webhooks.deliver', { deliveryId, attemptsBefore: current.attempts }, { maxAttempts: 1 });
           },
+        });
+        await audit.record(trx, ctx, {
+          action: 'webhook_delivery.redelivered',
+          subject: { type: 'webhook_delivery', id: deliveryId },
+          changes: { status: [current.status, 'pending'], completed_at: [current.completed_at, null] },
         });
         ctx.logger.info({ deliveryId, endpointId: current.endpoint_id, eventId: current.event_id }, 'webhook redelivery queued');
         return deliveryView(await delivery(deliveryId, trx));

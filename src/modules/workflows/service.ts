@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database.ts';
 import type { ListRequest, Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import { readSnapshot } from '../../db/snapshot.ts';
+import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.ts';
 import { defineLifecycle, type Lifecycle, type Move } from '../../platform/lifecycle.ts';
@@ -161,7 +162,19 @@ export function createWorkflowService(deps: { db: Kysely<DB>; dialect: Dialect; 
           created_at: now,
           updated_at: now,
         });
-        return presentOne(id, trx);
+        const created = await presentOne(id, trx);
+        await audit.record(trx, ctx, {
+          action: 'workflow.created',
+          subject: { type: 'workflow', id },
+          changes: audit.changes(null, {
+            workflow: created.workflow,
+            state: created.state,
+            subject_type: created.subject_type,
+            subject_id: created.subject_id,
+            assignee_id: created.assignee?.id ?? null,
+          }),
+        });
+        return created;
       });
     },
 
@@ -197,6 +210,11 @@ export function createWorkflowService(deps: { db: Kysely<DB>; dialect: Dialect; 
               decided_at: now,
             }),
         });
+        await audit.record(trx, ctx, {
+          action: 'workflow.transitioned',
+          subject: { type: 'workflow', id },
+          changes: { state: [row.state, to], ...(comment === null ? {} : { comment: [null, comment] }) },
+        });
         return presentOne(id, trx);
       });
     },
@@ -209,6 +227,11 @@ export function createWorkflowService(deps: { db: Kysely<DB>; dialect: Dialect; 
         const problem = unassignable(await workflows.findPerson(trx, body.user_id));
         if (problem) throw ValidationError.field('user_id', problem);
         await workflows.assign(trx, id, body.user_id, ctx.clock.now().toISOString());
+        await audit.record(trx, ctx, {
+          action: 'workflow.assigned',
+          subject: { type: 'workflow', id },
+          changes: audit.changes({ assignee_id: row.assignee_id }, { assignee_id: body.user_id }),
+        });
         return presentOne(id, trx);
       });
     },

@@ -5,7 +5,12 @@ import type { ChangeFeed } from '../changes.ts';
 
 export type TokenRow = Selectable<ApiTokenTable>;
 /** A token with the lifecycle status of the user it acts for (null without one). */
-export type AuthTokenRow = TokenRow & { user_status: string | null; user_roles: string | null; user_permissions: string | null };
+export type AuthTokenRow = TokenRow & {
+  user_status: string | null;
+  user_roles: string | null;
+  user_permissions: string | null;
+  user_name: string | null;
+};
 
 export interface NewToken {
   name: string;
@@ -17,6 +22,9 @@ export interface NewToken {
   created_at: string;
 }
 
+/** What a change also writes in its transaction, given the row it wrote (the audit event). */
+export type Also = (trx: Kysely<DB>, row: TokenRow) => Promise<void>;
+
 export function createTokenRepository(db: Kysely<DB>, changes: ChangeFeed) {
   // Runs on every authenticated request.
   const byHash = prepare(
@@ -25,12 +33,22 @@ export function createTokenRepository(db: Kysely<DB>, changes: ChangeFeed) {
       .selectFrom('api_tokens')
       .leftJoin('users', 'users.id', 'api_tokens.user_id')
       .selectAll('api_tokens')
-      .select(['users.status as user_status', 'users.roles as user_roles', 'users.permissions as user_permissions'])
+      .select([
+        'users.status as user_status',
+        'users.roles as user_roles',
+        'users.permissions as user_permissions',
+        'users.name as user_name',
+      ])
       .where('api_tokens.token_hash', '=', ''),
   );
   return {
-    insert: async (token: NewToken): Promise<TokenRow> =>
-      db.insertInto('api_tokens').values(token).returningAll().executeTakeFirstOrThrow(),
+    /** `also` runs in the insert's transaction with the new row (its audit event). */
+    insert: async (token: NewToken, also?: Also): Promise<TokenRow> =>
+      db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto('api_tokens').values(token).returningAll().executeTakeFirstOrThrow();
+        await also?.(trx, row);
+        return row;
+      }),
 
     findByHash: async (hash: string): Promise<AuthTokenRow | undefined> => (await byHash(hash))[0],
 
@@ -40,10 +58,18 @@ export function createTokenRepository(db: Kysely<DB>, changes: ChangeFeed) {
     list: async (): Promise<TokenRow[]> => db.selectFrom('api_tokens').selectAll().orderBy('id').execute(),
 
     // Changes that affect authentication tell every process's token cache (ChangeFeed).
-    revoke: async (id: number, at: string): Promise<void> => {
+    /** `also` runs in the revocation's transaction when it revoked the token (not when it was revoked already). */
+    revoke: async (id: number, at: string, also?: Also): Promise<void> => {
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('api_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+        const row = await trx
+          .updateTable('api_tokens')
+          .set({ revoked_at: at })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .returningAll()
+          .executeTakeFirst();
         await changes.announce(trx);
+        if (row) await also?.(trx, row);
       });
     },
 
@@ -51,7 +77,7 @@ export function createTokenRepository(db: Kysely<DB>, changes: ChangeFeed) {
      * Replaces a live token by a new one in one transaction: both exist, or neither does. `undefined`
      * when the old token was revoked (or rotated) meanwhile.
      */
-    rotate: async (id: number, replacement: NewToken): Promise<TokenRow | undefined> =>
+    rotate: async (id: number, replacement: NewToken, also?: Also): Promise<TokenRow | undefined> =>
       db.transaction().execute(async (trx) => {
         const retired = await trx
           .updateTable('api_tokens')
@@ -63,13 +89,15 @@ export function createTokenRepository(db: Kysely<DB>, changes: ChangeFeed) {
         const row = await trx.insertInto('api_tokens').values(replacement).returningAll().executeTakeFirstOrThrow();
         await trx.updateTable('api_tokens').set({ rotated_to_id: row.id }).where('id', '=', id).execute();
         await changes.announce(trx);
+        await also?.(trx, row);
         return row;
       }),
 
-    setScopes: async (id: number, scopes: string): Promise<void> => {
+    setScopes: async (id: number, scopes: string, also?: Also): Promise<void> => {
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('api_tokens').set({ scopes }).where('id', '=', id).execute();
+        const row = await trx.updateTable('api_tokens').set({ scopes }).where('id', '=', id).returningAll().executeTakeFirst();
         await changes.announce(trx);
+        if (row) await also?.(trx, row);
       });
     },
 

@@ -21,6 +21,7 @@ export const SCOPES = [
   'integration-messages:read',
   'integration-messages:write',
   'health:read',
+  'audit:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -1,9 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
 import { closest, distance } from 'fastest-levenshtein';
 import { json } from '../../db/codec.ts';
+import { type AuditContext, audit } from '../audit.ts';
 import type { ChangeFeed } from '../changes.ts';
 import { createReadCache } from '../changes.ts';
 import type { Clock } from '../clock.ts';
+import { operator } from '../context.ts';
 import { normaliseEmail } from '../email.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { effectivePermissions, type Permission } from '../permissions.ts';
@@ -35,6 +37,9 @@ export interface IssuedToken {
 
 export interface AuthenticatedToken {
   id: number;
+  name: string;
+  /** The name of the user it acts for; null without one. */
+  userName: string | null;
   scopes: readonly string[];
   userId: number | null;
   /** What the user it acts for may change (their roles and direct grants); null for a token that acts for nobody. */
@@ -100,6 +105,8 @@ function checkScopes(scopes: string[]): string[] {
 
 export function createTokenService(deps: { tokens: TokenRepository; clock: Clock; defaultTtlDays: number; changes: ChangeFeed }) {
   const { tokens, clock } = deps;
+  /** Who changes tokens unless the caller says: the operator, on the command line (`academy tokens`). */
+  const byOperator: AuditContext = { actor: operator, clock, requestId: null, via: 'cli', ip: null };
   // Known tokens by the token presented, so that a request with a cached token is not hashed: the
   // digest is taken only to look a token up in the database. Emptied whenever a token changes in any
   // process (see ChangeFeed), and no entry outlives CACHE_MAX_AGE_MS; only tokens found are kept.
@@ -130,9 +137,18 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
     return { token, row };
   }
 
-  async function issue(input: { name: string; scopes: string[]; userId: number | null; expiresAt: string | null }) {
+  async function issue(ctx: AuditContext, input: { name: string; scopes: string[]; userId: number | null; expiresAt: string | null }) {
     const { token, row } = mint(input);
-    return { token, record: view(await tokens.insert(row)) };
+    const record = view(
+      await tokens.insert(row, (trx, created) =>
+        audit.record(trx, ctx, {
+          action: 'token.created',
+          subject: { type: 'token', id: created.id },
+          changes: audit.changes(null, view(created)),
+        }),
+      ),
+    );
+    return { token, record };
   }
 
   async function existing(id: number): Promise<TokenRow> {
@@ -149,7 +165,8 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
   }
 
   return {
-    async create(input: CreateTokenInput): Promise<IssuedToken> {
+    /** `ctx`: who creates it, for the audit trail (the operator unless said). */
+    async create(input: CreateTokenInput, ctx: AuditContext = byOperator): Promise<IssuedToken> {
       const name = checkName(input.name);
       const scopes = checkScopes(input.scopes);
       let userId: number | null = null;
@@ -157,21 +174,23 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
         userId = (await tokens.findUserIdByEmail(normaliseEmail(input.userEmail))) ?? null;
         if (userId === null) throw ValidationError.field('user', `No user with email ${input.userEmail}.`);
       }
-      return issue({ name, scopes, userId, expiresAt: expiry(input.expiresInDays) });
+      return issue(ctx, { name, scopes, userId, expiresAt: expiry(input.expiresInDays) });
     },
 
     async list(): Promise<TokenView[]> {
       return (await tokens.list()).map(view);
     },
 
-    async revoke(id: number): Promise<TokenView> {
-      await existing(id);
-      await tokens.revoke(id, clock.now().toISOString());
+    async revoke(id: number, ctx: AuditContext = byOperator): Promise<TokenView> {
+      const before = view(await existing(id));
+      await tokens.revoke(id, clock.now().toISOString(), (trx, row) =>
+        audit.record(trx, ctx, { action: 'token.revoked', subject: { type: 'token', id }, changes: audit.changes(before, view(row)) }),
+      );
       return view(await existing(id));
     },
 
     /** Issues a replacement with the same name, scopes, user and remaining lifetime; the old token stops working at once. */
-    async rotate(id: number): Promise<IssuedToken> {
+    async rotate(id: number, ctx: AuditContext = byOperator): Promise<IssuedToken> {
       const old = await existing(id);
       if (old.revoked_at) throw ValidationError.field('id', 'A revoked token cannot be rotated.');
       const { token, row } = mint({
@@ -180,16 +199,25 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
         userId: old.user_id,
         expiresAt: old.expires_at,
       });
-      const replacement = await tokens.rotate(id, row);
+      // One change: the old token retired for the new one, recorded on the old token.
+      const replacement = await tokens.rotate(id, row, (trx, created) =>
+        audit.record(trx, ctx, {
+          action: 'token.rotated',
+          subject: { type: 'token', id },
+          changes: { revoked_at: [null, created.created_at], rotated_to_id: [null, created.id] },
+        }),
+      );
       if (!replacement) throw ValidationError.field('id', 'The token was revoked or rotated meanwhile.');
       return { token, record: view(replacement) };
     },
 
-    async setScopes(id: number, scopes: string[]): Promise<TokenView> {
+    async setScopes(id: number, scopes: string[], ctx: AuditContext = byOperator): Promise<TokenView> {
       const token = await existing(id);
       // Scopes do not bring a token back: a revoked or rotated-away one stays refused.
       if (token.revoked_at) throw ValidationError.field('id', 'A revoked token cannot be given scopes.');
-      await tokens.setScopes(id, JSON.stringify(checkScopes(scopes)));
+      await tokens.setScopes(id, JSON.stringify(checkScopes(scopes)), (trx, row) =>
+        audit.record(trx, ctx, { action: 'token.updated', subject: { type: 'token', id }, changes: audit.changes(view(token), view(row)) }),
+      );
       return view(await existing(id));
     },
 
@@ -216,6 +244,8 @@ export function createTokenService(deps: { tokens: TokenRepository; clock: Clock
           row && {
             token: {
               id: row.id,
+              name: row.name,
+              userName: row.user_name,
               scopes: JSON.parse(row.scopes) as string[],
               userId: row.user_id,
               permissions:
