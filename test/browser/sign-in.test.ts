@@ -111,7 +111,9 @@ describe('staff sign-in in a browser', { skip }, () => {
     };
     const wrong = await attempt(user.email, 'not-the-password-at-all');
     const unknown = await attempt(`nobody.${unique('n').toLowerCase()}@example.org`, PASSWORD);
+    // status only: an HTML page (what it says is checked where it matters)
     assert.equal(wrong.status, 401);
+    // status only: an HTML page (what it says is checked where it matters)
     assert.equal(unknown.status, 401);
     assert.ok(wrong.body.equals(unknown.body), 'the same bytes');
     await context.close();
@@ -135,6 +137,7 @@ describe('staff sign-in in a browser', { skip }, () => {
       const started = performance.now();
       const res = await client.request('POST', '/console/sign-in', { _csrf: csrf, email, password: 'wrong-password-every-time' }, from);
       const elapsed = performance.now() - started;
+      // status only: an HTML page (what it says is checked where it matters)
       assert.equal(res.statusCode, 401, res.body);
       return elapsed;
     };

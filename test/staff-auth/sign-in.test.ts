@@ -90,7 +90,9 @@ describe('staff sign-in', () => {
     const browser = formClient(app.http);
     const wrong = await signIn(browser, user.email, 'not-the-password-at-all');
     const unknown = await signIn(browser, `nobody.${unique('x')}@example.org`.toLowerCase(), PASSWORD);
+    // status only: an HTML page (what it says is checked where it matters)
     assert.equal(wrong.statusCode, 401);
+    // status only: an HTML page (what it says is checked where it matters)
     assert.equal(unknown.statusCode, 401);
     assert.equal(wrong.body, unknown.body);
     assert.match(wrong.body, /The email or password is not right/);
@@ -120,9 +122,11 @@ describe('staff sign-in', () => {
     const user = await staffWithPassword();
     for (let i = 0; i < FAILURE_LIMIT; i++) {
       // From other addresses each time: the wait is per email, not per address.
+      // status only: an HTML page (what it says is checked where it matters)
       assert.equal((await signIn(formClient(app.http), user.email, `wrong-password-${i}`)).statusCode, 401);
     }
     const waiting = await signIn(formClient(app.http), user.email, PASSWORD);
+    // status only: an HTML page (what it says is checked where it matters)
     assert.equal(waiting.statusCode, 429);
     assert.ok(Number(waiting.headers['retry-after']) > 0 && Number(waiting.headers['retry-after']) <= 900);
     const other = await staffWithPassword();
@@ -135,17 +139,20 @@ describe('staff sign-in', () => {
     await signIn(browser, user.email, PASSWORD);
     for (const form of [{}, { _csrf: 'forged' }] as Record<string, string>[]) {
       const res = await browser.request('POST', '/console/sign-out', form);
+      // status only: an HTML page (what it says is checked where it matters)
       assert.equal(res.statusCode, 403);
       assert.match(res.body, /did not come from this site/);
     }
     assert.equal((await home(browser)).statusCode, 200, 'still signed in');
     // The sign-in form needs it too (no login CSRF).
     const noToken = await formClient(app.http).request('POST', '/console/sign-in', { email: user.email, password: PASSWORD });
+    // status only: an HTML page (what it says is checked where it matters)
     assert.equal(noToken.statusCode, 403);
     // A token of another browser is worth nothing here.
     const other = formClient(app.http);
     const stolen = await other.csrf();
     const res = await formClient(app.http).request('POST', '/console/sign-in', { _csrf: stolen, email: user.email, password: PASSWORD });
+    // status only: an HTML page (what it says is checked where it matters)
     assert.equal(res.statusCode, 403);
   });
 
@@ -157,6 +164,7 @@ describe('staff sign-in', () => {
     const suspended = await app.http.inject({ method: 'POST', url: `/api/v1/users/${user.id}/suspend`, headers: bearer(admin) });
     assert.equal(suspended.statusCode, 200, suspended.body);
     assert.equal((await home(browser)).statusCode, 303);
+    // status only: an HTML page (what it says is checked where it matters)
     assert.equal((await signIn(formClient(app.http), user.email, PASSWORD)).statusCode, 401, 'a suspended user cannot sign in');
     await app.http.inject({ method: 'POST', url: `/api/v1/users/${user.id}/reactivate`, headers: bearer(admin) });
     assert.equal((await home(browser)).statusCode, 303, 'the old session does not come back');
@@ -181,6 +189,7 @@ describe('staff sign-in', () => {
       password: 'short',
       password_confirmation: 'short',
     });
+    // status only: an HTML page (what it says is checked where it matters)
     assert.equal(weak.statusCode, 422);
     assert.match(weak.body, /12 characters/);
     const next = 'lighthouse-keeper-tea-1852';
