@@ -7,27 +7,15 @@ import { sessionsModule } from '../../src/modules/sessions/module.ts';
 import { SessionCreate, SessionTransition, SessionUpdate } from '../../src/modules/sessions/schemas.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
-import { AppError } from '../../src/platform/errors.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import type { Services } from '../../src/platform/services.ts';
 import { validateInput } from '../../src/platform/validation.ts';
+import { refused } from '../support/errors.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { createTestAssembly } from '../support/platform.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 const NOW = '2027-01-10T11:30:00.000Z';
-
-async function refused(promise: Promise<unknown>, status: number, code: string, field?: string): Promise<AppError> {
-  const error = await promise.then(
-    () => assert.fail(`expected a ${status} ${code}`),
-    (caught: unknown) => caught,
-  );
-  assert.ok(error instanceof AppError, String(error));
-  assert.equal(error.status, status, error.message);
-  assert.equal(error.code, code);
-  if (field) assert.ok(error.details?.[field], `errors keyed by ${field}: ${JSON.stringify(error.details)}`);
-  return error;
-}
 
 const COURSE = { slug: 'welding-basics', title: 'Welding basics', code: 'WLD-101', price: '450.00', currency: 'EUR', language: 'en' };
 

@@ -5,25 +5,12 @@ import { EnrolmentCompletion, EnrolmentCreate } from '../../src/modules/enrolmen
 import type { EnrolmentService } from '../../src/modules/enrolments/service.ts';
 import type { SessionService } from '../../src/modules/sessions/service.ts';
 import { operatorContext, type ServiceContext } from '../../src/platform/context.ts';
-import { AppError } from '../../src/platform/errors.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import type { Services } from '../../src/platform/services.ts';
 import { validateInput } from '../../src/platform/validation.ts';
+import { refused } from '../support/errors.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { createTestAssembly } from '../support/platform.ts';
-
-/** Asserts that `promise` fails with an AppError of `status` and `code` (and, for a 422, the field). */
-async function refused(promise: Promise<unknown>, status: number, code: string, field?: string): Promise<AppError> {
-  const error = await promise.then(
-    () => assert.fail(`expected a ${status} ${code}`),
-    (caught: unknown) => caught,
-  );
-  assert.ok(error instanceof AppError, String(error));
-  assert.equal(error.status, status, error.message);
-  assert.equal(error.code, code);
-  if (field) assert.ok(error.details?.[field], `errors keyed by ${field}: ${JSON.stringify(error.details)}`);
-  return error;
-}
 
 describe('enrolments with a waitlist', () => {
   let platform: Platform;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { AppError } from '../../src/platform/errors.ts';
 
 /** An answer of `app.http.inject`, or one read off a raw socket (test/support/sockets.ts). */
 type Answer = { statusCode: number; body: string } | { status: number; body: string };
@@ -25,4 +26,17 @@ function codeOf(body: string): unknown {
 /** `assertError` for a `fetch` Response (it reads the body). */
 export async function assertFetchError(res: Response, status: number, code: string, what?: string): Promise<void> {
   assertError({ status: res.status, body: await res.text() }, status, code, what);
+}
+
+/** Asserts that `promise` fails with an AppError of `status` and `code` (and, for a 422, the field). */
+export async function refused(promise: Promise<unknown>, status: number, code: string, field?: string): Promise<AppError> {
+  const error = await promise.then(
+    () => assert.fail(`expected a ${status} ${code}`),
+    (caught: unknown) => caught,
+  );
+  assert.ok(error instanceof AppError, String(error));
+  assert.equal(error.status, status, error.message);
+  assert.equal(error.code, code);
+  if (field) assert.ok(error.details?.[field], `errors keyed by ${field}: ${JSON.stringify(error.details)}`);
+  return error;
 }

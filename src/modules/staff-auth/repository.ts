@@ -190,8 +190,8 @@ export function createStaffAuthRepository(db: Kysely<DB>) {
     },
 
     /** Forgets failures older than `before` (they no longer count). */
-    purgeFailures: async (before: string): Promise<number> =>
-      Number((await db.deleteFrom('sign_in_failures').where('at', '<', before).executeTakeFirst()).numDeletedRows),
+    purgeFailures: async (executor: Kysely<DB>, before: string): Promise<number> =>
+      Number((await executor.deleteFrom('sign_in_failures').where('at', '<', before).executeTakeFirst()).numDeletedRows),
 
     insertReset: async (values: {
       userId: number;

@@ -137,6 +137,9 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
       if (!user || !matches || user.status !== 'active') {
         await deps.db.transaction().execute(async (trx) => {
           await auth.recordFailure(trx, normalised, new Date(now).toISOString());
+          // Failures past the window no longer count: forgotten here, so the table holds at most 15
+          // minutes of them however many emails are tried, and no task is needed.
+          await auth.purgeFailures(trx, new Date(now - FAILURE_WINDOW_MS).toISOString());
           await recordAudit(trx, acting(seen, { id: user?.id ?? null, name: normalised }), {
             action: 'session.sign_in_failed',
             subject: { type: 'user', id: user?.id ?? null },
@@ -340,11 +343,6 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
         expiresAt: new Date(now + ttlMs).toISOString(),
       });
       return secret;
-    },
-
-    /** Forgets failed sign-ins that no longer count (the daily purge). */
-    purgeFailures(): Promise<number> {
-      return auth.purgeFailures(new Date(clock.epochMs() - FAILURE_WINDOW_MS).toISOString());
     },
   };
 }
