@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
 import ipaddr from 'ipaddr.js';
 import type { DatabaseTimeouts } from './db/database.ts';
@@ -74,6 +75,42 @@ export interface Config {
   dbTimeouts: DatabaseTimeouts;
   /** The key that encrypts stored secrets (README: Secrets at rest). */
   secretKey: SecretKeySettings;
+  /** ACADEMY_OIDC_*: staff single sign-on with an OpenID Connect provider; null when not configured. */
+  oidc: OidcSettings | null;
+}
+
+/**
+ * A secret from the environment that the server must use again (the OIDC client secret): printed,
+ * logged or turned into JSON it shows as `[redacted]`; `reveal()` gives it to the one call that sends it.
+ */
+export class EnvSecret {
+  readonly #value: string;
+
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  reveal(): string {
+    return this.#value;
+  }
+
+  toJSON(): string {
+    return '[redacted]';
+  }
+
+  [inspect.custom](): string {
+    return this.toJSON();
+  }
+}
+
+/** The OpenID Connect provider staff sign in with, and this server's client at it. */
+export interface OidcSettings {
+  /** ACADEMY_OIDC_ISSUER: the provider's issuer identifier, its metadata under `/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  clientSecret: EnvSecret;
+  /** ACADEMY_OIDC_NAME: what the sign-in page's button says after "Sign in with". */
+  name: string;
 }
 
 /** ACADEMY_SECRET_KEY or ACADEMY_SECRET_KEY_FILE; on SQLite without either, a key file under the data directory. */
@@ -378,6 +415,52 @@ function secretKeySettings(env: Env, dataDir: string, databaseUrl: string): Secr
   return { source: 'generated', file: path.join(dataDir, 'secret.key') };
 }
 
+const OIDC_REQUIRED = ['ACADEMY_OIDC_ISSUER', 'ACADEMY_OIDC_CLIENT_ID', 'ACADEMY_OIDC_CLIENT_SECRET'] as const;
+
+/** Whether `hostname` (as URL gives it) is this machine: the only place a plain-http issuer may be. */
+function isLoopbackHost(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost') return true;
+  return ipaddr.isValid(bare) && ipaddr.process(bare).range() === 'loopback';
+}
+
+/**
+ * Single sign-on: the issuer, the client id and the client secret together, or none of them. The
+ * issuer is https, except on this machine (a provider tried locally), and names no query or fragment.
+ */
+function oidcSettings(env: Env): OidcSettings | null {
+  const given = OIDC_REQUIRED.filter((name) => env[name]?.trim());
+  const name = env.ACADEMY_OIDC_NAME?.trim();
+  if (given.length === 0) {
+    if (name) throw new ConfigError('ACADEMY_OIDC_NAME', `has no effect without ${OIDC_REQUIRED.join(', ')}: set them too, or unset it`);
+    return null;
+  }
+  const missing = OIDC_REQUIRED.find((variable) => !given.includes(variable));
+  if (missing) {
+    throw new ConfigError(missing, `must be set too: single sign-on needs ${OIDC_REQUIRED.join(', ')} together (or none of them)`);
+  }
+  const issuer = url(env, 'ACADEMY_OIDC_ISSUER', ['https:', 'http:']) as string;
+  const parsed = new URL(issuer);
+  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+    throw new ConfigError(
+      'ACADEMY_OIDC_ISSUER',
+      `must be an https URL (http only on this machine, e.g. http://localhost:8080), got "${issuer}"`,
+    );
+  }
+  if (parsed.search || parsed.hash || issuer.includes('?') || issuer.includes('#') || parsed.username || parsed.password) {
+    throw new ConfigError('ACADEMY_OIDC_ISSUER', `must be the issuer's URL without credentials, query or fragment, got "${issuer}"`);
+  }
+  if (name !== undefined && (name.length > 60 || /\p{Cc}/u.test(name))) {
+    throw new ConfigError('ACADEMY_OIDC_NAME', 'must be one line of at most 60 characters (the button says "Sign in with <name>")');
+  }
+  return {
+    issuer,
+    clientId: (env.ACADEMY_OIDC_CLIENT_ID as string).trim(),
+    clientSecret: new EnvSecret((env.ACADEMY_OIDC_CLIENT_SECRET as string).trim()),
+    name: name || 'single sign-on',
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -429,6 +512,7 @@ export function loadConfig(env: Env = process.env): Config {
       idleInTransactionMs: int(env, 'ACADEMY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 1000, 86_400_000),
     },
     secretKey: secretKeySettings(env, dataDir, database),
+    oidc: oidcSettings(env),
   };
 }
 

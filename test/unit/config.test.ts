@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { inspect } from 'node:util';
 import { ConfigError, loadConfig, loadDotenv } from '../../src/config.ts';
 import { runAcademy } from '../support/process.ts';
 
@@ -202,6 +203,57 @@ describe('configuration', () => {
         () => loadConfig(env),
         (error: unknown) => error instanceof ConfigError && error.variable === variable,
         JSON.stringify(env),
+      );
+    }
+  });
+
+  test('single sign-on: off without ACADEMY_OIDC_*; the three together, named "single sign-on" unless ACADEMY_OIDC_NAME says otherwise', () => {
+    const oidc = {
+      ACADEMY_OIDC_ISSUER: 'https://id.example.org/realms/staff',
+      ACADEMY_OIDC_CLIENT_ID: 'academy',
+      ACADEMY_OIDC_CLIENT_SECRET: 's3cr3t-value',
+    };
+    assert.equal(loadConfig({}).oidc, null);
+    const config = loadConfig(oidc);
+    assert.equal(config.oidc?.issuer, 'https://id.example.org/realms/staff');
+    assert.equal(config.oidc?.clientId, 'academy');
+    assert.equal(config.oidc?.clientSecret.reveal(), 's3cr3t-value');
+    assert.equal(config.oidc?.name, 'single sign-on');
+    assert.equal(loadConfig({ ...oidc, ACADEMY_OIDC_NAME: ' Northwind ID ' }).oidc?.name, 'Northwind ID');
+    // The client secret never shows when the configuration is printed or logged.
+    assert.ok(!JSON.stringify(config).includes('s3cr3t-value'));
+    assert.ok(!inspect(config, { depth: null }).includes('s3cr3t-value'));
+    for (const local of ['http://localhost:8080', 'http://127.0.0.1:9000/realm', 'http://[::1]:9000']) {
+      assert.equal(loadConfig({ ...oidc, ACADEMY_OIDC_ISSUER: local }).oidc?.issuer, local, 'http on this machine');
+    }
+
+    const refusals: [Record<string, string>, string, RegExp][] = [
+      [{ ...oidc, ACADEMY_OIDC_ISSUER: '' }, 'ACADEMY_OIDC_ISSUER', /single sign-on needs/],
+      [{ ...oidc, ACADEMY_OIDC_CLIENT_ID: ' ' }, 'ACADEMY_OIDC_CLIENT_ID', /single sign-on needs/],
+      [
+        { ACADEMY_OIDC_ISSUER: oidc.ACADEMY_OIDC_ISSUER, ACADEMY_OIDC_CLIENT_ID: 'academy' },
+        'ACADEMY_OIDC_CLIENT_SECRET',
+        /single sign-on needs/,
+      ],
+      [{ ACADEMY_OIDC_NAME: 'Northwind ID' }, 'ACADEMY_OIDC_NAME', /no effect without/],
+      [{ ...oidc, ACADEMY_OIDC_ISSUER: 'http://id.example.org' }, 'ACADEMY_OIDC_ISSUER', /must be an https URL/],
+      [
+        { ...oidc, ACADEMY_OIDC_ISSUER: 'https://id.example.org/?tenant=1' },
+        'ACADEMY_OIDC_ISSUER',
+        /without credentials, query or fragment/,
+      ],
+      [{ ...oidc, ACADEMY_OIDC_ISSUER: 'id.example.org' }, 'ACADEMY_OIDC_ISSUER', /must be a URL/],
+      [{ ...oidc, ACADEMY_OIDC_NAME: 'x'.repeat(61) }, 'ACADEMY_OIDC_NAME', /at most 60 characters/],
+    ];
+    for (const [env, variable, message] of refusals) {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError, String(error));
+          assert.equal(error.variable, variable, JSON.stringify(env));
+          assert.match(error.message, message);
+          return true;
+        },
       );
     }
   });

@@ -1,6 +1,7 @@
 import type { AcademyModule } from '../manifest.ts';
 import { createOrganizationRepository } from '../organization/repository.ts';
 import { invitationPages } from './invitation.ts';
+import { singleSignOnPages } from './oidc.ts';
 import { consoleAuthPages } from './pages.ts';
 import { createStaffAuthRepository } from './repository.ts';
 import { createStaffAuthService, type StaffAuthService } from './service.ts';
@@ -32,7 +33,10 @@ export const staffAuthModule = {
     });
     return async (app) => {
       await app.register(invitations);
-      if (platform.config.console) await app.register(consoleAuthPages(deps));
+      if (!platform.config.console) return;
+      await app.register(consoleAuthPages(deps));
+      const singleSignOn = singleSignOnPages(platform, services.staffAuth);
+      if (singleSignOn) await app.register(singleSignOn);
     };
   },
 } satisfies AcademyModule;
