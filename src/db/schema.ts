@@ -444,6 +444,36 @@ export interface RuntimeStateTable {
 }
 
 /** A staff user's signed-in session: only a hash of its id (the cookie's value) is stored. */
+/** A staff user's passkey (a WebAuthn credential): its public key, never a private one. */
+export interface PasskeyTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The credential's id, base64url, as the authenticator gives it. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter (0 for most passkeys, which keep none). */
+  counter: Generated<number>;
+  /** JSON array of transports (internal, hybrid, usb…), offered back at sign-in. */
+  transports: Generated<string>;
+  /** Whether the passkey is synced by its provider (a multi-device credential). */
+  backed_up: Generated<Bool>;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+/** A challenge a registration or a sign-in must sign: kept as a hash, used once. */
+export interface WebauthnChallengeTable {
+  id: Generated<number>;
+  challenge_hash: string;
+  /** register or sign_in */
+  purpose: string;
+  /** Whose passkey a registration is for; null for a sign-in (the passkey says whose it is). */
+  user_id: number | null;
+  expires_at: Timestamp;
+}
+
 export interface StaffSessionTable {
   id: Generated<number>;
   user_id: number;
@@ -535,4 +565,6 @@ export interface DB {
   password_resets: PasswordResetTable;
   sign_in_failures: SignInFailureTable;
   audit_events: AuditEventTable;
+  passkeys: PasskeyTable;
+  webauthn_challenges: WebauthnChallengeTable;
 }

@@ -7,16 +7,11 @@ import { existsSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { ci } from '../support/env.ts';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, skipWithoutChromium } from '../support/chromium.ts';
 import { createTestApp, type TestApp } from '../support/platform.ts';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = process.env.TEST_CHROMIUM !== '0' && existsSync(executablePath);
-// Under CI a missing browser is a failure, never a skip.
-const skip = !available && !ci ? `Chromium not available at ${executablePath} (install Debian's chromium or set CHROMIUM_PATH)` : false;
-
-describe('interactive API docs at /docs', { skip }, () => {
+describe('interactive API docs at /docs', { skip: skipWithoutChromium }, () => {
   let app: TestApp;
   let browser: Browser;
   let page: Page;
@@ -30,19 +25,7 @@ describe('interactive API docs at /docs', { skip }, () => {
       .flat()
       .find((address) => address && address.family === 'IPv4' && !address.internal);
     origin = `http://${outward?.address ?? '127.0.0.1'}:${listening.port}`;
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('request', (request) => requests.push(request.url()));
     const response = await page.goto(`${origin}/docs`, { waitUntil: 'networkidle' });

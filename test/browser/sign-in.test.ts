@@ -2,25 +2,19 @@
 // link, a password chosen on its page, the console, sign-out and sign-in again. Then what a guesser
 // sees: a wrong password and an unknown email give the same bytes, in the same time.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
-import { ci } from '../support/env.ts';
+import { launchChromium, skipWithoutChromium } from '../support/chromium.ts';
 import { eventually } from '../support/eventually.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { formClient } from '../support/forms.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 import { type SmtpServer, startSmtpServer } from '../support/smtp.ts';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = process.env.TEST_CHROMIUM !== '0' && existsSync(executablePath);
-// Under CI a missing browser is a failure, never a skip.
-const skip = !available && !ci ? `Chromium not available at ${executablePath} (install Debian's chromium or set CHROMIUM_PATH)` : false;
-
 const PASSWORD = 'violet-harbour-compass-1843';
 
-describe('staff sign-in in a browser', { skip }, () => {
+describe('staff sign-in in a browser', { skip: skipWithoutChromium }, () => {
   let app: TestApp;
   let make: Fixtures;
   let smtp: SmtpServer;
@@ -36,10 +30,7 @@ describe('staff sign-in in a browser', { skip }, () => {
     origin = (await app.http.listen({ port: 0, host: '127.0.0.1' })).replace('[::1]', '127.0.0.1');
     worker = app.platform.createWorker({ pollMs: 50 });
     await worker.start();
-    browser = await chromium.launch({
-      executablePath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
   });
 

@@ -298,6 +298,11 @@ describe('staff single sign-on (OpenID Connect)', () => {
       '<a class="button" href="/console/sign-in/oidc?next=%2Fconsole">Sign in with &lt;b&gt;</a>',
     );
   });
+
+  test('the sign-in page shows the button, for where the user was going', async () => {
+    const page = await formClient(app.http).request('GET', '/console/sign-in?next=%2Fconsole%2Faudit');
+    assert.ok(page.body.includes('href="/console/sign-in/oidc?next=%2Fconsole%2Faudit">Sign in with Northwind ID</a>'), page.body);
+  });
 });
 
 describe('staff single sign-on: a provider that gives the email in the user info only', () => {

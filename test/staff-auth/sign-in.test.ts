@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { hashSecret } from '../../src/modules/staff-auth/secrets.ts';
 import { FAILURE_LIMIT } from '../../src/modules/staff-auth/service.ts';
+import { PERMISSION_NAMES } from '../../src/platform/permissions.ts';
 import { runCli } from '../support/cli.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { type FormClient, formClient } from '../support/forms.ts';
@@ -65,7 +66,8 @@ describe('staff sign-in', () => {
     assert.equal(page.statusCode, 200, page.body);
     assert.ok(page.body.includes(user.name), 'the console shows who is signed in');
     assert.match(String(page.headers['content-security-policy']), /default-src 'none'.*frame-ancestors 'none'/);
-    assert.ok(!/<script/i.test(page.body), 'no script on the page');
+    assert.match(String(page.headers['content-security-policy']), /script-src 'self';/, 'scripts from the site only');
+    assert.ok(!/<script(?![^>]*\ssrc="\/console\/assets\/)/i.test(page.body), 'no inline script: only the console’s own files');
 
     const out = await browser.request('POST', '/console/sign-out', { _csrf: browser.csrfOf(page.body) });
     assert.equal(out.statusCode, 303);
@@ -215,6 +217,49 @@ describe('staff sign-in', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout), { user_id: user.id, sessions_ended: 1 });
     assert.equal((await home(browser)).statusCode, 303);
+  });
+
+  test('the first administrator: `users create --activate-with-link` prints a link that sets a password and signs in, once', async () => {
+    const env = { DATABASE_URL: app.platform.database.url, ACADEMY_DATA_DIR: app.platform.config.dataDir };
+    const email = `first.${unique('f').toLowerCase()}@example.org`;
+    const data = JSON.stringify({ name: 'First Administrator', email, roles: ['administrator'] });
+    const result = await runCli(['--json', 'admin', 'users', 'create', '--data', data, '--activate-with-link'], env);
+    assert.equal(result.code, 0, result.stderr);
+    const created = JSON.parse(result.stdout);
+    assert.equal(created.status, 'active');
+    assert.deepEqual([...created.effective_permissions].sort(), [...PERMISSION_NAMES].sort(), 'an administrator may do everything');
+    const link = new URL(created.sign_in_link);
+    assert.equal(link.pathname, '/console/password/reset');
+    const page = `${link.pathname}${link.search}`;
+    const token = link.searchParams.get('token') ?? '';
+
+    const browser = formClient(app.http);
+    const done = await browser.submit(page, '/console/password/reset', { token, password: PASSWORD, password_confirmation: PASSWORD });
+    assert.equal(done.statusCode, 303, done.body);
+    assert.equal(done.headers.location, '/console');
+    const home = await browser.request('GET', '/console');
+    assert.ok(home.body.includes('Signed in as <strong>First Administrator</strong>'), home.body.slice(0, 500));
+    // status only: an HTML page saying the link no longer works
+    assert.equal((await formClient(app.http).request('GET', page)).statusCode, 404, 'the link works once');
+    const other = formClient(app.http);
+    assert.equal((await signIn(other, email, PASSWORD)).statusCode, 303, 'the password chosen signs in');
+
+    const draft = await runCli(
+      [
+        '--json',
+        'admin',
+        '--as',
+        String(created.id),
+        'users',
+        'create',
+        '--data',
+        JSON.stringify({ name: 'X', email: `x.${unique('x').toLowerCase()}@example.org` }),
+        '--activate-with-link',
+      ],
+      env,
+    );
+    assert.notEqual(draft.code, 0, 'only the administration itself creates an active user');
+    assert.match(draft.stderr, /permission_denied/);
   });
 
   test('the database holds neither the password nor the session id', async () => {

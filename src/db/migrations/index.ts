@@ -23,6 +23,7 @@ import * as m0022 from './0022_normalised_emails.ts';
 import * as m0023 from './0023_user_roles.ts';
 import * as m0024 from './0024_staff_sign_in.ts';
 import * as m0025 from './0025_audit_events.ts';
+import * as m0026 from './0026_passkeys.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -50,6 +51,7 @@ const steps: Record<string, Step> = {
   '0023_user_roles': m0023,
   '0024_staff_sign_in': m0024,
   '0025_audit_events': m0025,
+  '0026_passkeys': m0026,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

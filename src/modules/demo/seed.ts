@@ -100,10 +100,7 @@ async function demoAdministrator(platform: Platform, services: Services, now: st
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const token = await services.staffAuth.issueLink(user.id, ADMIN_LINK_TTL_MS);
-  const link = new URL(platform.config.resetUrl);
-  link.searchParams.set('token', token);
-  return link.toString();
+  return services.staffAuth.signInLink(user.id, ADMIN_LINK_TTL_MS);
 }
 
 async function isEmpty(platform: Platform): Promise<boolean> {

@@ -1,10 +1,13 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
 import type { Access } from '../../http/access.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import type { User } from '../users/schemas.ts';
 import type { UserService } from '../users/service.ts';
-import { acceptForms, type ConsoleAuthDeps, firstErrors, metaOf, renderErrorsAsPages } from './pages.ts';
-import { acting, type StartedSession } from './service.ts';
+import { acceptForms, type ConsoleAuthDeps, firstErrors, metaOf, passkeyForm, renderErrorsAsPages } from './pages.ts';
+import { acting, type StaffAuthService, type StartedSession } from './service.ts';
 import { createCsrf, csrfField, field, formOf, html, sendPage, sessionCookie } from './web.ts';
 
 /** Counted per client address, apart from certificate verification's (policy `public`). */
@@ -44,7 +47,11 @@ export function invitationPages(
       reply,
       status,
       `Join ${organization}`,
-      html`<p>${who.name} (${who.email}), choose a password to activate your account at ${organization} and sign in.</p><form method="post" action="accept">${csrfField(csrfToken)}<input type="hidden" name="token" value="${token}"><input type="hidden" name="email" value="${who.email}" autocomplete="username">${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', hint: 'At least 12 characters, not easy to guess.', error: errors.password })}${field({ name: 'password_confirmation', label: 'Password again', type: 'password', autocomplete: 'new-password', error: errors.password_confirmation })}<button type="submit" class="primary">Activate my account</button></form>`,
+      html`<p>${who.name} (${who.email}), choose a password to activate your account at ${organization} and sign in.</p><form method="post" action="accept">${csrfField(csrfToken)}<input type="hidden" name="token" value="${token}"><input type="hidden" name="email" value="${who.email}" autocomplete="username">${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', hint: 'At least 12 characters, not easy to guess.', error: errors.password })}${field({ name: 'password_confirmation', label: 'Password again', type: 'password', autocomplete: 'new-password', error: errors.password_confirmation })}<button type="submit" class="primary">Activate my account</button></form>${
+        deps.console
+          ? html`<h2>Or use a passkey</h2>${passkeyForm({ kind: 'register', options: '/invitations/accept/passkey/options', action: '/invitations/accept/passkey', csrf: csrfToken, hidden: html`<input type="hidden" name="token" value="${token}"><input type="hidden" name="name" value="Passkey">`, button: 'Activate with a passkey', failure: 'The passkey could not be registered. Try again, or choose a password.' })}`
+          : ''
+      }`,
     );
   }
 
@@ -79,20 +86,7 @@ export function invitationPages(
         await auth.checkNew(invited, password, fields.password_confirmation ?? '');
         await users.acceptInvitation(request.ctx, token, async (trx, user) => {
           await auth.setPassword(trx, user.id, password);
-          const credentials = {
-            id: user.id,
-            name: user.name,
-            email: user.email,
-            status: user.status,
-            passwordHash: null,
-            permissions: user.effective_permissions,
-          };
-          started = await auth.start(trx, credentials, 'invitation', metaOf(request));
-          await recordAudit(trx, acting(request.ctx, user), {
-            action: 'session.signed_in',
-            subject: { type: 'user', id: user.id },
-            changes: { method: [null, 'invitation'] },
-          });
+          started = await startAccepted(auth, trx, user, request);
         });
       } catch (error) {
         if (error instanceof NotFoundError) return invalid(reply);
@@ -107,4 +101,16 @@ export function invitationPages(
       return sendPage(reply, 200, 'Your account is active', html`<p>Welcome, ${session.user.name}. Your account is active.</p>`);
     });
   };
+}
+
+/** Signs in a user who just accepted their invitation, in the acceptance's transaction (with its audit event). */
+export async function startAccepted(auth: StaffAuthService, trx: Kysely<DB>, user: User, request: FastifyRequest): Promise<StartedSession> {
+  const credentials = { ...user, passwordHash: null, permissions: user.effective_permissions };
+  const started = await auth.start(trx, credentials, 'invitation', metaOf(request));
+  await recordAudit(trx, acting(request.ctx, user), {
+    action: 'session.signed_in',
+    subject: { type: 'user', id: user.id },
+    changes: { method: [null, 'invitation'] },
+  });
+  return started;
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { Access } from '../../http/access.ts';
 import { AppError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
-import type { SessionWithUser } from './repository.ts';
+import type { PasskeyService } from './passkeys.ts';
+import type { PasskeyRow, SessionWithUser } from './repository.ts';
 import type { RequestMeta, StaffAuthService } from './service.ts';
 import {
   buttonForm,
@@ -16,11 +17,13 @@ import {
   formOf,
   type Html,
   html,
+  SCRIPT,
   SESSION_COOKIE,
   STYLESHEET,
   safeNext,
   sendPage,
   sessionCookie,
+  WEBAUTHN_SCRIPT,
 } from './web.ts';
 
 /** Pages anyone may open: counted per client address, apart from the API's anonymous requests. */
@@ -36,6 +39,9 @@ interface Seen {
 
 export interface ConsoleAuthDeps {
   auth: StaffAuthService;
+  passkeys: PasskeyService;
+  /** Other ways in, shown under the sign-in form (single sign-on's button), for the `next` it keeps. */
+  otherSignIns?: ((next: string) => Html) | undefined;
   secrets: Pick<SecretBox, 'mac' | 'verifyMac'>;
   /** Cookies are `Secure` when the public URL is https. */
   secure: boolean;
@@ -76,7 +82,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
       reply,
       status,
       'Sign in',
-      html`${message ?? ''}<form method="post" action="/console/sign-in">${csrfField(token)}<input type="hidden" name="next" value="${next}">${field({ name: 'email', label: 'Email', type: 'email', autocomplete: 'username' })}${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}<button type="submit" class="primary">Sign in</button></form><p><a href="/console/password/forgot">Forgot your password?</a></p>`,
+      html`${message ?? ''}<form method="post" action="/console/sign-in">${csrfField(token)}<input type="hidden" name="next" value="${next}">${field({ name: 'email', label: 'Email', type: 'email', autocomplete: 'username' })}${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}<button type="submit" class="primary">Sign in</button></form>${passkeyForm({ kind: 'sign-in', options: '/console/sign-in/passkey/options', action: '/console/sign-in/passkey', csrf: token, hidden: html`<input type="hidden" name="next" value="${next}">`, button: 'Sign in with a passkey', failure: 'That passkey cannot sign in here. Try again, or use your password.' })}${deps.otherSignIns ? html`<p>${deps.otherSignIns(next)}</p>` : ''}<p><a href="/console/password/forgot">Forgot your password?</a></p>`,
     );
   }
 
@@ -85,6 +91,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
     signedIn: SessionWithUser,
     token: string,
     sessions: Awaited<ReturnType<StaffAuthService['sessions']>>,
+    passkeys: PasskeyRow[],
     errors: Record<string, string> = {},
     status = 200,
     notice?: string,
@@ -92,7 +99,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
     const { user, session } = signedIn;
     const rows = sessions.map(
       (row) =>
-        html`<tr><td>${row.created_at.slice(0, 16).replace('T', ' ')} UTC</td><td>${row.method}</td><td>${row.user_agent ?? 'unknown browser'}</td><td>${row.id === session.id ? 'this one' : buttonForm(`/console/sessions/${row.id}/end`, 'End', token)}</td></tr>`,
+        html`<tr><td>${shortTime(row.created_at)}</td><td>${row.method}</td><td>${row.user_agent ?? 'unknown browser'}</td><td>${row.id === session.id ? 'this one' : buttonForm(`/console/sessions/${row.id}/end`, 'End', token)}</td></tr>`,
     );
     const permissions = user.permissions.length ? user.permissions.join(', ') : 'none (you may read everything)';
     return sendPage(
@@ -101,6 +108,15 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
       'Your account',
       html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}<p>Signed in as <strong>${user.name}</strong> (${user.email}).</p><p>You may: ${permissions}.</p>${buttonForm('/console/sign-out', 'Sign out', token, 'primary')}
 <h2>Your sessions</h2><table><thead><tr><th scope="col">Signed in</th><th scope="col">How</th><th scope="col">Browser</th><th scope="col"></th></tr></thead><tbody>${rows}</tbody></table>${sessions.length > 1 ? buttonForm('/console/sessions/end-others', 'Sign out everywhere else', token) : ''}
+
+<h2>Passkeys</h2><p>Sign in with your device's screen lock or a security key instead of your password.</p>${
+        passkeys.length
+          ? html`<table><thead><tr><th scope="col">Name</th><th scope="col">Added</th><th scope="col">Last used</th><th scope="col"></th></tr></thead><tbody>${passkeys.map(
+              (row) =>
+                html`<tr><td>${row.name}</td><td>${shortTime(row.created_at)}</td><td>${row.last_used_at ? shortTime(row.last_used_at) : 'never'}</td><td>${buttonForm(`/console/passkeys/${row.id}/remove`, 'Remove', token)}</td></tr>`,
+            )}</tbody></table>`
+          : html`<p>You have no passkey yet.</p>`
+      }${passkeyForm({ kind: 'register', options: '/console/passkeys/options', action: '/console/passkeys', csrf: token, hidden: field({ name: 'name', label: 'Name of the new passkey', hint: 'Where it lives, e.g. “Work laptop”.', value: 'Passkey' }), button: 'Add a passkey', failure: 'The passkey could not be added. Try again.' })}<noscript><p class="hint">Adding a passkey needs JavaScript.</p></noscript>
 <h2>Change your password</h2><form method="post" action="/console/password">${csrfField(token)}${field({ name: 'current_password', label: 'Current password', type: 'password', autocomplete: 'current-password', error: errors.current_password })}${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: 'At least 12 characters, not easy to guess.', error: errors.password })}${field({ name: 'password_confirmation', label: 'New password again', type: 'password', autocomplete: 'new-password', error: errors.password_confirmation })}<button type="submit" class="primary">Change the password</button></form>`,
       signedIn,
     );
@@ -133,6 +149,14 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
       reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
     );
 
+    app.get('/console/assets/console.js', { config: { access: 'open' }, schema: hide }, async (_request, reply) =>
+      reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(SCRIPT),
+    );
+
+    app.get('/console/assets/webauthn.js', { config: { access: 'open' }, schema: hide }, async (_request, reply) =>
+      reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(WEBAUTHN_SCRIPT),
+    );
+
     app.get('/console/assets/favicon.svg', { config: { access: 'open' }, schema: hide }, async (_request, reply) =>
       reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
     );
@@ -140,7 +164,13 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
     app.get('/console', { config: { access: PAGE }, schema: hide }, async (request, reply) => {
       const found = await signedIn(request, reply);
       if (!found) return reply;
-      return homePage(reply, found.session, found.csrf, await auth.sessions(found.session.user.id));
+      return homePage(
+        reply,
+        found.session,
+        found.csrf,
+        await auth.sessions(found.session.user.id),
+        await deps.passkeys.list(found.session.user.id),
+      );
     });
 
     app.get<{ Querystring: { next?: string } }>('/console/sign-in', { config: { access: PAGE }, schema: hide }, async (request, reply) => {
@@ -218,13 +248,22 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
         );
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
-        return homePage(reply, session, token, await auth.sessions(session.user.id), firstErrors(error), 422);
+        return homePage(
+          reply,
+          session,
+          token,
+          await auth.sessions(session.user.id),
+          await deps.passkeys.list(session.user.id),
+          firstErrors(error),
+          422,
+        );
       }
       return homePage(
         reply,
         session,
         token,
         await auth.sessions(session.user.id),
+        await deps.passkeys.list(session.user.id),
         {},
         200,
         'Your password is changed; your other sessions have ended.',
@@ -333,4 +372,25 @@ export function firstErrors(error: ValidationError): Record<string, string> {
     if (messages[0]) out[name] = messages[0];
   }
   return out;
+}
+
+/** A time as the console shows it for now: to the minute, in UTC. */
+function shortTime(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * A passkey form: hidden, and shown by the console's script only where the browser can use passkeys.
+ * Its fields go with the request for options (`options`) and with the authenticator's answer (`action`).
+ */
+export function passkeyForm(form: {
+  kind: 'register' | 'sign-in';
+  options: string;
+  action: string;
+  csrf: string;
+  hidden: Html;
+  button: string;
+  failure: string;
+}): Html {
+  return html`<form method="post" action="${form.action}" data-passkey="${form.kind}" data-options="${form.options}" data-failure="${form.failure}" hidden>${csrfField(form.csrf)}${form.hidden}<button type="submit" class="secondary">${form.button}</button><p class="hint" role="status"></p></form>`;
 }

@@ -1,9 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import { json } from '../../db/codec.ts';
-import type { DB, StaffSessionTable } from '../../db/schema.ts';
+import type { DB, PasskeyTable, StaffSessionTable } from '../../db/schema.ts';
 import { effectivePermissions, type Permission } from '../../platform/permissions.ts';
 
 export type SessionRow = Selectable<StaffSessionTable>;
+export type PasskeyRow = Selectable<PasskeyTable>;
 
 /** A staff user as sign-in needs one: who, their state, their password hash and what they may do. */
 export interface Credentials {
@@ -241,6 +242,58 @@ export function createStaffAuthRepository(db: Kysely<DB>) {
         .where('user_id', '=', userId)
         .where('used_at', 'is', null)
         .execute();
+    },
+
+    /** The user's passkeys, oldest first. */
+    passkeysOf: async (userId: number, executor: Kysely<DB> = db): Promise<PasskeyRow[]> =>
+      executor.selectFrom('passkeys').selectAll().where('user_id', '=', userId).orderBy('id').execute(),
+
+    /** The passkey with this credential id, with its user. */
+    findPasskey: async (credentialId: string): Promise<{ passkey: PasskeyRow; user: Credentials } | undefined> => {
+      const row = await db
+        .selectFrom('passkeys')
+        .innerJoin('users', 'users.id', 'passkeys.user_id')
+        .selectAll('passkeys')
+        .select(['users.name as user_name', 'users.email', 'users.status', 'users.password_hash', 'users.roles', 'users.permissions'])
+        .where('passkeys.credential_id', '=', credentialId)
+        .where('users.is_admin', '=', true)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { user_name: name, email, status, password_hash, roles, permissions, ...passkey } = row;
+      return { passkey, user: credentials({ id: passkey.user_id, name, email, status, password_hash, roles, permissions }) };
+    },
+
+    insertPasskey: async (
+      executor: Kysely<DB>,
+      values: Pick<PasskeyRow, 'user_id' | 'credential_id' | 'public_key' | 'counter' | 'transports' | 'backed_up' | 'name' | 'created_at'>,
+    ): Promise<PasskeyRow> => executor.insertInto('passkeys').values(values).returningAll().executeTakeFirstOrThrow(),
+
+    usePasskey: async (executor: Kysely<DB>, id: number, counter: number, now: string): Promise<void> => {
+      await executor.updateTable('passkeys').set({ counter, last_used_at: now }).where('id', '=', id).execute();
+    },
+
+    /** Removes one of the user's passkeys: the row removed, or undefined when it is not theirs. */
+    removePasskey: async (executor: Kysely<DB>, userId: number, id: number): Promise<PasskeyRow | undefined> =>
+      executor.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).returningAll().executeTakeFirst(),
+
+    insertChallenge: async (values: { challengeHash: string; purpose: string; userId: number | null; expiresAt: string }, now: string) => {
+      // Challenges past their time are forgotten here: the table holds only live ones, and no task is needed.
+      await db.deleteFrom('webauthn_challenges').where('expires_at', '<', now).execute();
+      await db
+        .insertInto('webauthn_challenges')
+        .values({ challenge_hash: values.challengeHash, purpose: values.purpose, user_id: values.userId, expires_at: values.expiresAt })
+        .execute();
+    },
+
+    /** Uses a live challenge up, once: false when it is unknown, expired, used, or for another purpose or user. */
+    useChallenge: async (challengeHash: string, purpose: string, userId: number | null, now: string): Promise<boolean> => {
+      let query = db
+        .deleteFrom('webauthn_challenges')
+        .where('challenge_hash', '=', challengeHash)
+        .where('purpose', '=', purpose)
+        .where('expires_at', '>', now);
+      query = userId === null ? query.where('user_id', 'is', null) : query.where('user_id', '=', userId);
+      return Number((await query.executeTakeFirst()).numDeletedRows) > 0;
     },
   };
 }

@@ -54,6 +54,8 @@ export interface StaffAuthServiceDeps {
   notifications: NotificationService;
   clock: Clock;
   idleMinutes: number;
+  /** The reset page's address (`ACADEMY_RESET_URL` or the console's): a link's token goes in its query. */
+  resetUrl: string;
 }
 
 /**
@@ -329,10 +331,11 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
     },
 
     /**
-     * A one-time link that sets a password for `userId` and signs them in, valid `ttlMs`, given
-     * directly rather than by email (the demo's administrator on the first start). Its token.
+     * A one-time link that sets a password for active staff user `userId` and signs them in, valid
+     * `ttlMs`, given directly rather than by email: the demo's administrator on the first start, or
+     * the first administrator of an installation (`academy admin users create --activate-with-link`).
      */
-    async issueLink(userId: number, ttlMs: number): Promise<string> {
+    async signInLink(userId: number, ttlMs: number): Promise<string> {
       const { secret, hash } = newSecret();
       const now = clock.epochMs();
       await auth.insertReset({
@@ -342,7 +345,9 @@ export function createStaffAuthService(deps: StaffAuthServiceDeps) {
         now: new Date(now).toISOString(),
         expiresAt: new Date(now + ttlMs).toISOString(),
       });
-      return secret;
+      const link = new URL(deps.resetUrl);
+      link.searchParams.set('token', secret);
+      return link.toString();
     },
   };
 }

@@ -14,7 +14,8 @@ export const SESSION_COOKIE = 'academy_session';
 const CSRF_COOKIE = 'academy_csrf';
 
 /**
- * What every console page sends: no script may run (none is needed), styles come from our one
+ * What every console page sends: no inline script may run (scripts come from our own files only),
+ * styles come from our one
  * stylesheet, forms post to this origin only, no other site may frame the page, no cache keeps it
  * and no Referer carries a token out of its URL.
  */
@@ -24,11 +25,17 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'content-security-policy':
-    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
 export const STYLESHEET = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
 export const FAVICON = readFileSync(new URL('./favicon.svg', import.meta.url), 'utf8');
+/** The console's script (passkeys), and the WebAuthn browser library it uses, served from the project. */
+export const SCRIPT = readFileSync(new URL('./console.js', import.meta.url), 'utf8');
+export const WEBAUTHN_SCRIPT = readFileSync(
+  new URL(import.meta.resolve('@simplewebauthn/browser').replace(/esm\/index\.js$/, 'dist/bundle/index.umd.min.js')),
+  'utf8',
+);
 
 /** An HTML fragment already escaped: pages are built from these and from `html` templates. */
 export class Html {
@@ -64,7 +71,7 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
     : html`<header class="bar"><span class="brand">Academy</span></header>`;
   const page = html`<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Academy</title><link rel="stylesheet" href="/console/assets/console.css"><link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml"></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Academy</title><link rel="stylesheet" href="/console/assets/console.css"><link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml"><script src="/console/assets/webauthn.js" defer></script><script src="/console/assets/console.js" defer></script></head>
 <body>${header}<main id="main"><h1>${title}</h1>${body}</main></body>
 </html>
 `;

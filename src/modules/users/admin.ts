@@ -7,6 +7,9 @@ import { validateInput } from '../../platform/validation.ts';
 import { StaffCreate, USER_STATES, UserGrant, UserPatch, type UserState } from './schemas.ts';
 import type { UserService } from './service.ts';
 
+/** How long the link of `users create --activate-with-link` works. */
+const FIRST_LINK_TTL_MS = 24 * 3_600_000;
+
 const COLUMNS = ['id', 'name', 'email', 'job_title', 'status', 'roles', 'effective_permissions'];
 
 /**
@@ -20,11 +23,24 @@ export function adminUserCommands(admin: Command, run: Runner): void {
     .command('create')
     .description('Create a staff user in draft (nothing is sent until it is invited)')
     .requiredOption('--data <json>', '{"name":"Grace Hopper","email":"grace@example.org","job_title":"Registrar","roles":["registrar"]}')
-    .action((options) =>
+    .option(
+      '--activate-with-link',
+      'create the user active and print a one-time link (valid 24 hours) that sets their password and signs them in: the first administrator, without mail',
+    )
+    .action((options: { data: string; activateWithLink?: boolean }) =>
       run(async ({ services, out, ctx }) => {
         const input = validateInput(StaffCreate, parseData(options.data));
-        const user = await services.users.create(ctx, input);
-        out.result(user, `User ${user.id} (${user.email}) created in draft.\n${table([user], COLUMNS)}`);
+        if (!options.activateWithLink) {
+          const user = await services.users.create(ctx, input);
+          out.result(user, `User ${user.id} (${user.email}) created in draft.\n${table([user], COLUMNS)}`);
+          return;
+        }
+        const user = await services.users.create(ctx, input, { active: true });
+        const link = await services.staffAuth.signInLink(user.id, FIRST_LINK_TTL_MS);
+        out.result(
+          { ...user, sign_in_link: link },
+          `User ${user.id} (${user.email}) created active.\n${table([user], COLUMNS)}\nGive them this one-time link (it works once, for 24 hours) to choose a password and sign in:\n  ${link}`,
+        );
       }),
     );
 

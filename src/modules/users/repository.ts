@@ -38,6 +38,8 @@ export interface NewStaff {
   job_title: string | null;
   roles: readonly Role[];
   permissions: readonly Permission[];
+  /** Created active rather than in draft (the administration's first administrator). */
+  active?: boolean;
   now: string;
 }
 
@@ -123,7 +125,8 @@ export function createStaffRepository(db: Kysely<DB>, changes: ChangeFeed) {
             name: values.name,
             email: values.email,
             job_title: values.job_title,
-            status: 'draft',
+            status: values.active ? 'active' : 'draft',
+            activated_at: values.active ? values.now : null,
             is_admin: true,
             roles: JSON.stringify(values.roles),
             permissions: JSON.stringify(values.permissions),

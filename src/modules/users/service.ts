@@ -125,11 +125,14 @@ export function createUserService(deps: UserServiceDeps) {
 
     /**
      * Creates a staff user in `draft`; nothing is sent until the user is invited. `permissions` may be
-     * given by the administration only (`academy admin users create`).
+     * given by the administration only (`academy admin users create`), which may also create the user
+     * `active` (the first administrator, who gets in by a sign-in link rather than an invitation).
      */
-    async create(ctx: ServiceContext, input: StaffCreate): Promise<User> {
+    async create(ctx: ServiceContext, input: StaffCreate, options: { active?: boolean } = {}): Promise<User> {
       // The API's schema has no permissions field; a caller other than the administration is told so alike.
       requirePermission(ctx, 'users.manage');
+      if (options.active && ctx.actor.kind !== 'operator')
+        throw new PermissionDeniedError('Only the administration creates an active user.');
       for (const field of ['roles', 'permissions'] as const) {
         if (input[field] !== undefined && !mayGrant(ctx)) throw ValidationError.field(field, `The ${field} field is not recognised.`);
       }
@@ -146,6 +149,7 @@ export function createUserService(deps: UserServiceDeps) {
             job_title: input.job_title?.trim() ?? null,
             roles: nameSet(input.roles ?? []),
             permissions: nameSet(input.permissions ?? []),
+            active: options.active === true,
             now,
           });
           await audit.record(trx, ctx, {
