@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { type Config, ConfigError, type StorageSettings } from '../config.ts';
 import { type Database, dialectOf, openDatabase, sqliteFile } from '../db/database.ts';
 import { parseSecretKey, SecretKey } from '../secret-key.ts';
+import { PRODUCT_VERSION } from './build.ts';
 import { type ChangeFeed, createChangeFeed } from './changes.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { createDependencyStatus, type DependencyStatus } from './dependencies.ts';
@@ -64,9 +66,21 @@ export interface PlatformOptions {
   logger?: Logger;
 }
 
+/**
+ * The log: one JSON object per line, with the level's name and an ISO time (readable as they are, or
+ * through `pino-pretty`), and on every line the process id, the host's name and the product's version,
+ * so that lines from several processes and releases can be told apart once gathered.
+ */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination: NodeJS.WritableStream = process.stdout): Logger {
   return pino(
-    { level: config.logLevel, base: undefined, redact: ['req.headers.authorization'], serializers: { req: serializeRequest } },
+    {
+      level: config.logLevel,
+      base: { pid: process.pid, hostname: hostname(), version: PRODUCT_VERSION },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: ['req.headers.authorization'],
+      serializers: { req: serializeRequest },
+    },
     destination,
   );
 }

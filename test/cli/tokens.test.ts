@@ -53,8 +53,13 @@ describe('academy tokens create validates its input', () => {
     const human = await runCli(['tokens', 'creat'], { DATABASE_URL: database.url, ACADEMY_DATA_DIR: database.dataDir });
     assert.match(human.stderr, /unknown command 'creat'\n\(Did you mean create\?\)\n\(academy --help/);
     assert.ok(human.stderr.split('\n').length < 6, 'a usage error is short, not the whole help');
-    const version = await runCli(['--version'], {});
-    assert.equal(version.stdout.trim(), JSON.parse(readFileSync('package.json', 'utf8')).version);
+    const version = await runCli(['--version'], { ACADEMY_COMMIT: '0123abc' });
+    assert.deepEqual(version.stdout.trim().split('\n'), [
+      `academy ${JSON.parse(readFileSync('package.json', 'utf8')).version}`,
+      'commit 0123abc',
+      `Node.js ${process.version}`,
+      'API v1 (active)',
+    ]);
   });
 
   test('a name is 1-100 characters without control characters', async () => {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { createOutput } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
@@ -6,9 +5,11 @@ import { ConfigError, loadConfig, loadDotenv } from '../../config.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { migrate } from '../../db/migrate.ts';
 import type { AcademyModule } from '../../modules/manifest.ts';
+import { commitOf, PRODUCT_VERSION } from '../../platform/build.ts';
 import { operatorContext } from '../../platform/context.ts';
 import { AppError, DatabaseUnavailableError, NOT_FOUND_MESSAGE, NotFoundError } from '../../platform/errors.ts';
 import { createLogger, type Platform } from '../../platform/platform.ts';
+import { loadVersions } from '../../platform/versions.ts';
 import { assemble, modules } from '../modules.ts';
 import { adminCommands } from './admin.ts';
 import { sealStoredSecrets, secretCommands } from './secrets.ts';
@@ -17,7 +18,6 @@ import { tokenCommands } from './tokens.ts';
 import { workerCommands } from './worker.ts';
 
 /** The package's version, as `academy --version` prints it. */
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The exit code of a command that failed only because the database could not serve it now (EX_TEMPFAIL). */
 export const EXIT_UNAVAILABLE = 75;
@@ -53,13 +53,27 @@ const processIO: CliIO = { stdout: process.stdout, stderr: process.stderr, env: 
  * Runs one `academy …` invocation and resolves with its exit code. The package bin passes the process's
  * own streams and environment; tests run one-shot commands in-process with their own.
  */
+/** What `academy --version` prints: the version, the commit, Node.js's version and the API versions served. */
+function versionText(env: NodeJS.ProcessEnv): string {
+  const commit = commitOf(env);
+  let api: string;
+  try {
+    api = loadVersions(env.ACADEMY_VERSIONS_FILE || null)
+      .map((v) => `${v.version} (${v.status})`)
+      .join(', ');
+  } catch (error) {
+    api = `unreadable (${(error as Error).message})`;
+  }
+  return [`academy ${PRODUCT_VERSION}`, `commit ${commit ?? 'unknown'}`, `Node.js ${process.version}`, `API ${api}`].join('\n');
+}
+
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   if (io.env === process.env) loadDotenv();
   let exitCode = 0;
   const json = argv.includes('--json');
   const program = new Command('academy')
     .description('Academy: the Training Administration API server, worker and administration')
-    .version(VERSION, '-V, --version', 'print the version')
+    .version(versionText(io.env), '-V, --version', 'print the version, the commit, Node.js and the API versions')
     .option('--json', 'print machine-readable JSON on stdout, and errors as JSON on stderr')
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
