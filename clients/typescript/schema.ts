@@ -4836,20 +4836,11 @@ export interface components {
         };
     };
     parameters: {
-        /**
-         * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-         * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-         */
+        /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
         IdempotencyKey: string;
-        /**
-         * @description The `ETag` of the version the change is based on: when the resource has changed since, the answer is a 412 `precondition_failed` and nothing is written.
-         * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-         */
+        /** @description The `ETag` of the version the change is based on, as a `GET` gave it, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when the resource has changed since, the answer is a 412 `precondition_failed` and nothing is written. Without it, the change applies to the current version. */
         IfMatch: string;
-        /**
-         * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-         * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-         */
+        /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
         IfNoneMatch: string;
     };
     requestBodies: never;
@@ -4928,10 +4919,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -5007,10 +4995,7 @@ export interface operations {
                 since?: string;
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -5112,10 +5097,7 @@ export interface operations {
                 status?: "valid" | "revoked";
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -5189,10 +5171,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -5242,10 +5221,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -5319,10 +5295,7 @@ export interface operations {
                 active?: "true" | "false" | "1" | "0";
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -5395,10 +5368,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -5469,10 +5439,7 @@ export interface operations {
                 updated_since?: string;
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -5556,10 +5523,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -5639,10 +5603,7 @@ export interface operations {
                 updated_since?: string;
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -5714,10 +5675,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -5785,10 +5743,7 @@ export interface operations {
                 updated_since?: string;
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -5863,10 +5818,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -5937,10 +5889,7 @@ export interface operations {
                 updated_since?: string;
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -6014,10 +5963,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -6093,10 +6039,7 @@ export interface operations {
                 student_id?: number;
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -6174,10 +6117,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6265,10 +6205,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -6395,10 +6332,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the version the change is based on: when the resource has changed since, the answer is a 412 `precondition_failed` and nothing is written.
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the version the change is based on, as a `GET` gave it, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when the resource has changed since, the answer is a 412 `precondition_failed` and nothing is written. Without it, the change applies to the current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -6473,10 +6407,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6542,10 +6473,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -6641,10 +6569,7 @@ export interface operations {
                 status?: "confirmed" | "waitlisted" | "cancelled";
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -6718,10 +6643,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -6782,10 +6704,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -6894,10 +6813,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -6997,10 +6913,7 @@ export interface operations {
                 status?: "queued" | "delivering" | "delivered" | "failed";
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -7087,10 +7000,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -7164,10 +7074,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7259,10 +7166,7 @@ export interface operations {
                 user_id?: number;
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -7335,10 +7239,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -7398,10 +7299,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -7463,10 +7361,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the version the change is based on: when the resource has changed since, the answer is a 412 `precondition_failed` and nothing is written.
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the version the change is based on, as a `GET` gave it, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when the resource has changed since, the answer is a 412 `precondition_failed` and nothing is written. Without it, the change applies to the current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
@@ -7553,10 +7448,7 @@ export interface operations {
                 status?: "requested" | "generating" | "generated" | "stored" | "available" | "expired" | "failed";
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -7637,10 +7529,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7721,10 +7610,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -7792,10 +7678,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -7841,10 +7724,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -7989,10 +7869,7 @@ export interface operations {
                 status?: "verified" | "unverified";
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -8061,10 +7938,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -8135,10 +8009,7 @@ export interface operations {
                 enabled?: "true" | "false" | "1" | "0";
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -8212,10 +8083,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -8290,10 +8158,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8352,10 +8217,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -8426,10 +8288,7 @@ export interface operations {
                 status?: "draft" | "invited" | "active" | "suspended" | "archived";
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -8512,10 +8371,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8595,10 +8451,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -8668,10 +8521,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the version the change is based on: when the resource has changed since, the answer is a 412 `precondition_failed` and nothing is written.
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the version the change is based on, as a `GET` gave it, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when the resource has changed since, the answer is a 412 `precondition_failed` and nothing is written. Without it, the change applies to the current version. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -8750,10 +8600,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8824,10 +8671,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8898,10 +8742,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8972,10 +8813,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9065,10 +8903,7 @@ export interface operations {
                 subject_id?: number;
             };
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
@@ -9158,10 +8993,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).
-                 * @example "q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"
-                 */
+                /** @description The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request). */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -9238,10 +9070,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9331,10 +9160,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.
-                 * @example 5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f
-                 */
+                /** @description Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {

@@ -200,8 +200,13 @@ export async function buildApp({ platform, services }: Assembly, options: AppOpt
     logo: { type: 'image/svg+xml', content: REFERENCE_LOGO, href: '/docs', target: '_self' },
     staticCSP: true,
     // Served over plain HTTP at any address (an intranet host, a container's IP), the page must not
-    // ask the browser to fetch its own assets over https: that left it blank.
-    transformStaticCSP: (header: string) => header.replace(/\s*upgrade-insecure-requests;?/g, ''),
+    // ask the browser to fetch its own assets over https: that left it blank. Swagger UI sets inline
+    // styles as it renders (the try-it-out's fields among them): styles may be inline here, scripts
+    // still may not, and nothing comes from another site.
+    transformStaticCSP: (header: string) =>
+      header
+        .replace(/\s*upgrade-insecure-requests;?/g, '')
+        .replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
     transformSpecificationClone: true,
     uiHooks: {},
   });

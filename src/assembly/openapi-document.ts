@@ -123,27 +123,24 @@ const PARAMETERS: Json = {
     in: 'header',
     required: false,
     description:
-      'Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again.',
+      'Makes the request safe to retry: a repeat with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`); the same key with another body is a 422 `idempotency_key_reused`; while the first request still runs, a 409 `idempotency_key_in_use`; once the first request was carried out but its response was lost (a server error after its changes were saved, or a server that stopped), a 409 `idempotency_key_answer_lost`, and the request is not run again. A new random value per change, e.g. `5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f` (no example value is given here: a client, or the try-it-out of /docs, that sent one would replay its first request).',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
-    example: '5d3c2a8e-7f41-4b0c-9d6e-1a2b3c4d5e6f',
   },
   IfNoneMatch: {
     name: 'If-None-Match',
     in: 'header',
     required: false,
     description:
-      'The `ETag` of the copy the client has: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).',
+      'The `ETag` of the copy the client has, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when it still matches, the answer is a 304 without a body (counted against the rate limit like any request).',
     schema: { type: 'string' },
-    example: '"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"',
   },
   IfMatch: {
     name: 'If-Match',
     in: 'header',
     required: false,
     description:
-      'The `ETag` of the version the change is based on: when the resource has changed since, the answer is a 412 `precondition_failed` and nothing is written.',
+      'The `ETag` of the version the change is based on, as a `GET` gave it, e.g. `"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"`: when the resource has changed since, the answer is a 412 `precondition_failed` and nothing is written. Without it, the change applies to the current version.',
     schema: { type: 'string' },
-    example: '"q3V0cB9mJ2kX8rT1yH6nL4wZ5aE7sD0f"',
   },
 };
 

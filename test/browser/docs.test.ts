@@ -17,6 +17,7 @@ describe('interactive API docs at /docs', { skip: skipWithoutChromium }, () => {
   let page: Page;
   let origin: string;
   const requests: string[] = [];
+  const refusals: string[] = [];
 
   before(async () => {
     app = await createTestApp();
@@ -28,6 +29,7 @@ describe('interactive API docs at /docs', { skip: skipWithoutChromium }, () => {
     browser = await launchChromium();
     page = await browser.newPage();
     page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (message) => /Content Security Policy|Refused to/.test(message.text()) && refusals.push(message.text()));
     const response = await page.goto(`${origin}/docs`, { waitUntil: 'networkidle' });
     assert.equal(response?.status(), 200);
   });
@@ -87,5 +89,42 @@ describe('interactive API docs at /docs', { skip: skipWithoutChromium }, () => {
       return protocol !== 'data:' && protocol !== 'blob:' && host !== new URL(origin).host;
     });
     assert.deepEqual(foreign, [], 'requests to other hosts');
+  });
+
+  /** Opens an operation, presses "Try it out" and "Execute"; the status of the live response. */
+  async function tryOut(operation: string, times = 1): Promise<{ statuses: string[]; bodies: string[] }> {
+    const block = page.locator(`#operations-${operation}`);
+    if (!(await block.locator('.try-out__btn').isVisible())) await block.locator('.opblock-summary-control').click();
+    const tryButton = block.locator('.try-out__btn');
+    if ((await tryButton.textContent())?.trim() === 'Try it out') await tryButton.click();
+    const statuses: string[] = [];
+    const bodies: string[] = [];
+    for (let i = 0; i < times; i++) {
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url().includes('/api/v1/') && r.request().method() !== 'GET'),
+        block.locator('button.execute').click(),
+      ]);
+      statuses.push(String(response.status()));
+      bodies.push(await response.text());
+      await block.locator('.btn-clear').click();
+    }
+    return { statuses, bodies };
+  }
+
+  test('try-it-out writes: a PATCH answers 200, and a POST sent twice makes two things', async () => {
+    const token = await app.token(['organization:write', 'organization:read', 'reports:write', 'reports:read']);
+    await page.locator('.btn.authorize').first().click();
+    await page.locator('.auth-container input').first().fill(token);
+    await page.locator('.auth-btn-wrapper .authorize').first().click();
+    await page.locator('.btn-done').first().click();
+
+    const patched = await tryOut('Organization-updateOrganization');
+    assert.deepEqual(patched.statuses, ['200'], `PATCH /organization: ${patched.bodies.join(' | ')}`);
+
+    const posted = await tryOut('Reports-requestReport', 2);
+    assert.deepEqual(posted.statuses, ['202', '202'], posted.bodies.join(' | '));
+    const [first, second] = posted.bodies.map((body) => JSON.parse(body).data.id as number);
+    assert.notEqual(first, second, 'two reports, not one replayed');
+    assert.deepEqual(refusals, [], 'the page needs nothing its CSP refuses');
   });
 });
