@@ -328,10 +328,6 @@ function publicUrl(env: Env): string | null {
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
-/**
- * The acceptance page of invitations: ACADEMY_INVITE_URL (a page of the deployment's own, which may
- * carry a query of its own), else this server's page under ACADEMY_PUBLIC_URL, else under HOST:PORT.
- */
 /** This server's own URL of `path`: under ACADEMY_PUBLIC_URL, else under HOST:PORT. */
 function ownUrl(base: string | null, host: string, port: number, path: string): string {
   if (base !== null) return `${base}${path}`;
@@ -339,6 +335,10 @@ function ownUrl(base: string | null, host: string, port: number, path: string): 
   return `http://${local}:${port}${path}`;
 }
 
+/**
+ * The acceptance page of invitations: ACADEMY_INVITE_URL (a page of the deployment's own, which may
+ * carry a query of its own), else this server's page under ACADEMY_PUBLIC_URL, else under HOST:PORT.
+ */
 function inviteUrl(env: Env, base: string | null, host: string, port: number): string {
   const raw = url(env, 'ACADEMY_INVITE_URL', ['http:', 'https:']);
   if (raw !== null) {
@@ -526,4 +526,20 @@ export function loadDotenv(file = path.resolve('.env')): void {
   for (const [key, value] of Object.entries(parsed)) {
     if (process.env[key] === undefined) process.env[key] = value;
   }
+}
+
+const LOOPBACK_HOSTS = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
+
+/**
+ * What `academy serve` warns of at start when links it writes would not work for others: without
+ * ACADEMY_PUBLIC_URL, links in emails and sign-in links name this machine (`localhost` or HOST:PORT),
+ * which nobody else can open once the server listens beyond loopback or sits behind a proxy. Null
+ * when the public URL is set, or when the server answers on loopback only (a developer's machine).
+ */
+export function publicUrlWarning(config: Pick<Config, 'publicUrl' | 'host' | 'port' | 'trustProxy'>): string | null {
+  if (config.publicUrl !== null) return null;
+  const beyondLoopback = !LOOPBACK_HOSTS.test(config.host);
+  if (!beyondLoopback && config.trustProxy === false) return null;
+  const where = beyondLoopback ? `listens on ${config.host}:${config.port}` : 'trusts a proxy (ACADEMY_TRUST_PROXY)';
+  return `ACADEMY_PUBLIC_URL is not set, and the server ${where}: links in invitation and password-reset emails, sign-in links and passkeys will name ${ownUrl(null, config.host, config.port, '')}, which other computers cannot open. Set ACADEMY_PUBLIC_URL to the address people use, e.g. https://academy.example.org.`;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -82,7 +82,18 @@ describe('deploy/', () => {
     assert.match(caddy, /lb_policy round_robin/);
     assert.match(caddy, /@metrics path \/metrics\s+respond @metrics 404/);
 
+    for (const service of [api, worker]) {
+      assert.match(
+        service?.environment?.ACADEMY_PUBLIC_URL ?? '',
+        /^\$\{ACADEMY_PUBLIC_URL:-http:\/\/localhost:8080\}$/,
+        'links name the proxy, not a container',
+      );
+    }
+    const envFile = /cp (deploy\/\S+) deploy\/academy\.env/.exec(read('compose.yaml'))?.[1] ?? '';
+    assert.ok(existsSync(path.join(ROOT, envFile)), `the example env file the comment names exists: ${envFile}`);
+
     const prometheus = parse(read('prometheus/prometheus.yml')) as {
+      alerting: { alertmanagers: { static_configs: { targets: string[] }[] }[] };
       rule_files: string[];
       scrape_configs: { job_name: string; dns_sd_configs: { names: string[]; port: number }[] }[];
     };
@@ -94,6 +105,16 @@ describe('deploy/', () => {
       ],
     );
     assert.deepEqual(prometheus.rule_files, ['/etc/prometheus/alerts.yml']);
+    // The alerts reach someone: Prometheus sends them to the Alertmanager of the same profile.
+    assert.deepEqual(prometheus.alerting.alertmanagers[0]?.static_configs[0]?.targets, ['alertmanager:9093']);
+    const { alertmanager } = compose.services;
+    assert.ok(alertmanager?.image?.startsWith('prom/alertmanager:'));
+    assert.ok(alertmanager?.volumes?.some((v) => v.startsWith('./alertmanager/alertmanager.yml:')));
+    const routes = parse(read('alertmanager/alertmanager.yml')) as { route: { receiver: string }; receivers: { name: string }[] };
+    assert.ok(
+      routes.receivers.some((r) => r.name === routes.route.receiver),
+      'the route names a receiver that exists',
+    );
   });
 
   test('the image runs the package bin with the flags the bin itself uses', () => {

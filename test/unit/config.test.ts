@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { inspect } from 'node:util';
-import { ConfigError, loadConfig, loadDotenv } from '../../src/config.ts';
+import { ConfigError, loadConfig, loadDotenv, publicUrlWarning } from '../../src/config.ts';
 import { runAcademy } from '../support/process.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'academy-config-'));
@@ -280,5 +280,18 @@ describe('configuration', () => {
     assert.equal(bad.stdout, '');
     const good = await runAcademy(['migrate'], env);
     assert.equal(good.code, 0, good.stderr);
+  });
+
+  test('start warns of links nobody else can open: beyond loopback or behind a proxy without ACADEMY_PUBLIC_URL', () => {
+    assert.equal(publicUrlWarning(loadConfig({})), null, 'loopback only: a developer machine');
+    assert.equal(publicUrlWarning(loadConfig({ HOST: '0.0.0.0', ACADEMY_PUBLIC_URL: 'https://academy.example.org' })), null);
+    assert.equal(
+      publicUrlWarning(loadConfig({ HOST: '0.0.0.0', PORT: '8080' })),
+      'ACADEMY_PUBLIC_URL is not set, and the server listens on 0.0.0.0:8080: links in invitation and password-reset emails, sign-in links and passkeys will name http://localhost:8080, which other computers cannot open. Set ACADEMY_PUBLIC_URL to the address people use, e.g. https://academy.example.org.',
+    );
+    assert.match(
+      publicUrlWarning(loadConfig({ ACADEMY_TRUST_PROXY: 'true' })) ?? '',
+      /trusts a proxy \(ACADEMY_TRUST_PROXY\).*http:\/\/127\.0\.0\.1:3000/,
+    );
   });
 });

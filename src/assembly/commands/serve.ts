@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Output } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
+import { publicUrlWarning } from '../../config.ts';
 import { migrate } from '../../db/migrate.ts';
 import { createMetricsServer } from '../../http/metrics.ts';
 import { closeWithin } from '../../http/server.ts';
@@ -79,6 +80,11 @@ export function serveCommands(program: Command, run: Runner): void {
           const listenOptions = { port: config.port, host: config.host, reusePort: config.reusePort };
           const address = await app.http.listen(listenOptions);
           out.banner(`Academy API listening on ${address} (database: ${platform.database.dialect}; docs: ${address}/docs)`);
+          const linksWarning = publicUrlWarning(config);
+          if (linksWarning) {
+            logger.warn(linksWarning);
+            out.banner(`Warning: ${linksWarning}`);
+          }
           const tokenFile =
             demoTokenFile && existsSync(demoTokenFile) ? path.relative(process.cwd(), demoTokenFile) || demoTokenFile : null;
           out.banner(
