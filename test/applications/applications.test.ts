@@ -198,6 +198,88 @@ describe('academy admin students and applications', () => {
       assert.match(missing.stderr, /Cannot read \/nonexistent\/students\.csv: no such file/);
     });
 
+    test('as academies save files: `;` with a BOM (Excel in German or French), tabs, an XLSX sheet; --delimiter', async () => {
+      const course = await make.course();
+      const people = (n: number) => Array.from({ length: n }, (_, i) => [`Müller, Jürgen ${i}`, `j${i}.${unique('m')}@example.org`]);
+      const expectCreated = async (file: string, rows: number, extra: string[] = []) => {
+        const result = await academy(['--json', 'admin', 'applications', 'import', file, ...extra]);
+        assert.equal(result.code, 0, result.stderr);
+        const summary = JSON.parse(result.stdout);
+        assert.equal(summary.students_created, rows, result.stdout);
+        return summary;
+      };
+
+      const semicolons = people(3);
+      // A name with a comma in it: only the `;` reading keeps it whole.
+      await expectCreated(
+        csv(
+          `\uFEFFName;E-Mail;Course\r\n`.replace('E-Mail', 'email') + semicolons.map(([n, e]) => `${n};${e};${course.slug}`).join('\r\n'),
+        ),
+        3,
+      );
+      const names = await platform.database.db
+        .selectFrom('users')
+        .select('name')
+        .where(
+          'email',
+          'in',
+          semicolons.map(([, e]) => e as string),
+        )
+        .execute();
+      assert.deepEqual(names.map((r) => r.name).sort(), semicolons.map(([n]) => n).sort(), 'names with commas kept whole');
+
+      const tabs = people(2);
+      await expectCreated(csv(`name\temail\tcourse\n${tabs.map(([n, e]) => `${n}\t${e}\t${course.slug}`).join('\n')}\n`), 2);
+
+      // Given rather than guessed: a header of one column is not enough to guess from.
+      const bars = people(1);
+      await expectCreated(csv(`name|email|course\n${bars.map(([n, e]) => `${n}|${e}|${course.slug}`).join('\n')}\n`), 1, [
+        '--delimiter',
+        'bar',
+      ]);
+      const wrong = await academy(['admin', 'applications', 'import', csv('name,email,course\n'), '--delimiter', 'x']);
+      assert.equal(wrong.code, 1);
+      assert.match(wrong.stderr, /--delimiter must be one of comma, semicolon, tab, bar/);
+
+      const { default: ExcelJS } = await import('exceljs');
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Students');
+      sheet.addRow(['Name', 'Email', 'Course', 'email_verified']);
+      const sheetPeople = people(3);
+      for (const [n, e] of sheetPeople) sheet.addRow([n, { text: e, hyperlink: `mailto:${e}` }, course.slug, true]);
+      sheet.addRow([]);
+      sheet.addRow(['Bad Row', 'not-an-email', course.slug, 'maybe']);
+      const xlsx = path.join(platform.config.dataDir, `import-${++files}.xlsx`);
+      await workbook.xlsx.writeFile(xlsx);
+      const refused = await academy(['--json', 'admin', 'applications', 'import', xlsx]);
+      assert.equal(refused.code, 1);
+      const lines = refused.stderr
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      // --json: one line per problem, with its line (the sheet's row number), then the verdict.
+      assert.deepEqual(lines.slice(0, -1), [
+        { line: 6, field: 'email', message: lines[0].message },
+        { line: 6, field: 'email_verified', message: lines[1].message },
+      ]);
+      assert.match(lines[0].message, /email address/);
+      assert.deepEqual(lines.at(-1), {
+        message: 'The file has problems on 1 line(s); nothing was imported. Fix them and run it again:',
+        code: 'import_rejected',
+      });
+
+      sheet.spliceRows(6, 1);
+      await workbook.xlsx.writeFile(xlsx);
+      const imported = await expectCreated(xlsx, 3);
+      assert.equal(imported.rows, 3);
+      const verified = await platform.database.db
+        .selectFrom('users')
+        .select('email_verified')
+        .where('email', '=', sheetPeople[0]?.[1] as string)
+        .executeTakeFirstOrThrow();
+      assert.ok(verified.email_verified, 'a TRUE cell reads as true');
+    });
+
     test('--dry-run reports what would happen and writes nothing; the import does it; a re-run creates nothing', async () => {
       const [python, data] = [await make.course(), await make.course()];
       const known = await make.student({ name: 'Known Person' }, { courseId: python.id });

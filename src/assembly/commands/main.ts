@@ -4,6 +4,7 @@ import type { Runner } from '../../cli/runner.ts';
 import { ConfigError, loadConfig, loadDotenv } from '../../config.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { migrate } from '../../db/migrate.ts';
+import { ImportRejectedError } from '../../modules/applications/service.ts';
 import type { AcademyModule } from '../../modules/manifest.ts';
 import { commitOf, PRODUCT_VERSION } from '../../platform/build.ts';
 import { operatorContext } from '../../platform/context.ts';
@@ -26,7 +27,13 @@ export const EXIT_UNAVAILABLE = 75;
 function codeOf(error: unknown): string {
   if (error instanceof ConfigError) return 'invalid_configuration';
   if (error instanceof AppError) return error.code;
+  if (error instanceof ImportRejectedError) return 'import_rejected';
   return 'failed';
+}
+
+/** The problems of a file refused line by line (an import), each `{ line, field, message }`. */
+function lineErrorsOf(error: unknown): readonly { line: number; field: string | null; message: string }[] {
+  return error instanceof ImportRejectedError ? error.errors : [];
 }
 
 function describe(error: unknown): string {
@@ -112,7 +119,11 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
             })
           : caught;
       if (json) {
-        const body: Record<string, unknown> = { message: error instanceof Error ? error.message : String(error), code: codeOf(error) };
+        // Problems found line by line in a file (an import): one JSON line each, then the verdict.
+        const lines = lineErrorsOf(error);
+        for (const problem of lines) io.stderr.write(`${JSON.stringify(problem)}\n`);
+        const message = error instanceof Error ? error.message : String(error);
+        const body: Record<string, unknown> = { message: lines.length ? (message.split('\n')[0] as string) : message, code: codeOf(error) };
         if (error instanceof AppError && error.details) body.errors = error.details;
         io.stderr.write(`${JSON.stringify(body)}\n`);
       } else io.stderr.write(`${error instanceof ConfigError ? error.message : `Error: ${describe(error)}`}\n`);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
-import { readImportFile } from './csv.ts';
+import { DELIMITERS, type Delimiter, readImportFile } from './csv.ts';
 import { ApplicationCreate } from './schemas.ts';
 
 const COLUMNS = ['id', 'student_id', 'course', 'source', 'created_at'];
@@ -41,19 +41,26 @@ export function adminApplicationCommands(admin: Command, run: Runner): void {
   applications
     .command('import <file>')
     .description(
-      'Import students and applications from a CSV file with a header line: name,email,course and optionally email_verified. ' +
+      'Import students and applications from a CSV file (values separated by commas, semicolons, tabs or bars, found from the header line; ' +
+        'a UTF-8 BOM is fine) or an XLSX spreadsheet (its first sheet), with a header line: name,email,course and optionally email_verified. ' +
         'Every row is checked first; any problem refuses the whole file, listing each by line. Existing users are matched by ' +
         'email (and left unchanged), existing applications are skipped, so a file can be imported again safely.',
     )
     .option('--dry-run', 'check the file and report what the import would do, without writing anything')
-    .action((file: string, options: { dryRun?: boolean }) =>
+    .option('--delimiter <char>', `the CSV's separator when it should not be guessed: ${DELIMITER_NAMES.join(', ')}`)
+    .action((file: string, options: { dryRun?: boolean; delimiter?: string }) =>
       run(async ({ services, out, ctx }) => {
         const dryRun = Boolean(options.dryRun);
         // Progress goes to stderr, so stdout keeps only the result; --json asks for quiet.
         const progress = (text: string) => {
           out.progress(text);
         };
-        const parsed = await readImportFile(file, ({ rows, percent }) => progress(`Checked ${rows} rows (${percent}% of the file)`));
+        const delimiter = delimiterOption(options.delimiter);
+        const parsed = await readImportFile(
+          file,
+          ({ rows, percent }) => progress(percent === null ? `Checked ${rows} rows` : `Checked ${rows} rows (${percent}% of the file)`),
+          delimiter ? { delimiter } : {},
+        );
         const summary = await services.applications.import(ctx, parsed, {
           dryRun,
           source: path.basename(file),
@@ -70,4 +77,17 @@ export function adminApplicationCommands(admin: Command, run: Runner): void {
         );
       }),
     );
+}
+
+const DELIMITER_NAMES = ['comma', 'semicolon', 'tab', 'bar'] as const;
+
+/** `--delimiter`: a name or the character itself. */
+function delimiterOption(given: string | undefined): Delimiter | undefined {
+  if (given === undefined) return undefined;
+  const named: Record<string, Delimiter> = { comma: ',', semicolon: ';', tab: '\t', bar: '|', '\\t': '\t' };
+  const delimiter = named[given.toLowerCase()] ?? given;
+  if (!(DELIMITERS as readonly string[]).includes(delimiter)) {
+    throw new Error(`--delimiter must be one of ${DELIMITER_NAMES.join(', ')} (or , ; | and a tab), not "${given}"`);
+  }
+  return delimiter as Delimiter;
 }
