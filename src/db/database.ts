@@ -50,6 +50,8 @@ export interface Database {
    * looks dearer than the custom ones. On SQLite the same `db`, which plans each text once anyway.
    */
   planned(): Kysely<DB>;
+  /** PostgreSQL: the main pool's connections in use, idle, and the requests waiting for one; null on SQLite. */
+  poolStats(): { inUse: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
@@ -155,6 +157,7 @@ export function openDatabase(
       holdSnapshot: async () => holdSqliteSnapshot(sqliteFile(url), 2048),
       dataVersion: () => database.dataVersion(),
       planned: () => db,
+      poolStats: () => null,
       close: () => db.destroy(),
     };
   }
@@ -187,6 +190,7 @@ export function openDatabase(
       return planned;
     },
     holdSnapshot: (connections) => holdPostgresSnapshot(pool, connections),
+    poolStats: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await Promise.all([db.destroy(), planned?.destroy()]);
     },

@@ -1,4 +1,5 @@
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { commitOf, PRODUCT_VERSION } from '../platform/build.ts';
 import { createJobMetricsRepository } from '../platform/jobs/metrics-repository.ts';
 import { scrapedGauge } from '../platform/metrics.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -7,7 +8,7 @@ import { rateLimitRefusals } from './rate-limit.ts';
 /**
  * The metrics of the background work and of the modules, read when Prometheus scrapes (nothing on
  * the request path): jobs by name and state with the age of the oldest waiting one, the rate-limit
- * refusals counted by this process, and what each module exports (AcademyModule.metrics: webhook
+ * refusals counted by this process, the build, the database pool, and what each module exports (AcademyModule.metrics: webhook
  * deliveries, notifications and integration messages by status, health checks' last status).
  */
 /** What a module's manifest may contribute to the metrics (AcademyModule.metrics). */
@@ -38,15 +39,47 @@ export function addPlatformMetrics(registry: Registry, platform: Platform, modul
     },
   });
 
-  new Gauge({
-    name: 'academy_rate_limited_requests',
-    help: 'Requests this process refused with a 429, by policy, since it started (a counter; reset on restart).',
+  new Counter({
+    name: 'academy_rate_limited_requests_total',
+    help: 'Requests this process refused with a 429, by policy, since it started.',
     labelNames: ['policy'],
     registers: [registry],
     collect() {
-      for (const [policy, count] of rateLimitRefusals) this.set({ policy }, count);
+      // The refusals are counted where they happen (src/http/rate-limit.ts); the counter shows them.
+      this.reset();
+      for (const [policy, count] of rateLimitRefusals) this.inc({ policy }, count);
     },
   });
+
+  new Gauge({
+    name: 'academy_build_info',
+    help: 'The running build: its version, commit and Node.js version (always 1).',
+    labelNames: ['version', 'commit', 'node'],
+    registers: [registry],
+  }).set({ version: PRODUCT_VERSION, commit: commitOf() ?? 'unknown', node: process.version }, 1);
+
+  if (platform.database.poolStats()) {
+    new Gauge({
+      name: 'academy_db_pool_connections',
+      help: "The database pool's connections, by state (in_use: lent to a request or job; idle: open, free).",
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const stats = platform.database.poolStats();
+        if (!stats) return;
+        this.set({ state: 'in_use' }, stats.inUse);
+        this.set({ state: 'idle' }, stats.idle);
+      },
+    });
+    new Gauge({
+      name: 'academy_db_pool_waiting',
+      help: 'Requests and jobs waiting for a connection of the database pool.',
+      registers: [registry],
+      collect() {
+        this.set(platform.database.poolStats()?.waiting ?? 0);
+      },
+    });
+  }
 
   for (const module of modules) module.metrics?.(registry, platform);
 }

@@ -1,6 +1,6 @@
 import { type Decision, POLICIES, type PolicyName } from '../platform/rate-limit.ts';
 
-/** 429s answered by this process, by policy (the metric academy_rate_limited_requests). */
+/** 429s answered by this process, by policy (the metric academy_rate_limited_requests_total). */
 export const rateLimitRefusals = new Map<PolicyName, number>();
 
 /** The texts of a policy's fields that do not change from one request to the next, made once per limit. */

@@ -110,7 +110,7 @@ describe('the deploy/ dashboard and alert rules read only metrics the app export
       'academy_jobs_oldest_waiting_seconds',
       'academy_webhook_deliveries',
       'academy_notifications',
-      'academy_rate_limited_requests',
+      'academy_rate_limited_requests_total',
       'academy_health_check_status',
       'academy_worker_running_jobs',
       'process_resident_memory_bytes',
@@ -172,7 +172,7 @@ describe('the deploy/ dashboard and alert rules read only metrics the app export
       'academy_jobs_oldest_waiting_seconds',
       'academy_webhook_deliveries',
       'academy_notifications',
-      'academy_rate_limited_requests',
+      'academy_rate_limited_requests_total',
       'academy_health_check_status',
       'process_resident_memory_bytes',
     ]) {

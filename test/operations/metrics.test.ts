@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { Gauge } from 'prom-client';
 import { createWorkerProbeServer } from '../../src/http/metrics.ts';
 import type { AcademyModule } from '../../src/modules/manifest.ts';
+import { PRODUCT_VERSION } from '../../src/platform/build.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, createTestPlatform } from '../support/platform.ts';
 
@@ -34,7 +35,24 @@ test('after a small workload, /metrics shows the queue by job name and age, outc
   assert.ok(age >= 59 && age < 120, `oldest waiting job is ${age} s old`);
   assert.equal(value(/^academy_jobs\{name="webhooks.deliver",state="failed"\} (\d+)$/m), 1);
   assert.equal(value(/^academy_webhook_deliveries\{status="failed"\} (\d+)$/m), 1);
-  assert.equal(value(/^academy_rate_limited_requests\{policy="default"\} (\d+)$/m) >= 2, true);
+  assert.equal(value(/^academy_rate_limited_requests_total\{policy="default"\} (\d+)$/m) >= 2, true);
+  assert.match(text, /^# TYPE academy_rate_limited_requests_total counter$/m);
+  assert.match(
+    text,
+    new RegExp(
+      `^academy_build_info\\{version="${PRODUCT_VERSION.replaceAll('.', '\\.')}",commit="[0-9a-f]{7,40}|unknown",node="${process.version.replaceAll('.', '\\.')}"\\} 1$`,
+      'm',
+    ),
+  );
+  if (app.platform.database.dialect === 'postgres') {
+    // The scrape's own reads hold some while it runs: together within the pool's 10.
+    const open =
+      value(/^academy_db_pool_connections\{state="idle"\} (\d+)$/m) + value(/^academy_db_pool_connections\{state="in_use"\} (\d+)$/m);
+    assert.ok(open >= 1, `${open} connections open`);
+    // The scrape's reads run at once and may wait for one another: a count, shown.
+    assert.ok(Number.isInteger(value(/^academy_db_pool_waiting (\d+)$/m)));
+  } else assert.doesNotMatch(text, /academy_db_pool/, 'SQLite has no pool');
+  assert.match(text, /^# TYPE academy_webhook_delivery_duration_seconds histogram$/m);
   assert.equal(value(/^academy_health_check_status\{check="database",status="warn"\} (\d)$/m), 1);
   assert.equal(value(/^academy_health_check_status\{check="database",status="pass"\} (\d)$/m), 0);
   assert.match(text, /^academy_http_requests_total\{method="GET",route="\/api\/v1\/organization",status="429"\} 2$/m);

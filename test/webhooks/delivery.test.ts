@@ -3,6 +3,7 @@ import { describe, type TestContext, test } from 'node:test';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { RETRY_SCHEDULE_MS, retryDelay } from '../../src/modules/webhooks/delivery.ts';
+import { deliveryDuration } from '../../src/modules/webhooks/metrics.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { EventType } from '../../src/platform/events/types.ts';
@@ -113,6 +114,9 @@ describe('webhook delivery', () => {
     const { platform, webhooks, receiver } = await setup(t);
     const { endpoint, secret } = await webhooks.create(ops, { url: receiver.url });
     receiver.reply({ status: 500, body: 'database down' });
+    const attemptsBy = async (outcome: string) =>
+      (await deliveryDuration.get()).values.find((v) => v.metricName?.endsWith('_count') && v.labels.outcome === outcome)?.value ?? 0;
+    const before = { success: await attemptsBy('success'), http_error: await attemptsBy('http_error') };
     const started = Date.now();
     const event = await emit(platform, 'course.published', { course: 'intro' });
     await receiver.received(1);
@@ -148,6 +152,14 @@ describe('webhook delivery', () => {
     assert.equal(second?.headers['webhook-id'], event.id, 'a retry keeps the webhook-id, so receivers can de-duplicate');
     assert.equal(JSON.parse(second?.body ?? '').id, event.id);
     new Webhook(secret).verify(second?.body ?? '', second?.headers as Record<string, string>);
+    // Each attempt is timed, by outcome (academy_webhook_delivery_duration_seconds).
+    assert.deepEqual(
+      { success: await attemptsBy('success'), http_error: await attemptsBy('http_error') },
+      {
+        success: before.success + 1,
+        http_error: before.http_error + 1,
+      },
+    );
   });
 
   test("a receiver's Retry-After (seconds or HTTP date) postpones the next attempt", async (t) => {

@@ -14,6 +14,7 @@ import { type Outbound, outboundFor, retryAfterMs } from '../../platform/outboun
 import type { Platform } from '../../platform/platform.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 import { currentRequestId } from '../../platform/trace.ts';
+import { deliveryDuration } from './metrics.ts';
 import { createWebhookRepository, type WebhookRepository } from './repository.ts';
 
 /** Delay before each retry (CONTRACT.md): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h — 8 attempts in all. */
@@ -92,6 +93,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     // a process restarted with the right key delivers it.
     const secret = deps.secrets.open({ kind: 'webhookSecret', id: endpoint.id }, endpoint.secret);
     const signature = new Webhook(secret).sign(eventRow.id, started, body);
+    const timer = deliveryDuration.startTimer();
     const { response, failure, refused } = await deps.outbound.attempt(endpoint.url, body, {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
@@ -102,6 +104,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       ...(currentRequestId() ? { 'academy-request-id': currentRequestId() as string } : {}),
     });
 
+    timer({ outcome: failure === null ? 'success' : response ? 'http_error' : 'network_error' });
     const now = clock.now();
     const at = now.toISOString();
     const status = response?.status ?? null;
