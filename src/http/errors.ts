@@ -14,6 +14,7 @@ import {
   ValidationError,
 } from '../platform/errors.ts';
 import { validationError } from '../platform/validation.ts';
+import { helpLink } from './error-guide.ts';
 import { registerMethodChecks } from './methods.ts';
 
 /** Turns schema validation failures into the contract's 422 (or 404 for a malformed path id). */
@@ -80,6 +81,9 @@ function bodyOf(error: AppError): Record<string, unknown> {
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  // Where the code is explained (RFC 8288's `help`): the error's code is a link, without a field the contract does not have.
+  const help = helpLink(error.code);
+  if (help && !reply.hasHeader('link')) reply.header('link', help);
   return reply.status(error.status).type('application/json; charset=utf-8').send(bodyOf(error));
 }
 

@@ -4,6 +4,7 @@ import { ping } from '../db/database.ts';
 import { DatabaseUnavailableError, NotFoundError } from '../platform/errors.ts';
 import type { Platform } from '../platform/platform.ts';
 import { ApiVersion } from '../platform/versions.ts';
+import { ERRORS_PAGE, errorsPage } from './error-guide.ts';
 import { sendError } from './errors.ts';
 import { isLoopback, type Metrics } from './metrics.ts';
 import { ErrorBody, Ref } from './schemas.ts';
@@ -56,6 +57,17 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ platform: Platform; metri
       },
     });
   }
+
+  app.get(ERRORS_PAGE, {
+    config: { access: 'open' },
+    schema: { hide: true },
+    handler: async (_request, reply) =>
+      reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'public, max-age=3600')
+        .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'")
+        .send(errorsPage()),
+  });
 
   app.get('/api/v1/openapi.json', {
     config: { access: 'open' },
