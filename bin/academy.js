@@ -21,6 +21,8 @@ const cache = enableCompileCache(
   process.env.NODE_COMPILE_CACHE || fileURLToPath(new URL('../node_modules/.cache/academy-compile/', import.meta.url)),
 );
 if (cache.directory) process.env.NODE_COMPILE_CACHE = cache.directory;
+// The console's templates are .tsx, which Node.js does not run by itself (ADR 0023).
+await import('./tsx-loader.js');
 const { main } = await import('../src/assembly/commands/main.ts');
 main(process.argv.slice(2)).then(
   (code) => {

@@ -5,7 +5,7 @@ import { globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(process.argv[2] ?? 'src');
-const files = globSync('**/*.ts', { cwd: root }).map((file) => path.join(root, file));
+const files = globSync('**/*.{ts,tsx}', { cwd: root }).map((file) => path.join(root, file));
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 const graph = new Map<string, string[]>();

@@ -12,6 +12,11 @@ import { ci, postgresAdminUrl, redisUrl } from '../test/support/env.ts';
 import { prepareTemplates } from '../test/support/templates.ts';
 
 const ONCE = /^test\/(unit|browser)\//;
+/**
+ * Compiles the console's .tsx templates as they are imported (ADR 0023), in the test files and, by
+ * NODE_OPTIONS, which it adds itself to, in every process they start.
+ */
+const tsxLoader = new URL('../bin/tsx-loader.js', import.meta.url).href;
 
 function reachable(url: string, fallbackPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -67,7 +72,7 @@ function run(suite: Suite): Promise<{ suite: Suite; code: number; output: string
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--test', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...suite.files],
+      [`--import=${tsxLoader}`, '--test', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...suite.files],
       { env: { NODE_COMPILE_CACHE: compileCache, ...process.env, ...suite.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     let output = '';
