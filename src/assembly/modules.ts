@@ -3,6 +3,7 @@ import { applicationsModule } from '../modules/applications/module.ts';
 import { assessmentsModule } from '../modules/assessments/module.ts';
 import { auditModule } from '../modules/audit/module.ts';
 import { certificatesModule } from '../modules/certificates/module.ts';
+import { consoleModule } from '../modules/console/module.ts';
 import { coursesModule } from '../modules/courses/module.ts';
 import { documentsModule } from '../modules/documents/module.ts';
 import { enrolmentsModule } from '../modules/enrolments/module.ts';
@@ -57,6 +58,7 @@ export const modules = [
   reportsModule,
   searchModule,
   auditModule,
+  consoleModule,
 ] as const satisfies readonly AcademyModule[];
 
 // Every job that a module (or the platform) declares has a handler in some module: a declared job

@@ -13,7 +13,7 @@ export const coursesModule = {
     courses: ({ platform }) =>
       createCourseService({
         db: platform.database.db,
-        courses: createCourseRepository(platform.database.db, platform.changes),
+        courses: createCourseRepository(platform.database.db, platform.changes, platform.database.dialect),
         outbox: platform.outbox,
       }),
   },

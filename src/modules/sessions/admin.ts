@@ -79,7 +79,9 @@ export function adminSessionCommands(admin: Command, run: Runner): void {
       run(async ({ platform, services, out, ctx }) => {
         let courseId: number | undefined;
         if (options.course !== undefined) {
-          const course = await createCourseRepository(platform.database.db, platform.changes).findBySlug(options.course);
+          const course = await createCourseRepository(platform.database.db, platform.changes, platform.database.dialect).findBySlug(
+            options.course,
+          );
           if (!course) throw new Error(`No course has the slug "${options.course}".`);
           courseId = course.id;
         }

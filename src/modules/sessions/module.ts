@@ -25,7 +25,7 @@ export const sessionsModule = {
       return createSessionService({
         db,
         sessions,
-        courses: createCourseRepository(db, platform.changes),
+        courses: createCourseRepository(db, platform.changes, dialect),
         organization: createOrganizationRepository(db, platform.changes),
         waitlist: createWaitlist({ enrolments: createEnrolmentRepository(db, dialect), sessions, outbox: platform.outbox }),
         outbox: platform.outbox,
