@@ -13,6 +13,7 @@ import { createLogger, type Platform } from '../../platform/platform.ts';
 import { loadVersions } from '../../platform/versions.ts';
 import { assemble, modules } from '../modules.ts';
 import { adminCommands } from './admin.ts';
+import { backupCommands } from './backup.ts';
 import { sealStoredSecrets, secretCommands } from './secrets.ts';
 import { serveCommands } from './serve.ts';
 import { tokenCommands } from './tokens.ts';
@@ -137,6 +138,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   tokenCommands(program, run);
   secretCommands(program, run);
   workerCommands(program, run);
+  backupCommands(program, io);
   for (const module of modules as readonly AcademyModule[]) module.commands?.(program, run);
   adminCommands(program, run);
 
