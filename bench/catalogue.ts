@@ -6,7 +6,7 @@
 // Fastify hello-world measured by the same tool in the same run, and beside it the cost of its SQL
 // alone: the same service call run BENCH_SQL_RUNS times in a loop in this process (no HTTP, no load),
 // and (with wrk) the same load over two processes sharing one port (ACADEMY_REUSE_PORT).
-// Standalone: npx node bench/catalogue.ts
+// Standalone: npx node --import ./bin/tsx-loader.js bench/catalogue.ts
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { assemble } from '../src/assembly/modules.ts';

@@ -2,7 +2,7 @@
 // (its own process, over SQLite, local storage) from this process over loopback. Reported: MB/s from
 // the first byte sent to the answer, and the growth of the server's resident memory (sampled from
 // /proc every 20 ms) over its level before the upload. Targets: ≥ 100 MB/s, growth < 64 MB.
-// Standalone: node bench/documents.ts
+// Standalone: node --import ./bin/tsx-loader.js bench/documents.ts
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';

@@ -5,7 +5,7 @@
 //               the enqueuing transaction to the handler's start. On PostgreSQL the jobs are enqueued
 //               by a second platform (another connection pool, as from an API process), so the worker
 //               is woken by LISTEN/NOTIFY; on SQLite by the in-process wake-up.
-// Standalone: npx node bench/queue.ts (BENCH_POSTGRES_URL: a server database to create the bench database in)
+// Standalone: npx node --import ./bin/tsx-loader.js bench/queue.ts (BENCH_POSTGRES_URL: a server database to create the bench database in)
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

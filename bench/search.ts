@@ -9,7 +9,7 @@
 // answer is kept while nothing is written (ADR 0009, "Kept answers") and that row measures serving
 // it. Target (issue): p95 < 50 ms at 32 connections, with one process and with two sharing the port.
 // Beside each, the service call alone in this process, answers not kept: what a search costs.
-// Standalone: node bench/search.ts
+// Standalone: node --import ./bin/tsx-loader.js bench/search.ts
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
