@@ -204,9 +204,7 @@ export async function buildApp({ platform, services }: Assembly, options: AppOpt
     // styles as it renders (the try-it-out's fields among them): styles may be inline here, scripts
     // still may not, and nothing comes from another site.
     transformStaticCSP: (header: string) =>
-      header
-        .replace(/\s*upgrade-insecure-requests;?/g, '')
-        .replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
+      header.replace(/\s*upgrade-insecure-requests;?/g, '').replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
     transformSpecificationClone: true,
     uiHooks: {},
   });

@@ -56,7 +56,12 @@ export function effectivePermissions(roles: readonly string[], permissions: read
  * a service call's context (src/platform/context.ts).
  */
 export function requirePermission(ctx: { actor: { permissions: readonly Permission[] | null } }, permission: Permission): void {
+  requireOneOf(ctx, [permission]);
+}
+
+/** The same, for an action some of whose forms need one permission and others another: any of them. */
+export function requireOneOf(ctx: { actor: { permissions: readonly Permission[] | null } }, permissions: readonly Permission[]): void {
   const held = ctx.actor.permissions;
-  if (held === null || held.includes(permission)) return;
-  throw new PermissionDeniedError(`This needs the ${permission} permission, which the acting user does not hold.`);
+  if (held === null || permissions.some((permission) => held.includes(permission))) return;
+  throw new PermissionDeniedError(`This needs the ${permissions.join(' or the ')} permission, which the acting user does not hold.`);
 }

@@ -150,28 +150,33 @@ describe('console: the catalogue', () => {
   });
 
   test('a course moves through its workflow by its page’s buttons; a move it does not allow is a 409', async () => {
-    const coordinator = await coordinatorIn();
+    const [coordinator, approver] = await Promise.all([coordinatorIn(), signedInStaff(app, ['approver'])]);
     const slug = `${tag}-workflow`;
     assert.equal((await coordinator.browser.submit('/console/courses/new', '/console/courses', fields(slug, 'Workflow'))).statusCode, 303);
     const page = `/console/courses/${slug}`;
     const buttons = (body: string) =>
       [...body.matchAll(/<button type="submit" class="(?:primary|secondary)">([^<]+)<\/button>/g)].map((m) => m[1]);
 
-    for (const [button, to, state] of [
-      ['Send to review', 'review', 'In review'],
-      ['Approve', 'approved', 'Approved'],
-      ['Publish', 'published', 'Published'],
-      ['Archive (final)', 'archived', 'Archived'],
+    // The coordinator sends it to review; approving is the approver's (the coordinator is not offered it).
+    for (const [who, button, to, state] of [
+      [coordinator, 'Send to review', 'review', 'In review'],
+      [approver, 'Approve', 'approved', 'Approved'],
+      [coordinator, 'Publish', 'published', 'Published'],
+      [coordinator, 'Archive (final)', 'archived', 'Archived'],
     ] as const) {
-      const shown = await coordinator.browser.request('GET', page);
+      const shown = await who.browser.request('GET', page);
       assert.ok(buttons(shown.body).includes(button), `${button} offered: ${buttons(shown.body)}`);
-      const moved = await coordinator.browser.request('POST', `${page}/transition`, {
-        _csrf: coordinator.browser.csrfOf(shown.body),
+      if (to === 'approved') {
+        const coordinatorSees = buttons((await coordinator.browser.request('GET', page)).body);
+        assert.ok(!coordinatorSees.includes('Approve'), `the coordinator is not offered Approve: ${coordinatorSees}`);
+      }
+      const moved = await who.browser.request('POST', `${page}/transition`, {
+        _csrf: who.browser.csrfOf(shown.body),
         to_state: to,
       });
       assert.equal(moved.statusCode, 303, moved.body);
       assert.equal(moved.headers.location, `${page}?notice=moved`);
-      const after = await coordinator.browser.request('GET', moved.headers.location as string);
+      const after = await who.browser.request('GET', moved.headers.location as string);
       assert.ok(textOf(after.body).includes(`The course is now ${state.toLowerCase()}.`), textOf(after.body));
       assert.equal((await course(slug))?.status, to);
     }

@@ -137,6 +137,19 @@ describe('roles and permissions', () => {
     assert.equal(made.code, 0, made.stderr);
     assert.equal(JSON.parse(made.stdout).status, 'draft');
 
+    // The coordinator sends it to review; approving it is an approver's decision, not theirs.
+    const slug = JSON.parse(made.stdout).slug as string;
+    const approver = await staffWith(['approver']);
+    const move = (as: number, to: string) => cli('admin', '--as', String(as), 'courses', 'transition', slug, ...data({ to_state: to }));
+    assert.equal((await move(coordinator.id, 'review')).code, 0);
+    const selfApproved = await move(coordinator.id, 'approved');
+    assert.equal(codeOf(selfApproved.stderr), 'permission_denied', 'a coordinator cannot approve their own course');
+    const approved = await move(approver.id, 'approved');
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.equal(JSON.parse(approved.stdout).status, 'approved');
+    assert.equal(codeOf((await move(approver.id, 'published')).stderr), 'permission_denied', 'publishing is the catalogue’s');
+    assert.equal(JSON.parse((await move(coordinator.id, 'published')).stdout).status, 'published');
+
     // Granting needs users.manage: a coordinator is refused, the operator (no --as) is not.
     const grant = await cli(
       'admin',

@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox';
 import { listRequest } from '../../http/list.ts';
 import { StringEnum } from '../../http/schemas.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import type { Permission } from '../../platform/permissions.ts';
 import { validateInput } from '../../platform/validation.ts';
 import { courseLifecycle } from '../courses/lifecycle.ts';
 import {
@@ -51,6 +52,15 @@ const MOVE_LABELS: Record<keyof typeof courseLifecycle.moves, string> = {
   reject: 'Send back to draft',
   publish: 'Publish',
   archive: 'Archive (final)',
+};
+
+/** Who may make each move (src/modules/courses/service.ts `transition`). */
+const MOVE_PERMISSIONS: Record<keyof typeof courseLifecycle.moves, Permission> = {
+  submit: 'catalogue.manage',
+  approve: 'courses.approve',
+  reject: 'courses.approve',
+  publish: 'catalogue.manage',
+  archive: 'catalogue.manage',
 };
 
 const SORT_LABELS: Partial<Record<CourseSort, string>> = { title: 'Title', price: 'Price', updated_at: 'Last change' };
@@ -403,9 +413,11 @@ function CoursePage(props: {
   const approval: string = props.approval
     ? `${props.approval.state.replace(/_/g, ' ')} (review #${props.approval.id})`
     : 'not asked for yet';
+  // Each move the course's state allows and the user may make: approving and sending back are the
+  // approvers' (`courses.approve`), the others the catalogue's (as the course service decides).
   const moves = (
     Object.entries(courseLifecycle.moves) as [keyof typeof courseLifecycle.moves, { from: readonly string[]; to: CourseState }][]
-  ).filter(([, move]) => move.from.includes(course.status));
+  ).filter(([name, move]) => move.from.includes(course.status) && may(viewer, MOVE_PERMISSIONS[name]));
   return (
     <Layout viewer={viewer} title={course.title} section="catalogue">
       {props.notice ? (
@@ -452,7 +464,7 @@ function CoursePage(props: {
           <Time iso={course.archived_at} timeZone={viewer.timeZone} />
         </dd>
       </dl>
-      {may(viewer, 'catalogue.manage') && moves.length > 0 && (
+      {moves.length > 0 && (
         <>
           <h2>Publication</h2>
           <div class="actions">

@@ -5,7 +5,7 @@ import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { EventSink } from '../../platform/lifecycle.ts';
-import { requirePermission } from '../../platform/permissions.ts';
+import { requireOneOf, requirePermission } from '../../platform/permissions.ts';
 import { openWorkflow } from '../workflows/open.ts';
 import { COURSE_EVENTS } from './lifecycle.ts';
 import { formatMoney, minorDigits, parseMoney } from './money.ts';
@@ -105,16 +105,21 @@ export function createCourseService(deps: CourseServiceDeps) {
 
     /**
      * Moves a course through the publication workflow to `to_state` (`academy admin courses
-     * transition`). A state the workflow does not know is a 422; one it does not allow from the
-     * current state a 409 `invalid_transition`.
+     * transition`, the console). A state the workflow does not know is a 422; one it does not allow
+     * from the current state a 409 `invalid_transition`. Approving (→ approved) and sending back
+     * (review → draft) need `courses.approve`; the other moves `catalogue.manage`.
      */
     async transition(ctx: ServiceContext, slug: string, { to_state: to }: CourseTransition): Promise<Course> {
-      requirePermission(ctx, 'catalogue.manage');
+      // Someone who may make no move at all is refused before anything is read.
+      requireOneOf(ctx, ['catalogue.manage', 'courses.approve']);
       return deps.db.transaction().execute(async (trx) => {
         const course = await find(slug, trx);
         const from = course.status as CourseState;
         const move = courses.lifecycle.moveTo(from, to);
         if (!move) throw new ConflictError('invalid_transition', `A course cannot move from ${from} to ${to}.`);
+        // Approving or sending back a course under review is the approvers' decision; every other
+        // move is the catalogue's.
+        requirePermission(ctx, move === 'approve' || move === 'reject' ? 'courses.approve' : 'catalogue.manage');
         const now = ctx.clock.now().toISOString();
         const set: Record<string, unknown> = { updated_at: now };
         if (move === 'publish') set.published_at = now;
