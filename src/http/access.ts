@@ -14,9 +14,13 @@ import { hookList } from './route-hooks.ts';
  * - `{ scope }`: a bearer token holding the scope (or `*`); rate-limited per token;
  * - `{ public: policy }`: no credentials; rate-limited per client address; with `counter`, counted apart
  *   from the policy's other routes (the same limit, a count of its own);
+ * - `{ session: name }`: the console's pages, counted once their handler knows who asks
+ *   (`request.countQuota`): a staff session against the per-token quota, each session its own, so
+ *   that an office behind one address is not one user; without a session, the address under the
+ *   anonymous policy with the counter `name`;
  * - `'open'`: operational endpoints (docs, probes, metrics) with neither.
  */
-export type Access = { scope: Scope } | { public: PolicyName; counter?: string } | 'open';
+export type Access = { scope: Scope } | { public: PolicyName; counter?: string } | { session: string } | 'open';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,6 +28,12 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     actor: Actor | null;
+    /**
+     * Counts the request against `policy` under `key` and sets the rate-limit headers, or refuses it
+     * (429): for routes of `{ session }` access, whose handler knows who asks. A promise when counted
+     * in Redis.
+     */
+    countQuota: ((policy: PolicyName, key: string) => Promise<void> | undefined) | null;
   }
 }
 
@@ -74,6 +84,7 @@ function bearer(request: FastifyRequest): string | null {
 
 export function registerAccessControl(app: FastifyInstance, platform: Platform): void {
   app.decorateRequest('actor', null);
+  app.decorateRequest('countQuota', null);
 
   /**
    * Addresses this process refused under the policy of requests without a valid token, until their
@@ -169,7 +180,9 @@ export function registerAccessControl(app: FastifyInstance, platform: Platform):
     return (request, reply, done) => {
       let pending: Promise<void> | undefined;
       try {
-        if ('public' in access) {
+        if ('session' in access) {
+          request.countQuota = (policy, key) => limit(reply, policy, key);
+        } else if ('public' in access) {
           pending = limit(reply, access.public, `${addressKey}${request.ip}`);
         } else {
           const presented = bearer(request);

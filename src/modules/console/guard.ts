@@ -10,8 +10,11 @@ import { cookiesOf, createCsrf, SESSION_COOKIE } from '../staff-auth/web.ts';
 import { ErrorPage } from './layout.tsx';
 import type { Viewer } from './viewer.ts';
 
-/** Console pages: counted per client address with the sign-in pages, apart from the API's anonymous requests. */
-export const PAGE: Access = { public: 'anonymous', counter: 'console' };
+/**
+ * Console pages: each staff session counted against the per-token quota once the guard knows it (an
+ * office behind one address is many users); a request without a session against its address's.
+ */
+export const PAGE: Access = { session: 'console' };
 
 /**
  * What every console page sends, as the sign-in pages do (src/modules/staff-auth/web.ts; a test
@@ -75,6 +78,7 @@ export function guardPages(app: FastifyInstance, deps: GuardDeps): void {
 
   app.addHook('preHandler', async (request, reply) => {
     const session = await deps.auth.current(cookiesOf(request)[SESSION_COOKIE]);
+    await request.countQuota?.(session ? 'default' : 'anonymous', session ? `session:${session.session.id}` : `console:ip:${request.ip}`);
     if (!session) {
       const read = request.method === 'GET' || request.method === 'HEAD';
       return seeOther(reply, read ? `/console/sign-in?next=${encodeURIComponent(request.url)}` : '/console/sign-in');
