@@ -4,9 +4,9 @@
 // where the page itself must not scroll sideways; nothing is refused by the CSP or missing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { operatorContext } from '../../src/platform/context.ts';
+import { checkPage as checkAt, violations as violationsOf } from '../support/axe.ts';
 import { launchChromium, skipWithoutChromium } from '../support/chromium.ts';
 import { STAFF_PASSWORD, signedInStaff } from '../support/console.ts';
 import { fixtures, unique } from '../support/fixtures.ts';
@@ -21,27 +21,6 @@ describe('the console in a browser', { skip: skipWithoutChromium }, () => {
   const tag = unique('web')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '');
-
-  /** axe's serious and critical violations of the page as it is, one line each. */
-  async function violations(): Promise<string[]> {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    return violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  }
-
-  /** The page checked at 1280 px and at 375 px: no serious or critical violation; at 375 px no sideways scroll. */
-  async function checkPage(what: string): Promise<void> {
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 900 });
-      assert.deepEqual(await violations(), [], `${what} at ${width} px`);
-      if (width === 375) {
-        const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
-        assert.ok(scrollWidth <= 375, `${what} is ${scrollWidth} px wide at 375 px`);
-      }
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
 
   before(async () => {
     app = await createTestApp();
@@ -88,17 +67,17 @@ describe('the console in a browser', { skip: skipWithoutChromium }, () => {
     await page.click('form[action="/console/sign-in"] button[type=submit]');
     await page.waitForURL(`${origin}/console/courses`);
     assert.match((await page.textContent('.masthead')) ?? '', new RegExp(user.name));
-    await checkPage('the catalogue');
+    await checkAt(page, 'the catalogue');
 
     await page.click('text=New course');
     await page.waitForURL(`${origin}/console/courses/new`);
-    await checkPage('the new course form');
+    await checkAt(page, 'the new course form');
     await page.fill('#f-slug', 'Not A Slug');
     await page.click('button:has-text("Create the course")');
     assert.equal(await page.getAttribute('#f-slug', 'aria-invalid'), 'true');
     assert.match((await page.textContent('.error-summary')) ?? '', /The title field must not be empty/);
     assert.equal(await page.inputValue('#f-slug'), 'Not A Slug', 'what was typed is kept');
-    await checkPage('the new course form with its errors');
+    await checkAt(page, 'the new course form with its errors');
 
     await page.click('.error-summary a[href="#f-slug"]');
     assert.equal(await page.evaluate<string | undefined>('document.activeElement?.id'), 'f-slug', 'the summary’s link moves to the field');
@@ -110,7 +89,7 @@ describe('the console in a browser', { skip: skipWithoutChromium }, () => {
     await page.press('#f-price', 'Enter');
     await page.waitForURL(`${origin}/console/courses/${tag}-data-literacy?notice=created`);
     assert.match((await page.textContent('main')) ?? '', /Reading charts <b>critically<\/b>\./, 'text, never markup');
-    await checkPage('a new course’s page');
+    await checkAt(page, 'a new course’s page');
 
     await page.click('button:has-text("Send to review")');
     await page.waitForURL(`${origin}/console/courses/${tag}-data-literacy?notice=moved`);
@@ -118,26 +97,26 @@ describe('the console in a browser', { skip: skipWithoutChromium }, () => {
 
     await page.goto(`${origin}/console/courses/${tag}-existing`);
     assert.match((await page.textContent('main')) ?? '', /January intake \(Berlin, evenings\)/);
-    await checkPage('a course with a session');
+    await checkAt(page, 'a course with a session');
 
     await page.goto(`${origin}/console/courses?status=review`);
     assert.match((await page.textContent('main')) ?? '', /Data Literacy/);
     await page.goto(`${origin}/console/courses?q=nothing-like-this`);
-    await checkPage('an empty list');
+    await checkAt(page, 'an empty list');
 
     await page.goto(`${origin}/console/audit`);
     assert.match((await page.textContent('main')) ?? '', /course\.transitioned/);
-    await checkPage('the audit trail');
+    await checkAt(page, 'the audit trail');
 
     await page.fill('#site-search', tag);
     await page.press('#site-search', 'Enter');
     await page.waitForURL(/\/console\/search\?q=/);
     assert.match((await page.textContent('main')) ?? '', /Data Literacy/);
-    await checkPage('the search');
+    await checkAt(page, 'the search');
 
     const missing = await page.goto(`${origin}/console/courses/no-such-course`);
     assert.equal(missing?.status(), 404);
-    await checkPage('a 404 page');
+    await checkAt(page, 'a 404 page');
 
     await page.goto(`${origin}/console/courses`);
     await page.keyboard.press('Tab');
@@ -168,11 +147,7 @@ describe('the console in a browser', { skip: skipWithoutChromium }, () => {
       ]);
       assert.equal(refused.status(), 403);
       assert.match((await phone.textContent('main')) ?? '', /This needs the audit\.read permission/);
-      const { violations } = await new AxeBuilder({ page: phone }).analyze();
-      assert.deepEqual(
-        violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-        [],
-      );
+      assert.deepEqual(await violationsOf(phone), []);
       assert.ok((await phone.evaluate<number>('document.documentElement.scrollWidth')) <= 375);
     } finally {
       await context.close();
