@@ -1,15 +1,19 @@
-// The interactive reference at /docs, in a real headless Chromium, opened through the machine's own
-// non-loopback address over plain HTTP (as from another computer on the network; loopback when the
-// machine has none): it renders the operations and fetches nothing from anywhere but this server (no
-// CDN, no validator badge, no web fonts). UPDATE_SCREENSHOT=1 writes docs/reference.png.
+// The interactive reference at /docs, in a real headless Chromium, opened under a host name of an
+// intranet (`academy.intranet.test`, which the browser resolves to loopback) over plain HTTP, as
+// from another computer of the network: it renders the operations, fetches nothing from anywhere but
+// this server (no CDN, no validator badge, no web fonts), and its try-it-out writes work.
+// UPDATE_SCREENSHOT=1 writes docs/reference.png.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from '../support/chromium.ts';
 import { createTestApp, type TestApp } from '../support/platform.ts';
+
+/** A name that is neither localhost nor an address: what a browser elsewhere on the network would use. */
+const HOST = 'academy.intranet.test';
 
 describe('interactive API docs at /docs', { skip: skipWithoutChromium }, () => {
   let app: TestApp;
@@ -21,12 +25,9 @@ describe('interactive API docs at /docs', { skip: skipWithoutChromium }, () => {
 
   before(async () => {
     app = await createTestApp();
-    const listening = new URL(await app.http.listen({ port: 0, host: '0.0.0.0' }));
-    const outward = Object.values(networkInterfaces())
-      .flat()
-      .find((address) => address && address.family === 'IPv4' && !address.internal);
-    origin = `http://${outward?.address ?? '127.0.0.1'}:${listening.port}`;
-    browser = await launchChromium();
+    const listening = new URL(await app.http.listen({ port: 0, host: '127.0.0.1' }));
+    origin = `http://${HOST}:${listening.port}`;
+    browser = await launchChromium([`--host-resolver-rules=MAP ${HOST} 127.0.0.1`]);
     page = await browser.newPage();
     page.on('request', (request) => requests.push(request.url()));
     page.on('console', (message) => /Content Security Policy|Refused to/.test(message.text()) && refusals.push(message.text()));
@@ -39,9 +40,12 @@ describe('interactive API docs at /docs', { skip: skipWithoutChromium }, () => {
   });
 
   test('is served over plain HTTP without asking for https, under its own title', async () => {
-    const res = await fetch(`${origin}/docs/static/index.html`);
-    assert.equal(res.status, 200);
-    const csp = res.headers.get('content-security-policy') ?? '';
+    // Asked by the page itself: only the browser knows the host name.
+    const [status, csp] = await page.evaluate(async () => {
+      const answer = await fetch('/docs/static/index.html');
+      return [answer.status, answer.headers.get('content-security-policy') ?? ''] as const;
+    });
+    assert.equal(status, 200);
     assert.match(csp, /default-src 'self'/);
     assert.doesNotMatch(csp, /upgrade-insecure-requests/);
     assert.equal(await page.title(), 'Academy API reference');

@@ -10,8 +10,8 @@ const available = process.env.TEST_CHROMIUM !== '0' && existsSync(executablePath
 export const skipWithoutChromium: string | false =
   !available && !ci ? `Chromium not available at ${executablePath} (install Debian's chromium or set CHROMIUM_PATH)` : false;
 
-/** A headless Chromium that talks to nothing but the pages under test. */
-export function launchChromium(): Promise<Browser> {
+/** A headless Chromium that talks to nothing but the pages under test; `extraArgs` e.g. a host-name mapping. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath,
     args: [
@@ -23,6 +23,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }
