@@ -126,32 +126,31 @@ function cellText(value: unknown): string {
   return '';
 }
 
-/** The rows of a spreadsheet's first sheet, streamed, each with its row number as its line. */
+/**
+ * The rows of a spreadsheet's first sheet, each with its row number as its line. Read whole rather
+ * than streamed: exceljs's streaming reader, given a sheet before the workbook's part, now and then
+ * failed on a file it had just read ("reading 'sheets'"). An import's spreadsheet is small (the
+ * console takes 10 MB; a million cells is a CSV's job).
+ */
 async function* xlsxRecords(file: string): AsyncGenerator<SourceRecord> {
   // Loaded only for a spreadsheet: exceljs and its dependencies take most of a second to load.
   const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(file, {
-    entries: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    worksheets: 'emit',
-  });
+  const workbook = new ExcelJS.Workbook();
   try {
-    for await (const sheet of workbook) {
-      for await (const row of sheet as AsyncIterable<{ number: number; values: unknown[] }>) {
-        // `values` is 1-based: index 0 is always empty.
-        const record = (row.values ?? []).slice(1).map(cellText);
-        while (record.length > 0 && record[record.length - 1]?.trim() === '') record.pop();
-        if (record.length === 0) continue;
-        // How far into the file a row ends is not known while the sheet is unzipped.
-        yield { record, line: row.number, bytes: null };
-      }
-      break; // the first sheet only
-    }
+    await workbook.xlsx.readFile(file);
   } catch (error) {
-    if (error instanceof BrokenFileError) throw error;
     throw new BrokenFileError(1, `The file is not a readable XLSX spreadsheet: ${(error as Error).message}`);
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) return;
+  for (let number = 1; number <= sheet.rowCount; number++) {
+    // `values` is 1-based: index 0 is always empty.
+    const values = sheet.getRow(number).values as unknown[];
+    const record = (Array.isArray(values) ? values.slice(1) : []).map(cellText);
+    while (record.length > 0 && record[record.length - 1]?.trim() === '') record.pop();
+    if (record.length === 0) continue;
+    // How far into the file a row ends is not known once the sheet is unzipped.
+    yield { record, line: number, bytes: null };
   }
 }
 
