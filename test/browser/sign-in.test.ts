@@ -73,6 +73,10 @@ describe('staff sign-in in a browser', { skip: skipWithoutChromium }, () => {
     await page.fill('#f-password_confirmation', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(`${origin}/console`);
+    assert.match((await page.textContent('.masthead')) ?? '', /Katherine Johnson/, 'the console’s home, with who is signed in');
+    // The name in the masthead leads to the user's own page.
+    await page.click('.masthead a[href="/console/account"]');
+    await page.waitForURL(`${origin}/console/account`);
     assert.match((await page.textContent('main')) ?? '', /Signed in as Katherine Johnson/);
 
     await page.click('text=Sign out');
@@ -84,7 +88,7 @@ describe('staff sign-in in a browser', { skip: skipWithoutChromium }, () => {
     await page.fill('#f-password', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(`${origin}/console`);
-    assert.match((await page.textContent('main')) ?? '', /Signed in as Katherine Johnson/);
+    assert.match((await page.textContent('.masthead')) ?? '', /Katherine Johnson/);
     assert.deepEqual(errors, [], 'no error in the page (the CSP refuses nothing it needs)');
   });
 

@@ -97,7 +97,7 @@ describe('the demo academy (seed --demo)', () => {
     const password = 'northwind-demo-console-2026';
     const done = await browser.submit(page, '/console/password/reset', { token, password, password_confirmation: password });
     assert.equal(done.statusCode, 303, done.body);
-    const home = await browser.request('GET', '/console');
+    const home = await browser.request('GET', '/console/account');
     assert.equal(home.statusCode, 200);
     assert.ok(home.body.includes('Demo Administrator'));
     assert.match(home.body, /users\.manage/, 'an administrator');

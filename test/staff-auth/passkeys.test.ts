@@ -63,12 +63,13 @@ describe('passkeys in a browser', { skip: skipWithoutChromium }, () => {
       .where('user_id', '=', userId)
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
+  /** Signs in with the password, to the user's own page (where passkeys are added). */
   const signInWithPassword = async (page: Page, email: string) => {
-    await page.goto(`${origin}/console/sign-in`);
+    await page.goto(`${origin}/console/sign-in?next=${encodeURIComponent('/console/account')}`);
     await page.fill('#f-email', email);
     await page.fill('#f-password', PASSWORD);
     await page.click('form[action="/console/sign-in"] button[type=submit]');
-    await page.waitForURL(`${origin}/console`);
+    await page.waitForURL(`${origin}/console/account`);
   };
   const signInWithPasskey = async (page: Page) => {
     await page.goto(`${origin}/console/sign-in`);
@@ -115,7 +116,7 @@ describe('passkeys in a browser', { skip: skipWithoutChromium }, () => {
     await page.waitForURL(`${origin}/console/sign-in`);
     await signInWithPasskey(page);
     await page.waitForURL(`${origin}/console`);
-    assert.match((await page.textContent('main')) ?? '', new RegExp(`Signed in as ${name}`));
+    assert.match((await page.textContent('.masthead')) ?? '', new RegExp(name));
     assert.equal((await lastSession(user.id)).method, 'passkey');
     assert.ok((await passkeysOf(user.id))[0]?.last_used_at, 'its last use is kept');
     const events = await app.platform.database.db
@@ -135,6 +136,8 @@ describe('passkeys in a browser', { skip: skipWithoutChromium }, () => {
     );
     assert.match(String(events[2]?.changes), /passkey/);
 
+    await page.goto(`${origin}/console/account`);
+    assert.match((await page.textContent('main')) ?? '', new RegExp(`Signed in as ${name}`));
     await page.click('text=Remove');
     await page.waitForSelector('text=You have no passkey yet');
     assert.equal((await passkeysOf(user.id)).length, 0);
@@ -165,7 +168,7 @@ describe('passkeys in a browser', { skip: skipWithoutChromium }, () => {
     await page.goto(`${origin}${link.pathname}${link.search}`);
     await page.click('text=Activate with a passkey');
     await page.waitForURL(`${origin}/console`);
-    assert.match((await page.textContent('main')) ?? '', /Signed in as Ada Lovelace/);
+    assert.match((await page.textContent('.masthead')) ?? '', /Ada Lovelace/);
     const user = await app.platform.database.db
       .selectFrom('users')
       .select(['status', 'password_hash'])

@@ -29,6 +29,8 @@ describe('staff sign-in', () => {
   const signIn = (browser: FormClient, email: string, password: string, next = '/console') =>
     browser.submit(`/console/sign-in?next=${encodeURIComponent(next)}`, '/console/sign-in', { email, password, next });
   const home = (browser: FormClient) => browser.request('GET', '/console');
+  /** The user's own page: their sessions, passkeys and password. */
+  const account = (browser: FormClient) => browser.request('GET', '/console/account');
   const openSessions = async (userId: number) =>
     (
       await app.platform.database.db
@@ -178,11 +180,13 @@ describe('staff sign-in', () => {
     const phone = formClient(app.http);
     const tablet = formClient(app.http);
     for (const browser of [laptop, phone, tablet]) await signIn(browser, user.email, PASSWORD);
-    const page = await home(laptop);
+    const page = await account(laptop);
+    assert.equal(page.statusCode, 200, page.body);
     const ends = [...page.body.matchAll(/action="\/console\/sessions\/(\d+)\/end"/g)].map((m) => m[1]);
     assert.equal(ends.length, 2, 'the two other sessions can be ended, not this one');
     const ended = await laptop.request('POST', `/console/sessions/${ends[0]}/end`, { _csrf: laptop.csrfOf(page.body) });
     assert.equal(ended.statusCode, 303);
+    assert.equal(ended.headers.location, '/console/account', 'back to the account page');
     assert.equal(await openSessions(user.id), 2);
 
     const weak = await laptop.request('POST', '/console/password', {
@@ -237,8 +241,8 @@ describe('staff sign-in', () => {
     const done = await browser.submit(page, '/console/password/reset', { token, password: PASSWORD, password_confirmation: PASSWORD });
     assert.equal(done.statusCode, 303, done.body);
     assert.equal(done.headers.location, '/console');
-    const home = await browser.request('GET', '/console');
-    assert.ok(home.body.includes('Signed in as <strong>First Administrator</strong>'), home.body.slice(0, 500));
+    const own = await browser.request('GET', '/console/account');
+    assert.ok(own.body.includes('Signed in as <strong>First Administrator</strong>'), own.body.slice(0, 500));
     // status only: an HTML page saying the link no longer works
     assert.equal((await formClient(app.http).request('GET', page)).statusCode, 404, 'the link works once');
     const other = formClient(app.http);

@@ -26,6 +26,9 @@ import {
   WEBAUTHN_SCRIPT,
 } from './web.ts';
 
+/** The signed-in user's own page: their sessions, passkeys and password (the console's home is `/console`). */
+export const ACCOUNT_PATH = '/console/account';
+
 /** Pages anyone may open: counted per client address, apart from the API's anonymous requests. */
 const PAGE: Access = { public: 'anonymous', counter: 'console' };
 /** Forms that try a password or send mail: the stricter per-address limit of public routes. */
@@ -61,8 +64,9 @@ export function acceptForms(app: FastifyInstance): void {
 }
 
 /**
- * Staff sign-in on the web (CONTRACT, "Staff sign-in and the console"): the sign-in page, the signed-in
- * home with the user's sessions and password, sign-out, and the password reset by email. Every POST
+ * Staff sign-in on the web (CONTRACT, "Staff sign-in and the console"): the sign-in page, the user's
+ * own account page (`/console/account`: their sessions, passkeys and password), sign-out, and the
+ * password reset by email. Every POST
  * carries a CSRF token (`_csrf`); without a valid one it is a 403 and changes nothing.
  */
 export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
@@ -106,7 +110,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
       reply,
       status,
       'Your account',
-      html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}<p>Signed in as <strong>${user.name}</strong> (${user.email}).</p><p>You may: ${permissions}.</p>${buttonForm('/console/sign-out', 'Sign out', token, 'primary')}
+      html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}<p><a href="/console">← The console</a></p><p>Signed in as <strong>${user.name}</strong> (${user.email}).</p><p>You may: ${permissions}.</p>${buttonForm('/console/sign-out', 'Sign out', token, 'primary')}
 <h2>Your sessions</h2><table><thead><tr><th scope="col">Signed in</th><th scope="col">How</th><th scope="col">Browser</th><th scope="col"></th></tr></thead><tbody>${rows}</tbody></table>${sessions.length > 1 ? buttonForm('/console/sessions/end-others', 'Sign out everywhere else', token) : ''}
 
 <h2>Passkeys</h2><p>Sign in with your device's screen lock or a security key instead of your password.</p>${
@@ -161,7 +165,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
       reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
     );
 
-    app.get('/console', { config: { access: PAGE }, schema: hide }, async (request, reply) => {
+    app.get(ACCOUNT_PATH, { config: { access: PAGE }, schema: hide }, async (request, reply) => {
       const found = await signedIn(request, reply);
       if (!found) return reply;
       return homePage(
@@ -224,7 +228,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
         const id = /^[1-9][0-9]{0,15}$/.test(request.params.id) ? Number(request.params.id) : Number.NaN;
         if (!Number.isSafeInteger(id)) throw new NotFoundError();
         await auth.endOwn(session, id, request.ctx);
-        return reply.code(303).header('location', '/console').send();
+        return reply.code(303).header('location', ACCOUNT_PATH).send();
       },
     );
 
@@ -232,7 +236,7 @@ export function consoleAuthPages(deps: ConsoleAuthDeps): FastifyPluginAsync {
       const session = await signedInPost(request, reply);
       if (!session) return reply;
       await auth.endOthers(session, request.ctx);
-      return reply.code(303).header('location', '/console').send();
+      return reply.code(303).header('location', ACCOUNT_PATH).send();
     });
 
     app.post('/console/password', { config: { access: ATTEMPT }, schema: hide }, async (request, reply) => {

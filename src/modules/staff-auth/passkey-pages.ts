@@ -4,7 +4,7 @@ import type { Access } from '../../http/access.ts';
 import { AppError, NotFoundError } from '../../platform/errors.ts';
 import type { UserService } from '../users/service.ts';
 import { startAccepted } from './invitation.ts';
-import { acceptForms, type ConsoleAuthDeps, metaOf, renderErrorsAsPages } from './pages.ts';
+import { ACCOUNT_PATH, acceptForms, type ConsoleAuthDeps, metaOf, renderErrorsAsPages } from './pages.ts';
 import type { PasskeyService, RelyingParty } from './passkeys.ts';
 import type { SessionWithUser } from './repository.ts';
 import type { StartedSession } from './service.ts';
@@ -78,7 +78,7 @@ export function passkeyPages(deps: PasskeyPagesDeps): FastifyPluginAsync {
         const { user } = await signedIn(request);
         const body = bodyOf(request);
         await passkeys.register(user, body.response as RegistrationResponseJSON, text(body.name), await relyingParty(request), request.ctx);
-        return answer(reply, 201, { location: '/console' });
+        return answer(reply, 201, { location: ACCOUNT_PATH });
       } catch (error) {
         return refusal(reply, error);
       }
@@ -94,7 +94,7 @@ export function passkeyPages(deps: PasskeyPagesDeps): FastifyPluginAsync {
         const id = /^[1-9][0-9]{0,15}$/.test(request.params.id) ? Number(request.params.id) : Number.NaN;
         if (!Number.isSafeInteger(id)) throw new NotFoundError();
         await passkeys.remove(session.user, id, request.ctx);
-        return reply.code(303).header('location', '/console').send();
+        return reply.code(303).header('location', ACCOUNT_PATH).send();
       },
     );
 
