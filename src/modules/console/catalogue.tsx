@@ -481,6 +481,13 @@ function CoursePage(props: {
         </>
       )}
       <h2>Sessions</h2>
+      {may(viewer, 'catalogue.manage') && (
+        <div class="actions">
+          <a class="button" href={`${coursePath(course.slug)}/sessions/new`}>
+            New session
+          </a>
+        </div>
+      )}
       {props.sessions.length === 0 ? (
         <p>This course has no sessions yet.</p>
       ) : (
@@ -502,7 +509,11 @@ function CoursePage(props: {
             <tbody>
               {props.sessions.map((session) => (
                 <tr>
-                  <td safe>{session.name}</td>
+                  <td>
+                    <a href={`${coursePath(course.slug)}/sessions/${session.id}`} safe>
+                      {session.name}
+                    </a>
+                  </td>
                   <td class="nowrap" safe>{`${formatDate(session.starts_on)} – ${formatDate(session.ends_on)}`}</td>
                   <td safe>{session.workflow_state.replace(/_/g, ' ')}</td>
                   <td class="number" safe>{`${session.confirmed_count} / ${session.max_participants}`}</td>

@@ -12,10 +12,30 @@ import { formatTime, may, type Viewer } from './viewer.ts';
 const SECTIONS: readonly { key: Section; label: string; href: string; permission?: Permission }[] = [
   { key: 'home', label: 'Home', href: '/console' },
   { key: 'catalogue', label: 'Catalogue', href: '/console/courses' },
+  { key: 'students', label: 'Students', href: '/console/students' },
+  { key: 'certificates', label: 'Certificates', href: '/console/certificates' },
+  { key: 'approvals', label: 'Approvals', href: '/console/approvals' },
+  { key: 'documents', label: 'Documents', href: '/console/documents' },
+  { key: 'reports', label: 'Reports', href: '/console/reports' },
+  { key: 'staff', label: 'Staff', href: '/console/staff' },
+  { key: 'operations', label: 'Operations', href: '/console/operations' },
   { key: 'audit', label: 'Audit', href: '/console/audit', permission: 'audit.read' },
+  { key: 'settings', label: 'Settings', href: '/console/settings' },
 ];
 
-export type Section = 'home' | 'catalogue' | 'audit' | 'search';
+export type Section =
+  | 'home'
+  | 'catalogue'
+  | 'audit'
+  | 'search'
+  | 'staff'
+  | 'operations'
+  | 'settings'
+  | 'approvals'
+  | 'documents'
+  | 'reports'
+  | 'students'
+  | 'certificates';
 
 /**
  * A whole console page: a skip link, the masthead (the product, the search box, who is signed in
@@ -65,7 +85,10 @@ export function Layout(props: { viewer?: Viewer | undefined; title: string; sect
           )}
           {viewer ? (
             <div class="who">
-              <span safe>{viewer.user.name}</span>
+              <a href="/console/account">
+                <span safe>{viewer.user.name}</span>
+                <span class="visually-hidden">: your account</span>
+              </a>
               <form method="post" action="/console/sign-out" class="inline">
                 <Csrf token={viewer.csrf} />
                 <button type="submit" class="secondary">

@@ -1,5 +1,9 @@
+import { createJobMetricsRepository } from '../../platform/jobs/metrics-repository.ts';
 import type { AcademyModule } from '../manifest.ts';
+import { createHomeReads } from './home-data.ts';
 import { consolePages } from './pages.ts';
+import { createRoster } from './roster.ts';
+import { createSubjectReader } from './subjects.ts';
 
 /**
  * The console: the academy's administration on the web for staff, over the same services as the
@@ -19,6 +23,36 @@ export const consoleModule = {
       workflows: services.workflows,
       audit: services.audit,
       search: services.search,
+      home: createHomeReads(platform.database.db),
+      users: services.users,
+      tasks: services.tasks,
+      integrations: services.integrations,
+      webhooks: services.webhooks,
+      tokens: platform.tokens,
+      health: services.health,
+      jobs: createJobMetricsRepository(platform.database.db),
+      enrolments: services.enrolments,
+      students: services.students,
+      meetings: services.meetings,
+      assessments: services.assessments,
+      resources: services.resources,
+      roster: createRoster(platform.database.db),
+      documents: services.documents,
+      reports: services.reports,
+      subjects: createSubjectReader(platform.database.db),
+      studentPages: {
+        students: services.students,
+        applications: services.applications,
+        enrolments: services.enrolments,
+        certificates: services.certificates,
+        documents: services.documents,
+        courses: services.courses,
+        db: platform.database.db,
+        secrets: platform.secrets,
+        dataDir: platform.config.dataDir,
+        publicUrl: platform.config.publicUrl,
+        maxPageSize: platform.config.maxPageSize,
+      },
       maxPageSize: platform.config.maxPageSize,
     });
     return async (app) => {

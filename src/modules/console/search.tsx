@@ -16,7 +16,9 @@ const MAX_TEXT = 200;
  */
 function consolePathOf(hit: SearchHit): string | undefined {
   if (hit.type === 'course' && typeof hit.slug === 'string') return coursePath(hit.slug);
-  if (hit.type === 'session' && typeof hit.course === 'string') return coursePath(hit.course);
+  if (hit.type === 'session' && typeof hit.course === 'string') return `${coursePath(hit.course)}/sessions/${hit.id}`;
+  if (hit.type === 'student') return `/console/students/${hit.id}`;
+  if (hit.type === 'certificate') return `/console/certificates/${hit.id}`;
   return undefined;
 }
 
