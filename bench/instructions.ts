@@ -93,11 +93,22 @@ function dumped(dir: string, dump: number): { main: number; all: number } {
  * weigh on each request a hundred times more than they do: their rate, from the idle window, is
  * taken off the loaded window's count before it is divided by the requests made in it.
  */
-async function count(name: string, env: Record<string, string>, windows: Windows, first?: Recorded): Promise<Counted> {
+/** Where a counted server comes from, and what is asked of it. */
+interface CountOptions {
+  /** The first request's answer, for replay.ts. */
+  first?: Recorded;
+  /** Another checkout of Academy (BENCH_COMPARE): its bench script is run instead of this one's. */
+  checkout?: string;
+  /** The path to load, found on the running server (untimed) instead of the URL it announces. */
+  locate?: (base: string, headers: Record<string, string>) => Promise<string>;
+}
+
+async function count(name: string, env: Record<string, string>, windows: Windows, options: CountOptions = {}): Promise<Counted> {
   const dir = mkdtempSync(path.join(tmpdir(), 'academy-callgrind-'));
   let child: ChildProcess | undefined;
+  const script = options.checkout ? path.join(options.checkout, 'bench', name) : fileURLToPath(new URL(name, import.meta.url));
   try {
-    child = fork(fileURLToPath(new URL(name, import.meta.url)), [], {
+    child = fork(script, [], {
       execPath: 'valgrind',
       execArgv: [
         '--tool=callgrind',
@@ -112,13 +123,14 @@ async function count(name: string, env: Record<string, string>, windows: Windows
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const started = child;
-    const ready = new Promise<{ url: string; token?: string }>((resolve, reject) => {
-      started.once('message', (message) => resolve(message as { url: string; token?: string }));
+    const ready = new Promise<{ url: string; base?: string; token?: string }>((resolve, reject) => {
+      started.once('message', (message) => resolve(message as { url: string; base?: string; token?: string }));
       started.once('exit', (code) => reject(new Error(`${name} exited under valgrind (code ${code}); see ${dir}/valgrind.log`)));
     });
-    if (first) child.send(first);
-    const { url, token } = await ready;
-    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    if (options.first) child.send(options.first);
+    const announced = await ready;
+    const headers: Record<string, string> = announced.token ? { authorization: `Bearer ${announced.token}` } : {};
+    const url = options.locate && announced.base ? `${announced.base}${await options.locate(announced.base, headers)}` : announced.url;
     const job = { url, headers, connections: 1 };
     await runWrk({ ...job, durationSeconds: windows.warmup }, 1);
     const pid = child.pid as number;
@@ -198,7 +210,7 @@ export async function instructionsBench(): Promise<BenchRow[]> {
           await stop(server.child);
         }
         log('a copy of the answer under callgrind');
-        const copy = await count('replay.ts', {}, windows, recorded);
+        const copy = await count('replay.ts', {}, windows, { first: recorded });
         rows.push(
           countedRow(
             'fastify sending a copy of the answer (no work)',
@@ -217,9 +229,50 @@ export async function instructionsBench(): Promise<BenchRow[]> {
           ? "; under valgrind requests are over a millisecond apart, so SQLite's data_version (read at most once a millisecond) is read for every one"
           : '';
       rows.push(countedRow(`GET /api/v1/organization (token, ${dialect})`, academy, hello, note));
+      if (dialect === 'sqlite') {
+        log('the session read on sqlite under callgrind');
+        const session = await count('app-server.ts', {}, windows, { locate: sessionPath });
+        rows.push(countedRow('GET /api/v1/courses/{course}/sessions/{session} (token, sqlite, demo data)', session, hello, note));
+        const other = compareCheckout();
+        if (other) {
+          // The same two reads served by another build (each over its own demo data), counted alike.
+          log(`the same reads from ${other.label} under callgrind`);
+          const organization = await count('app-server.ts', {}, windows, { checkout: other.dir });
+          rows.push(countedRow(`GET /api/v1/organization (token, sqlite, ${other.label})`, organization, hello, note));
+          const otherSession = await count('app-server.ts', {}, windows, { checkout: other.dir, locate: sessionPath });
+          rows.push(
+            countedRow(`GET /api/v1/courses/{course}/sessions/{session} (token, sqlite, ${other.label})`, otherSession, hello, note),
+          );
+        }
+      }
     } finally {
       await database.drop();
     }
   }
   return [...rows, ...skipped.map((row) => ({ ...row, suite: 'instructions' }))];
+}
+
+/** The first session of the first course that has one, as the API lists them (the demo data's). */
+async function sessionPath(base: string, headers: Record<string, string>): Promise<string> {
+  const courses = (await (await fetch(`${base}/api/v1/courses?per_page=100`, { headers })).json()) as { data: { slug: string }[] };
+  for (const { slug } of courses.data) {
+    const sessions = (await (await fetch(`${base}/api/v1/courses/${slug}/sessions`, { headers })).json()) as { data?: { id: number }[] };
+    const first = sessions.data?.[0];
+    if (first) return `/api/v1/courses/${slug}/sessions/${first.id}`;
+  }
+  throw new Error('no course of the demo data has a session');
+}
+
+/**
+ * BENCH_COMPARE: another checkout of Academy (a directory with its own `bench/` and `node_modules`),
+ * whose server is counted beside this one's: a change of the request path, told apart from noise.
+ */
+function compareCheckout(): { dir: string; label: string } | null {
+  const dir = process.env.BENCH_COMPARE;
+  if (!dir) return null;
+  let label = path.basename(dir);
+  try {
+    label = `build ${execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()}`;
+  } catch {}
+  return { dir: path.resolve(dir), label };
 }

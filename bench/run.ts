@@ -6,6 +6,8 @@
 //   BENCH_ROUNDS=1          the http suite's alternating rounds of each target and a hello world (median shown)
 //   BENCH_SCALE=1           the catalogue suite's data set (academy seed --scale N), kept in .bench/
 //   BENCH_DATABASES=sqlite,postgres   BENCH_SQL_RUNS=500   BENCH_REBUILD=1 (build the data sets again)
+//   BENCH_COMPARE=DIR       the instructions suite also counts the reads of another checkout (its own
+//                           bench/ and node_modules), e.g. a git worktree of an earlier commit
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { catalogueBench } from './catalogue.ts';
