@@ -147,8 +147,8 @@ describe('the TypeScript client against a live server', () => {
 
     const { data, error, response } = await academy.GET('/api/v1/students/{student}', { params });
     assert.equal(data, undefined);
-    assert.equal(error?.code, 'not_found');
     assert.equal(response.status, 404);
+    assert.equal(error?.code, 'not_found');
 
     const thrown = await unwrap(academy.GET('/api/v1/students/{student}', { params })).then(
       () => assert.fail('a 404 throws'),
@@ -201,6 +201,7 @@ describe('the TypeScript client against a live server', () => {
     const report = await unwrap(academy.POST('/api/v1/reports', { body: { type: 'enrolments', format: 'csv' } }));
     assert.ok(Date.now() - started >= 1000, 'waited for Retry-After: 1');
     assert.equal(retries.length, 1);
+    // status only: the test's proxy answered it, with no body of the API's
     assert.equal(retries[0]?.response?.status, 503);
     assert.equal(retries[0]?.delayMs, 1000);
     assert.equal(keys.length, 2);
@@ -303,6 +304,7 @@ describe('the TypeScript client against a live server', () => {
     assert.equal(data?.data.length, 1);
     assert.equal(retries.length, 1, 'one retry');
     const [retry] = retries;
+    // status only: a retry event's response, whose body the client does not read before it waits
     assert.equal(retry?.response?.status, 429);
     const retryAfter = Number(retry?.response?.headers.get('retry-after'));
     assert.ok(retryAfter >= 1 && retryAfter <= 5, `Retry-After ${retryAfter}`);

@@ -182,6 +182,7 @@ describe('console: approvals', () => {
       _csrf: approver.browser.csrfOf(after.body),
       to_state: 'rejected',
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(again.statusCode, 409, again.body);
     assert.ok(textOf(again.body).includes('A course_approval instance cannot move from approved to rejected.'));
     assert.match(again.body, new RegExp(`<a href="${page}">Go back</a>`));
@@ -192,15 +193,18 @@ describe('console: approvals', () => {
     const approver = await approverIn();
     const page = `/console/approvals/${review.id}`;
     const empty = await approver.browser.submit(page, `${page}/transition`, { to_state: '', comment: 'Why & how' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(empty.statusCode, 422, empty.body);
     assert.ok(textOf(empty.body).includes('There is a problem'));
     assert.match(empty.body, /<a href="#f-to_state">The to_state field must not be empty\.<\/a>/);
     assert.match(empty.body, /id="f-to_state"[^>]*aria-invalid="true"/);
     assert.match(empty.body, /<textarea id="f-comment"[^>]*>Why &amp; how<\/textarea>/, 'the comment kept');
     const unknown = await approver.browser.submit(page, `${page}/transition`, { to_state: 'published' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(unknown.statusCode, 422);
     assert.ok(textOf(unknown.body).includes('The to_state must be a state of course_approval'));
     const long = await approver.browser.submit(page, `${page}/transition`, { to_state: 'approved', comment: 'x'.repeat(2001) });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(long.statusCode, 422);
     assert.ok(textOf(long.body).includes('The comment field must be at most 2000 characters long.'));
     assert.equal((await instanceRow(review.id)).state, 'pending');
@@ -213,6 +217,7 @@ describe('console: approvals', () => {
     const page = `/console/approvals/${review.id}`;
     for (const who of [viewer, coordinator]) {
       const res = await who.browser.submit(page, `${page}/transition`, { to_state: 'approved', comment: 'Mine now' });
+      // status only: a console page (HTML, no JSON code)
       assert.equal(res.statusCode, 403, res.body);
       assert.match(String(res.headers['content-type']), /^text\/html/);
       assert.ok(
@@ -220,12 +225,16 @@ describe('console: approvals', () => {
       );
     }
     const forged = await approver.browser.request('POST', `${page}/transition`, { _csrf: 'forged', to_state: 'approved' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(forged.statusCode, 403);
     assert.equal((await instanceRow(review.id)).state, 'pending');
     assert.equal(await decisionCount(review.id), 0);
     const missing = await approver.browser.submit(page, '/console/approvals/999999/transition', { to_state: 'approved' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(missing.statusCode, 404);
+    // status only: a console page (HTML, no JSON code)
     assert.equal((await approver.browser.request('GET', '/console/approvals/0')).statusCode, 404);
+    // status only: a console page (HTML, no JSON code)
     assert.equal((await approver.browser.request('GET', '/console/approvals/abc')).statusCode, 404);
   });
 
@@ -284,6 +293,7 @@ describe('console: approvals', () => {
     assert.ok(!theirs.body.includes('name="workflow"'));
 
     const wrong = await approver.browser.request('GET', '/console/approvals?workflow=nothing');
+    // status only: a console page (HTML, no JSON code)
     assert.equal(wrong.statusCode, 422);
   });
 });

@@ -63,12 +63,14 @@ describe('console: the audit trail', () => {
   test('filters that are not valid are shown beside their fields (422)', async () => {
     const administrator = await signedInStaff(app, ['administrator'], unique('Administrator'));
     const res = await administrator.browser.request('GET', '/console/audit?actor_type=robot&subject=Course%2012&since=2026-02-30');
+    // status only: a console page (HTML, no JSON code)
     assert.equal(res.statusCode, 422);
     const text = textOf(res.body);
     assert.ok(text.includes('The actor_type field must be one of'), text);
     assert.ok(text.includes('The subject field must be a kind of record, or a kind and an id, such as course or course:12.'), text);
     assert.match(res.body, /id="f-subject"[^>]*value="Course 12"/, 'the value is kept');
     const day = await administrator.browser.request('GET', '/console/audit?since=2026-02-30');
+    // status only: a console page (HTML, no JSON code)
     assert.equal(day.statusCode, 422);
     assert.ok(textOf(day.body).includes('The since field must be a date that exists'));
   });
@@ -78,6 +80,7 @@ describe('console: the audit trail', () => {
     const home = await coordinator.browser.request('GET', '/console/courses');
     assert.ok(!home.body.includes('href="/console/audit"'), 'no Audit section');
     const res = await coordinator.browser.request('GET', '/console/audit');
+    // status only: a console page (HTML, no JSON code)
     assert.equal(res.statusCode, 403);
     assert.ok(textOf(res.body).includes('This needs the audit.read permission'), textOf(res.body));
     const administrator = await signedInStaff(app, ['administrator'], unique('Administrator'));

@@ -77,6 +77,7 @@ describe('console: the catalogue', () => {
     const page = '/console/courses/new';
     const slug = `${tag}-project-management`;
     const bad = await coordinator.browser.submit(page, '/console/courses', { ...fields('Project Management!', ''), code: 'PM-1&2' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(bad.statusCode, 422, bad.body);
     const text = textOf(bad.body);
     assert.ok(text.includes('There is a problem'), 'an error summary');
@@ -92,6 +93,7 @@ describe('console: the catalogue', () => {
     assert.equal(taken.statusCode, 303, taken.body);
     assert.equal(taken.headers.location, `/console/courses/${slug}?notice=created`);
     const again = await coordinator.browser.submit(page, '/console/courses', { ...fields(slug, 'Again'), code: `${tag}-OTHER` });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(again.statusCode, 422);
     assert.ok(textOf(again.body).includes(`a course with the slug "${slug}" exists already`), 'the service’s own rule, beside the field');
 
@@ -145,6 +147,7 @@ describe('console: the catalogue', () => {
     assert.ok(textOf(secondPage.body).includes('Showing 3–3 of 3'));
 
     const wrong = await coordinator.browser.request('GET', '/console/courses?sort=colour');
+    // status only: a console page (HTML, no JSON code)
     assert.equal(wrong.statusCode, 422);
     assert.ok(textOf(wrong.body).includes('The sort field must be one of: id, title, price, created_at, updated_at.'));
   });
@@ -188,6 +191,7 @@ describe('console: the catalogue', () => {
       _csrf: coordinator.browser.csrfOf(archived.body),
       to_state: 'draft',
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(refused.statusCode, 409);
     assert.ok(textOf(refused.body).includes('A course cannot move from archived to draft.'));
     assert.match(refused.body, new RegExp(`<a href="${page}">Go back</a>`));
@@ -212,6 +216,7 @@ describe('console: the catalogue', () => {
     const before = await courseCount();
     const csrf = viewer.browser.csrfOf(list.body);
     const create = await viewer.browser.request('POST', '/console/courses', { _csrf: csrf, ...fields(`${tag}-by-viewer`, 'By a viewer') });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(create.statusCode, 403, create.body);
     assert.ok(textOf(create.body).includes('This needs the catalogue.manage permission'), textOf(create.body));
     assert.match(String(create.headers['content-type']), /^text\/html/);
@@ -219,6 +224,7 @@ describe('console: the catalogue', () => {
 
     for (const to of ['review', 'approved', 'published', 'archived']) {
       const move = await viewer.browser.request('POST', `/console/courses/${slug}/transition`, { _csrf: csrf, to_state: to });
+      // status only: a console page (HTML, no JSON code)
       assert.equal(move.statusCode, 403, `${to}: ${move.body}`);
     }
     assert.equal((await course(slug))?.status, 'draft', 'nothing changed');
@@ -236,9 +242,11 @@ describe('console: the catalogue', () => {
         ...extra,
         ...fields(`${tag}-forged`, 'Forged twice'),
       });
+      // status only: a console page (HTML, no JSON code)
       assert.equal(create.statusCode, 403, `${token}: ${create.body}`);
       assert.ok(textOf(create.body).includes('The form has expired or did not come from this site'));
       const move = await coordinator.browser.request('POST', `/console/courses/${slug}/transition`, { ...extra, to_state: 'review' });
+      // status only: a console page (HTML, no JSON code)
       assert.equal(move.statusCode, 403);
     }
     assert.equal(await courseCount(), before);

@@ -180,6 +180,7 @@ describe('console: documents', () => {
     const again = await coordinator.browser.request('POST', `/console/documents/${id}/archive`, {
       _csrf: coordinator.browser.csrfOf(shown.body),
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(again.statusCode, 409);
     assert.match(again.body, new RegExp(`<a href="/console/documents/${id}">Go back</a>`));
 
@@ -248,6 +249,7 @@ describe('console: documents', () => {
     assert.ok(textOf(gone.body).includes('The document is deleted. It stays listed'));
     assert.ok(!gone.body.includes('/download"'), 'no download link');
     assert.equal((await documentRow(secondId)).status, 'deleted');
+    // status only: a console page (HTML, no JSON code)
     assert.equal((await coordinator.browser.request('GET', `/console/documents/${secondId}/download`)).statusCode, 404);
     assert.ok(textOf((await coordinator.browser.request('GET', `/console/documents/${secondId}/delete`)).body).includes('deleted already'));
     const audit = await auditOf('document', secondId);
@@ -268,6 +270,7 @@ describe('console: documents', () => {
       ['type', ''],
       ['title', `${tag} Untyped & unfiled`],
     ]);
+    // status only: a console page (HTML, no JSON code)
     assert.equal(missing.statusCode, 422, missing.body);
     assert.ok(textOf(missing.body).includes('There is a problem'));
     assert.match(missing.body, /<a href="#f-type">The type field must be one of:/);
@@ -281,6 +284,7 @@ describe('console: documents', () => {
       type: 'application/octet-stream',
       content: Buffer.alloc(0),
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(empty.statusCode, 422, empty.body);
     assert.ok(textOf(empty.body).includes('The file field is required'));
     assert.match(empty.body, /<option value="employment_letter" selected>/);
@@ -290,6 +294,7 @@ describe('console: documents', () => {
       type: 'application/pdf',
       content: PNG,
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(image.statusCode, 415, image.body);
     assert.match(image.body, /<a href="#f-file">A employment_letter may be application\/pdf/);
     const student = await upload(
@@ -304,6 +309,7 @@ describe('console: documents', () => {
         content: smallPdf('x'),
       },
     );
+    // status only: a console page (HTML, no JSON code)
     assert.equal(student.statusCode, 422);
     assert.ok(textOf(student.body).includes('The student_id field must be a positive whole number id'));
 
@@ -322,6 +328,7 @@ describe('console: documents', () => {
         type: 'application/pdf',
         content: smallPdf('forged'),
       });
+      // status only: a console page (HTML, no JSON code)
       assert.equal(forged.statusCode, 403, `${JSON.stringify(fields)}: ${forged.body}`);
       assert.ok(textOf(forged.body).includes('The form has expired or did not come from this site'));
     }
@@ -340,9 +347,11 @@ describe('console: documents', () => {
       remoteAddress: coordinator.browser.address,
       payload: whole.payload.subarray(0, whole.payload.length - 60),
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(cut.statusCode, 400, cut.body);
     assert.ok(textOf(cut.body).includes('The upload was cut short or could not be read; nothing was kept.'), textOf(cut.body));
     const urlencoded = await coordinator.browser.request('POST', '/console/documents', { _csrf: token, type: 'course_document' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(urlencoded.statusCode, 415);
     assert.equal(await documentCount(), before, 'nothing kept');
     assert.equal(await storedFiles(), filesBefore, 'no file left in storage');
@@ -376,7 +385,9 @@ describe('console: documents', () => {
     assert.match(paged.body, /<a href="\/console\/documents\?type=training_certificate&(amp;)?per_page=2&(amp;)?page=1" rel="prev">/);
     const none = await coordinator.browser.request('GET', '/console/documents?type=training_certificate&status=deleted');
     assert.ok(textOf(none.body).includes('No document matches these filters.'));
+    // status only: a console page (HTML, no JSON code)
     assert.equal((await coordinator.browser.request('GET', '/console/documents?status=lost')).statusCode, 422);
+    // status only: a console page (HTML, no JSON code)
     assert.equal((await coordinator.browser.request('GET', '/console/documents/123456')).statusCode, 404);
   });
 
@@ -426,10 +437,12 @@ describe('console: documents', () => {
         content: smallPdf('Mine'),
       },
     );
+    // status only: a console page (HTML, no JSON code)
     assert.equal(uploaded.statusCode, 403, uploaded.body);
     assert.ok(textOf(uploaded.body).includes('This needs the documents.manage permission'), textOf(uploaded.body));
     for (const action of ['archive', 'delete']) {
       const refused = await viewer.browser.request('POST', `/console/documents/${id}/${action}`, { _csrf: csrf });
+      // status only: a console page (HTML, no JSON code)
       assert.equal(refused.statusCode, 403, `${action}: ${refused.body}`);
       assert.match(String(refused.headers['content-type']), /^text\/html/);
     }
@@ -541,6 +554,7 @@ describe('console: reports', () => {
     assert.ok(textOf(requested.body).includes('Requested') && textOf(requested.body).includes('Waiting for its turn'));
     assert.ok(requested.body.includes(`<a class="button" href="/console/reports/${id}">Refresh`), 'a way to see how far it has got');
     const early = await registrar.browser.request('GET', `/console/reports/${id}/download`);
+    // status only: a console page (HTML, no JSON code)
     assert.equal(early.statusCode, 409);
     assert.ok(textOf(early.body).includes('The report is requested; it can be downloaded once it is available.'));
 
@@ -592,6 +606,7 @@ describe('console: reports', () => {
       const text = textOf((await registrar.browser.request('GET', url)).body);
       assert.ok(text.includes('Generating') && text.includes('40% (2,000 rows so far)'), `${url}: ${text}`);
     }
+    // status only: a console page (HTML, no JSON code)
     assert.equal((await registrar.browser.request('GET', `/console/reports/${id}/download`)).statusCode, 409);
   });
 
@@ -600,15 +615,18 @@ describe('console: reports', () => {
     const before = await reportCount();
     const fields = { type: 'session_capacity', format: 'xlsx', course_id: 'first', session_id: '', status: '', from: '2027-01-01', to: '' };
     const res = await registrar.browser.submit('/console/reports/new', '/console/reports', fields);
+    // status only: a console page (HTML, no JSON code)
     assert.equal(res.statusCode, 422, res.body);
     assert.match(res.body, /<a href="#f-course_id">The parameters\.course_id field must be a whole number\.<\/a>/);
     assert.equal(inputValue(res.body, 'course_id'), 'first');
     assert.match(res.body, /<option value="xlsx" selected>/);
     const notTaken = await registrar.browser.submit('/console/reports/new', '/console/reports', { ...fields, course_id: '' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(notTaken.statusCode, 422);
     assert.match(notTaken.body, /<a href="#f-from">A session_capacity report does not take from/);
     assert.match(notTaken.body, /id="f-from"[^>]*aria-invalid="true"/);
     const noType = await registrar.browser.submit('/console/reports/new', '/console/reports', { ...fields, type: '', from: '' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(noType.statusCode, 422);
     assert.match(noType.body, /<a href="#f-type">The type field must be one of:/);
     assert.equal(await reportCount(), before);
@@ -631,9 +649,11 @@ describe('console: reports', () => {
       type: 'enrolments',
       format: 'csv',
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(requested.statusCode, 403, requested.body);
     assert.ok(textOf(requested.body).includes('This needs the reports.manage permission'));
     const download = await viewer.browser.request('GET', `/console/reports/${id}/download`);
+    // status only: a console page (HTML, no JSON code)
     assert.equal(download.statusCode, 403);
     assert.match(String(download.headers['content-type']), /^text\/html/);
     assert.equal(await reportCount(), before);

@@ -54,6 +54,7 @@ describe('console: operations, settings and home', () => {
   test('a webhook endpoint: its secret on the answer to the POST only, never on a later page; a test; a redelivery', async () => {
     const page = '/console/operations/webhooks';
     const bad = await admin.browser.submit(page, page, { url: 'ftp://files.example.org/in', 'event:no.such': 'on' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(bad.statusCode, 422, bad.body);
     assert.match(bad.body, /<a href="#f-url">/, 'the summary links to the field');
     assert.equal(inputValue(bad.body, 'url'), 'ftp://files.example.org/in');
@@ -99,6 +100,7 @@ describe('console: operations, settings and home', () => {
     const row = await db().selectFrom('webhook_deliveries').select('status').where('id', '=', failed.id).executeTakeFirstOrThrow();
     assert.equal(row.status, 'pending');
     const pending = await admin.browser.request('POST', `${page}/deliveries/${failed.id}/redeliver`, { _csrf: await csrfOf(admin, page) });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(pending.statusCode, 409, 'a pending delivery has its attempt queued already');
 
     assert.deepEqual(await auditOf('webhook_endpoint', endpoint.id), [
@@ -111,6 +113,7 @@ describe('console: operations, settings and home', () => {
   test('an API token: shown once, works against the API for its scopes, rotated, then revoked (the API answers 401)', async () => {
     const page = '/console/operations/tokens';
     const none = await admin.browser.submit(page, page, { name: 'x' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(none.statusCode, 422);
     assert.ok(textOf(none.body).includes('At least one scope is required.'), textOf(none.body));
 
@@ -136,6 +139,7 @@ describe('console: operations, settings and home', () => {
 
     const api = (secret: string, url = '/api/v1/courses') => app.http.inject({ method: 'GET', url, headers: bearer(secret) });
     assert.equal((await api(token)).statusCode, 200, 'it works against the API');
+    // status only: a console page (HTML, no JSON code)
     assert.equal((await api(token, '/api/v1/users')).statusCode, 403, 'for its scopes only');
 
     const rotated = await admin.browser.request('POST', `${page}/${record.id}/rotate`, { _csrf: admin.browser.csrfOf(list.body) });
@@ -156,6 +160,7 @@ describe('console: operations, settings and home', () => {
     assert.equal(revoked.headers.location, `${page}?notice=revoked`);
     await eventually(async () => (await api(replacement)).statusCode === 401, { what: 'the revoked token refused' });
     const again = await admin.browser.request('POST', `${page}/${next.id}/rotate`, { _csrf: await csrfOf(admin, page) });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(again.statusCode, 422, 'a revoked token cannot be rotated');
 
     assert.deepEqual(await auditOf('token', record.id), [byAdmin('token.created'), byAdmin('token.rotated')]);
@@ -197,6 +202,7 @@ describe('console: operations, settings and home', () => {
       .executeTakeFirstOrThrow();
     assert.equal(Boolean(disabled.enabled), false);
     const refused = await admin.browser.request('POST', `${page}/run`, { _csrf: await csrfOf(admin, page) });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(refused.statusCode, 409, 'a disabled task cannot run');
     const on = await admin.browser.request('POST', `${page}/enable`, { _csrf: await csrfOf(admin, page) });
     assert.equal(on.statusCode, 303);
@@ -316,6 +322,7 @@ describe('console: operations, settings and home', () => {
     assert.ok(shown.version && shown.timezone, JSON.stringify(shown));
 
     const bad = await admin.browser.request('POST', page, { ...shown, 'address.country': 'de', currency: 'EURO' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(bad.statusCode, 422, bad.body);
     assert.ok(textOf(bad.body).includes('The address.country field'), textOf(bad.body));
     assert.match(bad.body, /<a href="#f-address-country">/);
@@ -341,6 +348,7 @@ describe('console: operations, settings and home', () => {
 
     // The form shown before the change, sent now: someone changed the settings meanwhile.
     const stale = await admin.browser.request('POST', page, { ...shown, name: 'Stale name' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(stale.statusCode, 412, stale.body);
     assert.ok(textOf(stale.body).includes('Someone changed the settings while you were editing them'));
     assert.equal(inputValue(stale.body, 'name'), 'Academy of Tokyo', 'the settings as they are now');
@@ -395,6 +403,7 @@ describe('console: operations, settings and home', () => {
       ['/console/settings', { name: 'By a viewer', timezone: 'UTC', locale: 'en', currency: 'EUR', version: 'x' }, 'operations.manage'],
     ] as const) {
       const res = await viewer.browser.request('POST', url, { _csrf: csrf, ...fields });
+      // status only: a console page (HTML, no JSON code)
       assert.equal(res.statusCode, 403, `${url}: ${res.body.slice(0, 300)}`);
       assert.ok(textOf(res.body).includes(`This needs the ${permission} permission`), `${url}: ${textOf(res.body)}`);
     }

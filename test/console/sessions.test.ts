@@ -118,6 +118,7 @@ describe('console: sessions and enrolments', () => {
     assert.equal(form.statusCode, 200, form.body);
     assert.ok(textOf(form.body).includes('In the organization’s time zone, Europe/Berlin.'));
     const negative = await post(coordinator, newPage, list, sessionFields({ max_participants: '-1' }));
+    // status only: a console page (HTML, no JSON code)
     assert.equal(negative.statusCode, 422, negative.body);
     assert.ok(textOf(negative.body).includes('The max_participants field must be at least 0.'), textOf(negative.body));
     assert.match(negative.body, /<a href="#f-max_participants">The max_participants field/, 'the summary links to the field');
@@ -133,6 +134,7 @@ describe('console: sessions and enrolments', () => {
       list,
       sessionFields({ max_participants: 'two', registration_closes_at: 'soon', ends_on: '2027-04-01' }),
     );
+    // status only: a console page (HTML, no JSON code)
     assert.equal(words.statusCode, 422);
     const wrong = textOf(words.body);
     assert.ok(wrong.includes('The max_participants field must be a whole number.'), wrong);
@@ -143,6 +145,7 @@ describe('console: sessions and enrolments', () => {
       undefined,
     );
     const dates = await post(coordinator, newPage, list, sessionFields({ ends_on: '2027-04-01' }));
+    // status only: a console page (HTML, no JSON code)
     assert.equal(dates.statusCode, 422, 'the service’s own rule');
     assert.ok(textOf(dates.body).includes('The ends_on field must be on or after starts_on.'));
 
@@ -223,6 +226,7 @@ describe('console: sessions and enrolments', () => {
     assert.ok(textOf(none.body).includes(`No student matches “nobody-${tag}”.`));
     assert.match(none.body, /aria-invalid="true"/);
     const notStudent = await post(registrar, `${page}/enrol`, `${page}/enrolments`, { student_id: String(registrar.user.id) });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(notStudent.statusCode, 422, 'staff are not students: the service’s rule');
     assert.ok(textOf(notStudent.body).includes('The student_id must be the id of a student'), textOf(notStudent.body));
 
@@ -251,6 +255,7 @@ describe('console: sessions and enrolments', () => {
     // Completing Brook's: no outcome is a 422 beside the field; then passed.
     const completePage = `${page}/enrolments/${brookEnrolment}/complete`;
     const noOutcome = await post(registrar, completePage, completePage, { completion_outcome: '', completion_notes: 'Good work' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(noOutcome.statusCode, 422, noOutcome.body);
     assert.ok(textOf(noOutcome.body).includes('The completion_outcome field is required.'), textOf(noOutcome.body));
     assert.match(noOutcome.body, /<textarea id="f-completion_notes"[^>]*>Good work<\/textarea>/, 'the notes kept');
@@ -261,6 +266,7 @@ describe('console: sessions and enrolments', () => {
     assert.ok(afterComplete.includes(`The completion of ${brook.name} is recorded: passed.`), afterComplete);
     assert.ok(afterComplete.includes('Confirmed, completed: passed'));
     const twice = await post(registrar, page, completePage, { completion_outcome: 'failed' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(twice.statusCode, 409, 'recorded once');
 
     assert.deepEqual(
@@ -326,6 +332,7 @@ describe('console: sessions and enrolments', () => {
       instructor_name: '',
     };
     const fewer = await post(coordinator, `${page}/edit`, page, { ...current, max_participants: '0' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(fewer.statusCode, 422);
     assert.ok(textOf(fewer.body).includes('The max_participants field must be at least 1: the session has 1 confirmed enrolments.'));
     const saved = await post(coordinator, `${page}/edit`, page, {
@@ -377,6 +384,7 @@ describe('console: sessions and enrolments', () => {
       assert.equal((await sessionRow(id)).workflow_state, to);
     }
     const refused = await post(coordinator, page, `${page}/transition`, { to_state: 'open_for_registration' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(refused.statusCode, 409);
     assert.ok(textOf(refused.body).includes('A session cannot move from cancelled to open_for_registration.'));
     const closed = await registrar.browser.request('GET', `${page}/enrol?student_id=${waiting[0]?.student_id}`);
@@ -394,6 +402,7 @@ describe('console: sessions and enrolments', () => {
       ends_at: '2027-03-02T08:00',
       location: 'Room 4',
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(meeting.statusCode, 422);
     assert.ok(textOf(meeting.body).includes('The ends_at field must be after starts_at.'), textOf(meeting.body));
     const added = await post(coordinator, `${page}/meetings/new`, `${page}/meetings`, {
@@ -411,6 +420,7 @@ describe('console: sessions and enrolments', () => {
       due_at: '2027-03-05T16:00',
       max_score: '0',
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(assessment.statusCode, 422);
     assert.ok(textOf(assessment.body).includes('The max_score field must be at least 1.'));
     assert.equal(
@@ -430,6 +440,7 @@ describe('console: sessions and enrolments', () => {
       url: '',
       status: 'draft',
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(resource.statusCode, 422);
     assert.ok(textOf(resource.body).includes('The url field is required for a link resource.'));
     assert.equal(
@@ -460,6 +471,7 @@ describe('console: sessions and enrolments', () => {
     // A meeting or resource of another session is the same 404 as a missing one.
     const other = await session(slug);
     const elsewhere = await post(coordinator, page, `/console/courses/${slug}/sessions/${other}/meetings/${stored.id}/cancel`);
+    // status only: a console page (HTML, no JSON code)
     assert.equal(elsewhere.statusCode, 404);
   });
 
@@ -501,6 +513,7 @@ describe('console: sessions and enrolments', () => {
     ];
     for (const [action, fields, permission] of refusals) {
       const res = await viewer.browser.request('POST', action, { _csrf: csrf, ...fields });
+      // status only: a console page (HTML, no JSON code)
       assert.equal(res.statusCode, 403, `${action}: ${res.body}`);
       assert.match(String(res.headers['content-type']), /^text\/html/);
       assert.ok(textOf(res.body).includes(`This needs the ${permission} permission`), textOf(res.body));
@@ -529,10 +542,12 @@ describe('console: sessions and enrolments', () => {
       `/console/courses/${first}/sessions/${id}/enrolments/99999999/complete`,
     ]) {
       const res = await registrar.browser.request('GET', url);
+      // status only: a console page (HTML, no JSON code)
       assert.equal(res.statusCode, 404, url);
       assert.match(String(res.headers['content-type']), /^text\/html/);
     }
     const wrong = await registrar.browser.request('GET', `/console/courses/${first}/sessions/${id}?notice=hacked`);
+    // status only: a console page (HTML, no JSON code)
     assert.equal(wrong.statusCode, 422, 'a notice is one of the known ones, never text from the URL');
   });
 });

@@ -59,6 +59,7 @@ describe('console: staff', () => {
       email: 'not an address',
       'role:coordinator': 'on',
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(bad.statusCode, 422, bad.body);
     assert.ok(textOf(bad.body).includes('The email field must be one email address'), textOf(bad.body));
     assert.match(bad.body, /<a href="#f-email">The email field/, 'the summary links to the field');
@@ -100,6 +101,7 @@ describe('console: staff', () => {
     assert.ok(text.includes('Archive (final)'));
 
     const taken = await admin.browser.submit('/console/staff/new', '/console/staff', { name: 'Again', email: email.toUpperCase() });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(taken.statusCode, 422);
     assert.ok(
       textOf(taken.body).includes(`The email ${email} is already taken by another user.`),
@@ -134,6 +136,7 @@ describe('console: staff', () => {
     assert.deepEqual(grants.at(-1), ['user.granted', 'user', admin.user.id, 'console']);
 
     const forged = await admin.browser.request('POST', `${page}/grant`, { _csrf: csrf, 'role:emperor': 'on' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(forged.statusCode, 422, forged.body);
     assert.ok(textOf(forged.body).includes('The roles.0 field must be one of'), textOf(forged.body));
     assert.deepEqual(JSON.parse((await userRow(member.user.id)).roles as string), ['approver', 'registrar'], 'unchanged');
@@ -174,6 +177,7 @@ describe('console: staff', () => {
     assert.match(filtered.body, /<option value="suspended" selected>Suspended<\/option>/);
 
     const again = await admin.browser.request('POST', `${page}/move`, { _csrf: await csrfOf(admin, page), move: 'suspend' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(again.statusCode, 409, 'a move the state does not allow');
     assert.match(again.body, new RegExp(`<a href="${page}">Go back</a>`));
     const back = await admin.browser.request('POST', `${page}/move`, { _csrf: await csrfOf(admin, page), move: 'reactivate' });
@@ -182,6 +186,7 @@ describe('console: staff', () => {
     assert.equal((await member.browser.request('GET', '/console')).statusCode, 303, 'the old session does not come back');
 
     const unknown = await admin.browser.request('POST', `${page}/move`, { _csrf: await csrfOf(admin, page), move: 'activate' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(unknown.statusCode, 422, 'the console offers no such move');
   });
 
@@ -236,6 +241,7 @@ describe('console: staff', () => {
       [`${page}/sign-out`, {}],
     ] as const) {
       const res = await viewer.browser.request('POST', url, { _csrf: csrf, ...fields });
+      // status only: a console page (HTML, no JSON code)
       assert.equal(res.statusCode, 403, `${url} ${JSON.stringify(fields)}: ${res.body.slice(0, 300)}`);
       assert.ok(textOf(res.body).includes('This needs the users.manage permission'), textOf(res.body));
       assert.match(String(res.headers['content-type']), /^text\/html/);
@@ -257,6 +263,7 @@ describe('console: staff', () => {
     const student = await fixtures(app.platform).student();
     for (const id of [String(student.id), '0', 'abc', '99999999999']) {
       const res = await admin.browser.request('GET', `/console/staff/${id}`);
+      // status only: a console page (HTML, no JSON code)
       assert.equal(res.statusCode, 404, id);
       assert.match(String(res.headers['content-type']), /^text\/html/);
     }

@@ -154,6 +154,7 @@ describe('console: students, the applications import and certificates', () => {
       email: 'ada at example',
       course: courseSlug,
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(bad.statusCode, 422, bad.body);
     assert.ok(textOf(bad.body).includes('There is a problem'));
     assert.match(
@@ -167,6 +168,7 @@ describe('console: students, the applications import and certificates', () => {
     assert.equal(await userByEmail('ada at example'), undefined);
 
     const noCourse = await registrar.browser.submit('/console/students/new', '/console/students', { name, email, course: '' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(noCourse.statusCode, 422);
     assert.ok(textOf(noCourse.body).includes('Choose the course the student applies to.'));
     assert.equal(await userByEmail(email), undefined);
@@ -188,6 +190,7 @@ describe('console: students, the applications import and certificates', () => {
     assert.ok(text.includes(email) && text.includes('Added by staff') && text.includes('Not enrolled in any session.'), text);
 
     const again = await registrar.browser.submit('/console/students/new', '/console/students', { name, email, course: courseSlug });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(again.statusCode, 422);
     assert.ok(textOf(again.body).includes(`The email ${email} is already taken by another user.`), 'the service’s rule, beside the field');
 
@@ -215,6 +218,7 @@ describe('console: students, the applications import and certificates', () => {
     assert.ok(second.body.includes(`>${name}</a>`), 'Lovelace sorts last, descending: “Ada x Lovelace” < “Ada x Page…”');
 
     const wrong = await registrar.browser.request('GET', '/console/students?per_page=0');
+    // status only: a console page (HTML, no JSON code)
     assert.equal(wrong.statusCode, 422);
 
     const [studentCreated] = await auditOf('student.created', registrar.user.id);
@@ -250,6 +254,7 @@ describe('console: students, the applications import and certificates', () => {
     const discarded = await press(registrar, refused.location, `${refused.location}/discard`);
     assert.equal(discarded.statusCode, 303);
     assert.equal(discarded.headers.location, '/console/students/import?notice=discarded');
+    // status only: a console page (HTML, no JSON code)
     assert.equal((await registrar.browser.request('GET', refused.location)).statusCode, 404, 'the file is gone');
 
     const fixed = await preview(registrar, Buffer.concat([bom, Buffer.from(rows(`alan.${tag}@example.org`))]));
@@ -265,10 +270,12 @@ describe('console: students, the applications import and certificates', () => {
 
     // Another session, even of the same user, does not reach the file.
     const stranger = await registrarIn();
+    // status only: a console page (HTML, no JSON code)
     assert.equal((await stranger.browser.request('GET', fixed.location)).statusCode, 404);
     const strangerConfirm = await stranger.browser.request('POST', `${fixed.location}/confirm`, {
       _csrf: stranger.browser.csrfOf((await stranger.browser.request('GET', '/console/students')).body),
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(strangerConfirm.statusCode, 404);
 
     const usersBeforeImport = await countOf('users');
@@ -333,20 +340,24 @@ describe('console: students, the applications import and certificates', () => {
     const registrar = await registrarIn();
     const kept = await keptFiles();
     const empty = await upload(registrar, Buffer.alloc(0), '');
+    // status only: a console page (HTML, no JSON code)
     assert.equal(empty.statusCode, 422, empty.body);
     assert.match(empty.body, /id="f-file-error"/);
     assert.ok(textOf(empty.body).includes('Choose a CSV or XLSX file to import.'));
 
     const nothing = await upload(registrar, Buffer.alloc(0), 'empty.csv');
+    // status only: a console page (HTML, no JSON code)
     assert.equal(nothing.statusCode, 422);
     assert.ok(textOf(nothing.body).includes('The file is empty'));
 
     const large = await upload(registrar, Buffer.alloc(10 * 1024 * 1024 + 10, 'a'), 'large.csv');
+    // status only: a console page (HTML, no JSON code)
     assert.equal(large.statusCode, 413, large.body.slice(0, 500));
     assert.ok(textOf(large.body).includes('The file is larger than 10 MB'));
 
     for (const csrf of [null, 'forged']) {
       const forged = await upload(registrar, Buffer.from('name,email,course\n'), 'a.csv', { csrf });
+      // status only: a console page (HTML, no JSON code)
       assert.equal(forged.statusCode, 403, String(csrf));
       assert.ok(textOf(forged.body).includes('The form has expired or did not come from this site'));
     }
@@ -369,6 +380,7 @@ describe('console: students, the applications import and certificates', () => {
       }),
     );
     const expired = await registrar.browser.request('GET', `/console/students/import/${id}`);
+    // status only: a console page (HTML, no JSON code)
     assert.equal(expired.statusCode, 404);
     assert.ok(textOf(expired.body).includes('an upload is kept for an hour'), textOf(expired.body));
     assert.deepEqual(
@@ -420,11 +432,13 @@ describe('console: students, the applications import and certificates', () => {
       _csrf: registrar.browser.csrfOf(shown.body),
       enrolment_id: String(passed.id),
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(twice.statusCode, 409, 'one certificate per enrolment');
     assert.match(twice.body, new RegExp(`<a href="${page}">Go back</a>`));
 
     const certificateUrl = `/console/certificates/${certificate.id}`;
     const noReason = await press(registrar, certificateUrl, `${certificateUrl}/revoke`, { reason: '  ' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(noReason.statusCode, 422);
     assert.match(noReason.body, /id="f-reason-error"/);
     assert.ok(textOf(noReason.body).includes('The reason field must not be blank.'), textOf(noReason.body));
@@ -488,16 +502,20 @@ describe('console: students, the applications import and certificates', () => {
       email: `viewer.${tag}@example.org`,
       course: courseSlug,
     });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(create.statusCode, 403, create.body);
     assert.ok(textOf(create.body).includes('This needs the students.manage permission'), textOf(create.body));
     const kept = await keptFiles();
     const uploaded = await upload(viewer, Buffer.from(`name,email,course\nV,v.${tag}@example.org,${courseSlug}\n`));
+    // status only: a console page (HTML, no JSON code)
     assert.equal(uploaded.statusCode, 403, uploaded.body);
     assert.deepEqual(await keptFiles(), kept, 'the file is refused before it is kept');
     const issue = await viewer.browser.request('POST', '/console/certificates', { _csrf: csrf, enrolment_id: String(passed.id) });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(issue.statusCode, 403);
     assert.ok(textOf(issue.body).includes('This needs the certificates.manage permission'));
     const revoke = await viewer.browser.request('POST', `/console/certificates/${certificate.id}/revoke`, { _csrf: csrf, reason: 'No' });
+    // status only: a console page (HTML, no JSON code)
     assert.equal(revoke.statusCode, 403);
 
     assert.deepEqual(
@@ -521,10 +539,12 @@ describe('console: students, the applications import and certificates', () => {
     const registrar = await registrarIn();
     for (const url of ['/console/students/999999999', '/console/students/abc', '/console/certificates/0']) {
       const res = await registrar.browser.request('GET', url);
+      // status only: a console page (HTML, no JSON code)
       assert.equal(res.statusCode, 404, url);
       assert.match(String(res.headers['content-type']), /^text\/html/);
     }
     const staff = await registrar.browser.request('GET', `/console/students/${registrar.user.id}`);
+    // status only: a console page (HTML, no JSON code)
     assert.equal(staff.statusCode, 404, 'a staff user is no student');
     const { timezone } = await app.services.organization.get(operatorContext(app.platform));
     await app.services.organization.update(operatorContext(app.platform), { timezone: 'Asia/Tokyo' });

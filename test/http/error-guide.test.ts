@@ -49,6 +49,7 @@ describe('error codes: one page explains each, and every error answer links to i
       headers: bearer(await app.token(['courses:read'])),
     });
     assert.equal(missing.statusCode, 404);
+    assert.equal(missing.json().code, 'not_found');
     assert.equal(missing.headers.link, '</docs/errors#not_found>; rel="help"');
     const invalid = await app.http.inject({
       method: 'GET',

@@ -85,6 +85,7 @@ describe('staff single sign-on (OpenID Connect)', () => {
   const REFUSED = /Single sign-on did not let you in/;
   const assertRefused = (res: { statusCode: number; body: string; headers: Record<string, unknown> }, browser: FormClient) => {
     // status only here: the page's wording is checked just below
+    // status only: a sign-in page (HTML, no JSON code); its message is checked
     assert.equal(res.statusCode, 401);
     assert.match(res.body, REFUSED);
     assert.ok(!/at .*\.ts:\d+/.test(res.body), 'no stack trace');
@@ -221,6 +222,7 @@ describe('staff single sign-on (OpenID Connect)', () => {
     const stranger = formClient(app.http);
     const none = await stranger.request('GET', `${back.pathname}${back.search}`);
     // status only here: the page's wording is checked just below
+    // status only: a sign-in page (HTML, no JSON code); its message is checked
     assert.equal(none.statusCode, 400);
     assert.match(none.body, /did not start here/);
     assert.ok(!stranger.jar.has('academy_session'));
@@ -229,6 +231,7 @@ describe('staff single sign-on (OpenID Connect)', () => {
     const victim = formClient(app.http);
     await start(victim);
     const other = await victim.request('GET', `${back.pathname}${back.search}`);
+    // status only: a sign-in page (HTML, no JSON code); its message is checked
     assert.equal(other.statusCode, 400);
     assert.ok(!victim.jar.has('academy_session'));
 
@@ -246,6 +249,7 @@ describe('staff single sign-on (OpenID Connect)', () => {
     for (const value of [`${forged}.${mac}`, `${forged}.${'A'.repeat(43)}`, forged]) {
       forger.jar.set('academy_oidc', value);
       const res = await forger.request('GET', `${back.pathname}${back.search}`);
+      // status only: a sign-in page (HTML, no JSON code); its message is checked
       assert.equal(res.statusCode, 400, value);
       assert.ok(!forger.jar.has('academy_session'));
     }
@@ -264,6 +268,7 @@ describe('staff single sign-on (OpenID Connect)', () => {
 
     // The same browser sends the same answer again: its state cookie is gone.
     const again = await browser.request('GET', `${back.pathname}${back.search}`);
+    // status only: a sign-in page (HTML, no JSON code); its message is checked
     assert.equal(again.statusCode, 400);
 
     // Someone who copied the cookie and the answer replays both: the code was used up.
@@ -285,6 +290,7 @@ describe('staff single sign-on (OpenID Connect)', () => {
     // A cookie the browser kept past its Max-Age (its MAC is good: made here, with a lapsed time).
     const lapsed = Buffer.from(JSON.stringify({ ...content, expires: Date.now() - 1000 })).toString('base64url');
     browser.jar.set('academy_oidc', `${lapsed}.${app.platform.secrets.mac('oidc-state', lapsed)}`);
+    // status only: a sign-in page (HTML, no JSON code); its message is checked
     assert.equal((await browser.request('GET', `${back.pathname}${back.search}`)).statusCode, 400);
   });
 
@@ -344,6 +350,7 @@ describe('staff single sign-on: when the provider cannot be reached', () => {
     });
     const res = await formClient(app.http).request('GET', '/console/sign-in/oidc?next=%2Fconsole');
     // status only here: the page's wording is checked just below
+    // status only: a sign-in page (HTML, no JSON code); its message is checked
     assert.equal(res.statusCode, 503);
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.match(res.body, /cannot be reached just now/);
