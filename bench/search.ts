@@ -10,8 +10,7 @@
 // it. Target (issue): p95 < 50 ms at 32 connections, with one process and with two sharing the port.
 // Beside each, the service call alone in this process, answers not kept: what a search costs.
 // Standalone: node --import ./bin/tsx-loader.js bench/search.ts
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +23,7 @@ import { operatorContext } from '../src/platform/context.ts';
 import { benchDialects, benchSecretKey, type Dataset, dataset } from './datasets.ts';
 import { CONNECTIONS, durationOf, SERVER_FLAGS, serversOnOnePort, startServer, stop } from './http.ts';
 import { type BenchRow, formatTable } from './report.ts';
-import { ensureWrk, WRK } from './wrk.ts';
+import { ensureWrk, runPaths } from './wrk.ts';
 
 const P95_TARGET_MS = 50;
 const MIX = 500;
@@ -87,52 +86,6 @@ async function inProcess(data: Dataset, mix: Mix, runs: number) {
   }
 }
 
-/** A wrk script that asks for each path in turn and prints the 50th, 95th and 99th percentiles in ms. */
-function wrkScript(paths: string[], token: string): string {
-  const list = paths.map((p) => `  ${JSON.stringify(p)},`).join('\n');
-  return `local paths = {\n${list}\n}
-local i = 0
-wrk.headers["Authorization"] = "Bearer ${token}"
-request = function()
-  i = i % #paths + 1
-  return wrk.format("GET", paths[i])
-end
-done = function(summary, latency, requests)
-  io.write(string.format("RESULT %d %.3f %.3f %.3f %.3f %d %d\\n", summary.requests, summary.duration / 1e6,
-    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000,
-    summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
-end
-`;
-}
-
-interface WrkResult {
-  rps: number;
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-  non2xx: number;
-  errors: number;
-}
-
-function runScript(base: string, file: string, seconds: number): Promise<WrkResult> {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', file, base];
-  return new Promise((resolve, reject) => {
-    execFile(WRK, args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      const match = /RESULT (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) (\d+) (\d+)/.exec(stdout);
-      if (error || !match) return reject(new Error(`wrk failed: ${stderr || error?.message || stdout}`));
-      const [, requests, duration, p50, p95, p99, non2xx, errors] = match.map(Number) as number[];
-      resolve({
-        rps: (requests as number) / (duration as number),
-        p50Ms: p50 as number,
-        p95Ms: p95 as number,
-        p99Ms: p99 as number,
-        non2xx: non2xx as number,
-        errors: errors as number,
-      });
-    });
-  });
-}
-
 async function benchDialect(data: Dataset, seconds: number): Promise<BenchRow[]> {
   const label = data.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   const mixes = await mixesOf(data);
@@ -158,18 +111,17 @@ async function benchDialect(data: Dataset, seconds: number): Promise<BenchRow[]>
           : await serversOnOnePort(env, processes);
       try {
         for (const mix of mixes) {
-          const file = path.join(directory, 'mix.lua');
-          writeFileSync(
-            file,
-            wrkScript(
-              mix.queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}`),
-              servers.ready.token,
-            ),
-          );
-          await runScript(servers.ready.base, file, 3); // warm-up
+          const job = {
+            base: servers.ready.base,
+            paths: mix.queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}`),
+            headers: { Authorization: `Bearer ${servers.ready.token}` },
+            connections: CONNECTIONS,
+            directory,
+          };
+          await runPaths(job, 3); // warm-up
           const how = processes === 1 ? '' : `, ${processes} processes`;
           log(`${label}${how}: search for ${mix.name}: wrk, ${seconds} s`);
-          const result = await runScript(servers.ready.base, file, seconds);
+          const result = await runPaths(job, seconds);
           const met = result.p95Ms < P95_TARGET_MS ? 'met' : 'MISSED';
           rows.push({
             suite: 'search',

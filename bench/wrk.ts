@@ -2,6 +2,8 @@
 // machine it leaves more of the CPU to the server it measures. Runs `wrk --latency` and reads its
 // report: requests per second, the 50th and 99th latency percentiles, and the failures.
 import { execFile, execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { LoadJob, LoadResult } from './load.ts';
 
 /** Where the wrk binary is (BENCH_WRK, else `wrk` on the PATH). */
@@ -109,4 +111,63 @@ export async function loadTools(log: (text: string) => void): Promise<('autocann
   if (asked === 'wrk' && !wrk) throw new Error('BENCH_TOOL=wrk, but wrk is not installed (apt-get install wrk, or BENCH_WRK=/path/to/wrk)');
   if (asked === 'both' && !wrk) log('wrk is not installed: autocannon only (apt-get install wrk for the C load generator)');
   return asked === 'both' ? (wrk ? ['autocannon', 'wrk'] : ['autocannon']) : [asked as 'autocannon' | 'wrk'];
+}
+
+/** The latency and rate of a wrk run over several paths (`runPaths`), with its 95th percentile. */
+export interface PathsResult {
+  rps: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** A wrk script that asks for each path in turn and prints the 50th, 95th and 99th percentiles in ms. */
+function pathsScript(paths: readonly string[], headers: Record<string, string>): string {
+  const list = paths.map((p) => `  ${JSON.stringify(p)},`).join('\n');
+  const set = Object.entries(headers)
+    .map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`)
+    .join('\n');
+  return `local paths = {\n${list}\n}
+local i = 0
+${set}
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %d %.3f %.3f %.3f %.3f %d %d\\n", summary.requests, summary.duration / 1e6,
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000,
+    summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
+`;
+}
+
+/**
+ * wrk over `paths` in turn (distinct requests, as users make them, not one URL repeated), on one
+ * thread with `connections` connections for `seconds`; the script is written into `directory`.
+ */
+export function runPaths(
+  job: { base: string; paths: readonly string[]; headers: Record<string, string>; connections: number; directory: string },
+  seconds: number,
+): Promise<PathsResult> {
+  const file = path.join(job.directory, 'paths.lua');
+  writeFileSync(file, pathsScript(job.paths, job.headers));
+  const args = ['-t1', `-c${job.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', file, job.base];
+  return new Promise((resolve, reject) => {
+    execFile(WRK, args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      const match = /RESULT (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) (\d+) (\d+)/.exec(stdout);
+      if (error || !match) return reject(new Error(`wrk failed: ${stderr || error?.message || stdout}`));
+      const [, requests, duration, p50, p95, p99, non2xx, errors] = match.map(Number) as number[];
+      resolve({
+        rps: (requests as number) / (duration as number),
+        p50Ms: p50 as number,
+        p95Ms: p95 as number,
+        p99Ms: p99 as number,
+        non2xx: non2xx as number,
+        errors: errors as number,
+      });
+    });
+  });
 }
