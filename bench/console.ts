@@ -49,14 +49,12 @@ async function prepare(data: Dataset): Promise<{ cookie: string; pages: Page[] }
       .select(['id', 'name', 'email', 'status'])
       .where('id', '=', admin.id)
       .executeTakeFirstOrThrow();
-    const started = await db
-      .transaction()
-      .execute((trx) =>
-        services.staffAuth.start(trx, { ...credentials, passwordHash: null, permissions: [] }, 'bench', {
-          ip: '127.0.0.1',
-          userAgent: 'wrk',
-        }),
-      );
+    const started = await db.transaction().execute((trx) =>
+      services.staffAuth.start(trx, { ...credentials, passwordHash: null, permissions: [] }, 'bench', {
+        ip: '127.0.0.1',
+        userAgent: 'wrk',
+      }),
+    );
     const students = await db
       .selectFrom('users')
       .innerJoin('course_applications', 'course_applications.user_id', 'users.id')
