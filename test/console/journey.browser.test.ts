@@ -5,7 +5,7 @@
 // receiver here), completes the second as passed and issues them a certificate, whose public
 // verification link says it is valid. Every step is in the audit trail with its actor. Beside it,
 // a viewer is refused at each action and nothing changes. UPDATE_SCREENSHOT=1 writes the console's
-// screenshots in docs/ (home, a session with its waitlist, the approvals inbox).
+// screenshots in docs/ (home, a session with its waitlist on a laptop and on a phone, the approvals inbox).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -147,6 +147,11 @@ describe('the console’s journey across roles', { skip: skipWithoutChromium }, 
     }
     assert.match(await statusText(page), /on the waitlist, at position 1\./);
     await snap(page, 'console-session-waitlist.png');
+    // The same page on a phone (375 px), where it must stay usable: nothing wider than the screen.
+    await page.setViewportSize({ width: 375, height: 812 });
+    assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 375, 'no sideways scroll at 375 px');
+    await snap(page, 'console-session-phone.png');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // Cancelling the first promotes the third; the webhook reaches the receiver.
     await page.click(`a[aria-label="Cancel the enrolment of ${ada.name}"]`);
