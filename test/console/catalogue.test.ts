@@ -108,6 +108,54 @@ describe('console: the catalogue', () => {
     assert.equal(row?.title, 'Project Management');
   });
 
+  test('a coordinator edits a course’s own fields (422 first on a bad price); a viewer cannot; audited', async () => {
+    const [coordinator, viewer] = await Promise.all([coordinatorIn(), viewerIn()]);
+    const slug = `${tag}-edited`;
+    assert.equal((await coordinator.browser.submit('/console/courses/new', '/console/courses', fields(slug, 'Before'))).statusCode, 303);
+    const page = `/console/courses/${slug}`;
+    const form = await coordinator.browser.request('GET', `${page}/edit`);
+    assert.equal(form.statusCode, 200);
+    assert.equal(inputValue(form.body, 'title'), 'Before');
+    assert.equal(inputValue(form.body, 'slug'), undefined, 'the slug is not a field of the edit form');
+    const edit = { title: 'After', price: '99.999', currency: 'EUR', language: 'de-at', description: 'Now with a description' };
+    const bad = await coordinator.browser.request('POST', page, { _csrf: coordinator.browser.csrfOf(form.body), ...edit });
+    // status only: a console page (HTML, no JSON code); the field's message is checked next
+    assert.equal(bad.statusCode, 422);
+    assert.ok(textOf(bad.body).includes('The price field must have at most 2 decimals for EUR'), textOf(bad.body));
+    assert.equal(inputValue(bad.body, 'title'), 'After', 'what was typed is kept');
+    const saved = await coordinator.browser.request('POST', page, { _csrf: coordinator.browser.csrfOf(bad.body), ...edit, price: '99.90' });
+    assert.equal(saved.statusCode, 303, saved.body);
+    assert.equal(saved.headers.location, `${page}?notice=saved`);
+    const after = await course(slug);
+    assert.equal(after?.title, 'After');
+    assert.equal(after?.price_minor, 9990);
+    assert.equal(after?.language, 'de-AT');
+    assert.equal(after?.status, 'draft', 'its state is not touched');
+
+    const refused = await viewer.browser.request('POST', page, {
+      _csrf: viewer.browser.csrfOf((await viewer.browser.request('GET', page)).body),
+      ...edit,
+      title: 'Viewer',
+    });
+    // status only: a console page (HTML, no JSON code); its message is checked next
+    assert.equal(refused.statusCode, 403);
+    assert.ok(textOf(refused.body).includes('This needs the catalogue.manage permission'));
+    assert.equal((await course(slug))?.title, 'After');
+    const events = await app.platform.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor_id', 'via', 'changes'])
+      .where('action', '=', 'course.updated')
+      .where('subject_id', '=', after?.id as number)
+      .execute();
+    assert.equal(events.length, 1);
+    assert.equal(events[0]?.actor_id, coordinator.user.id);
+    assert.equal(events[0]?.via, 'console');
+    // JSON text on SQLite, jsonb's own spacing on PostgreSQL: compared as values.
+    const changes = typeof events[0]?.changes === 'string' ? JSON.parse(events[0].changes) : events[0]?.changes;
+    assert.deepEqual(changes.title, ['Before', 'After']);
+    assert.deepEqual(changes.price, ['450.00', '99.90']);
+  });
+
   test('the list: searched, filtered by state, sorted and paged in the URL; an empty state', async () => {
     const coordinator = await coordinatorIn();
     const list = `${tag}list`;

@@ -150,6 +150,13 @@ describe('roles and permissions', () => {
     assert.equal(codeOf((await move(approver.id, 'published')).stderr), 'permission_denied', 'publishing is the catalogue’s');
     assert.equal(JSON.parse((await move(coordinator.id, 'published')).stdout).status, 'published');
 
+    // Its own fields, through the administration as the console's edit form changes them.
+    const fields = data({ title: 'As a user, renamed', price: '12.00', currency: 'EUR', language: 'en', description: null });
+    assert.equal(codeOf((await cli('admin', '--as', String(viewer.id), 'courses', 'update', slug, ...fields)).stderr), 'permission_denied');
+    const updated = await cli('admin', '--as', String(coordinator.id), 'courses', 'update', slug, ...fields);
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.deepEqual([JSON.parse(updated.stdout).title, JSON.parse(updated.stdout).status], ['As a user, renamed', 'published']);
+
     // Granting needs users.manage: a coordinator is refused, the operator (no --as) is not.
     const grant = await cli(
       'admin',

@@ -15,6 +15,7 @@ import {
   type CourseSort,
   type CourseState,
   CourseTransition,
+  CourseUpdate,
   SLUG_PATTERN,
 } from '../courses/schemas.ts';
 import type { CourseService } from '../courses/service.ts';
@@ -84,6 +85,9 @@ type CatalogueQuery = Static<typeof CatalogueQuery>;
 /** The fields of the form of a new course, in its order (the error summary follows it). */
 const COURSE_FIELDS = ['title', 'slug', 'code', 'price', 'currency', 'language', 'description'] as const;
 type CourseForm = Partial<Record<(typeof COURSE_FIELDS)[number], string>>;
+
+/** What the edit form changes: a course's own fields, not its slug or code (CourseUpdate). */
+const EDITABLE_FIELDS = ['title', 'price', 'currency', 'language', 'description'] as const;
 
 /** A course's path on the console. */
 export const coursePath = (slug: string) => `/console/courses/${slug}`;
@@ -168,7 +172,9 @@ export function cataloguePages(app: FastifyInstance, deps: CatalogueDeps): void 
           ? 'The course is created, in draft.'
           : request.query.notice === 'moved'
             ? `The course is now ${STATE_LABELS[course.status].toLowerCase()}.`
-            : undefined;
+            : request.query.notice === 'saved'
+              ? 'The course is saved.'
+              : undefined;
       return sendPage(
         reply,
         200,
@@ -181,6 +187,44 @@ export function cataloguePages(app: FastifyInstance, deps: CatalogueDeps): void 
           notice={notice}
         />,
       );
+    },
+  );
+
+  app.get<{ Params: { course: string } }>(
+    '/console/courses/:course/edit',
+    { config: { access: PAGE }, schema: { hide: true } },
+    async (request, reply) => {
+      const viewer = viewerOf(request);
+      const course = await courses.get(viewer.ctx, slugOf(request.params.course));
+      const form: CourseForm = {
+        title: course.title,
+        price: course.price,
+        currency: course.currency,
+        language: course.language,
+        description: course.description ?? '',
+      };
+      return sendPage(reply, 200, <NewCourse viewer={viewer} form={form} editing={course.slug} />);
+    },
+  );
+
+  app.post<{ Params: { course: string } }>(
+    '/console/courses/:course',
+    { config: { access: PAGE }, schema: { hide: true } },
+    async (request, reply) => {
+      const viewer = viewerOf(request);
+      const slug = slugOf(request.params.course);
+      viewer.back = coursePath(slug);
+      const form = formOf(request);
+      const typed: CourseForm = Object.fromEntries(EDITABLE_FIELDS.map((name) => [name, form[name] ?? '']));
+      try {
+        // The schema of the course's own fields: the same rules and messages as a new course's.
+        const input = validateInput(CourseUpdate, { ...typed, description: typed.description || null }, 'data');
+        await courses.update(viewer.ctx, slug, input);
+        return seeOther(reply, `${coursePath(slug)}?notice=saved`);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        return sendPage(reply, 422, <NewCourse viewer={viewer} form={typed} errors={firstErrors(error)} editing={slug} />);
+      }
     },
   );
 
@@ -321,10 +365,12 @@ function CourseList(props: {
   );
 }
 
-function NewCourse(props: { viewer: Viewer; form: CourseForm; errors?: Record<string, string> }): JSX.Element {
-  const { viewer, form } = props;
+/** The form of a new course, or of a course's own fields (`editing`: its slug, which with its code stays). */
+function NewCourse(props: { viewer: Viewer; form: CourseForm; errors?: Record<string, string>; editing?: string }): JSX.Element {
+  const { viewer, form, editing } = props;
   const errors = props.errors ?? {};
-  const title = Object.keys(errors).length ? 'New course (not saved)' : 'New course';
+  const named = editing ? `Edit ${editing}` : 'New course';
+  const title = Object.keys(errors).length ? `${named} (not saved)` : named;
   if (!may(viewer, 'catalogue.manage')) {
     return (
       <Layout viewer={viewer} title="New course" section="catalogue">
@@ -338,30 +384,38 @@ function NewCourse(props: { viewer: Viewer; form: CourseForm; errors?: Record<st
   return (
     <Layout viewer={viewer} title={title} section="catalogue">
       <ErrorSummary errors={errors} order={COURSE_FIELDS} />
-      <p>The course starts in draft; it is published once it has been reviewed and approved.</p>
-      <form method="post" action="/console/courses" novalidate>
+      <p>
+        {editing
+          ? 'Its slug and code stay as they are: they name the course in addresses and elsewhere.'
+          : 'The course starts in draft; it is published once it has been reviewed and approved.'}
+      </p>
+      <form method="post" action={editing ? coursePath(editing) : '/console/courses'} novalidate>
         <input type="hidden" name="_csrf" value={viewer.csrf} />
         <TextField name="title" label="Title" value={form.title} error={errors.title} required />
-        <TextField
-          name="slug"
-          label="Slug"
-          hint="Names the course in addresses: lowercase letters and digits in words joined by hyphens, e.g. project-management-101."
-          value={form.slug}
-          error={errors.slug}
-          autocomplete="off"
-          spellcheck={false}
-          required
-        />
-        <TextField
-          name="code"
-          label="Code"
-          hint="The training provider’s course code, e.g. PM-101."
-          value={form.code}
-          error={errors.code}
-          autocomplete="off"
-          spellcheck={false}
-          required
-        />
+        {!editing && (
+          <>
+            <TextField
+              name="slug"
+              label="Slug"
+              hint="Names the course in addresses: lowercase letters and digits in words joined by hyphens, e.g. project-management-101."
+              value={form.slug}
+              error={errors.slug}
+              autocomplete="off"
+              spellcheck={false}
+              required
+            />
+            <TextField
+              name="code"
+              label="Code"
+              hint="The training provider’s course code, e.g. PM-101."
+              value={form.code}
+              error={errors.code}
+              autocomplete="off"
+              spellcheck={false}
+              required
+            />
+          </>
+        )}
         <TextField
           name="price"
           label="Price"
@@ -392,9 +446,9 @@ function NewCourse(props: { viewer: Viewer; form: CourseForm; errors?: Record<st
         <TextArea name="description" label="Description (optional)" value={form.description} error={errors.description} />
         <div class="actions">
           <button type="submit" class="primary">
-            Create the course
+            {editing ? 'Save the course' : 'Create the course'}
           </button>
-          <a href="/console/courses">Cancel</a>
+          <a href={editing ? coursePath(editing) : '/console/courses'}>Cancel</a>
         </div>
       </form>
     </Layout>
@@ -464,6 +518,11 @@ function CoursePage(props: {
           <Time iso={course.archived_at} timeZone={viewer.timeZone} />
         </dd>
       </dl>
+      {may(viewer, 'catalogue.manage') && (
+        <p>
+          <a href={`${coursePath(course.slug)}/edit`}>Edit the course</a>
+        </p>
+      )}
       {moves.length > 0 && (
         <>
           <h2>Publication</h2>

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { parseData, table } from '../../cli/output.ts';
 import type { Runner } from '../../cli/runner.ts';
 import { validateInput } from '../../platform/validation.ts';
-import { CourseCreate, CourseTransition } from './schemas.ts';
+import { CourseCreate, CourseTransition, CourseUpdate } from './schemas.ts';
 
 const COLUMNS = ['id', 'slug', 'code', 'title', 'price', 'currency', 'language', 'status'];
 
@@ -22,6 +22,17 @@ export function adminCourseCommands(admin: Command, run: Runner): void {
         const input = validateInput(CourseCreate, parseData(options.data));
         const course = await services.courses.create(ctx, input);
         out.result(course, `Course ${course.slug} created (id ${course.id}, ${course.status}).\n${table([course], COLUMNS)}`);
+      }),
+    );
+
+  courses
+    .command('update <slug>')
+    .description("Change a course's own fields, all given (its slug and code stay): title, price, currency, language, description")
+    .requiredOption('--data <json>', '{"title":"Project management","price":"450.00","currency":"EUR","language":"en","description":null}')
+    .action((slug: string, options) =>
+      run(async ({ services, out, ctx }) => {
+        const course = await services.courses.update(ctx, slug, validateInput(CourseUpdate, parseData(options.data)));
+        out.result(course, `Course ${course.slug} saved.\n${table([course], COLUMNS)}`);
       }),
     );
 

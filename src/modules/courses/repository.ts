@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, listPage, type Page } from '../../db/list.ts';
 import type { CourseTable, DB } from '../../db/schema.ts';
@@ -53,6 +53,13 @@ export function createCourseRepository(db: Kysely<DB>, changes: ChangeFeed, dial
         .where((eb) => eb.or([eb('slug', '=', slug), eb('code', '=', code)]))
         .execute();
       return { slug: rows.some((r) => r.slug === slug), code: rows.some((r) => r.code === code) };
+    },
+
+    /** Changes a course's own fields, announced like every write of a course. */
+    update: async (trx: Kysely<DB>, id: number, values: Updateable<CourseTable>): Promise<CourseRow> => {
+      const row = await trx.updateTable('courses').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      await changes.announce(trx);
+      return row;
     },
 
     insert: async (trx: Kysely<DB>, values: Insertable<CourseTable>): Promise<CourseRow> => {

@@ -75,6 +75,22 @@ export const CourseCreate = Type.Object(
 );
 export type CourseCreate = Static<typeof CourseCreate>;
 
+/**
+ * A course's own fields as the console's edit form saves them (all given, as the form shows them):
+ * everything but the slug and the code, which name the course elsewhere (addresses, documents).
+ */
+export const CourseUpdate = Type.Object(
+  {
+    title: CourseCreate.properties.title,
+    price: CourseCreate.properties.price,
+    currency: CourseCreate.properties.currency,
+    language: CourseCreate.properties.language,
+    description: CourseCreate.properties.description,
+  },
+  { additionalProperties: false },
+);
+export type CourseUpdate = Static<typeof CourseUpdate>;
+
 /** `academy admin courses transition`: the state to move to. */
 export const CourseTransition = Type.Object({ to_state: StringEnum(COURSE_STATES) }, { additionalProperties: false });
 export type CourseTransition = Static<typeof CourseTransition>;

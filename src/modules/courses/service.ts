@@ -10,7 +10,7 @@ import { openWorkflow } from '../workflows/open.ts';
 import { COURSE_EVENTS } from './lifecycle.ts';
 import { formatMoney, minorDigits, parseMoney } from './money.ts';
 import type { CourseFilter, CourseRepository, CourseRow } from './repository.ts';
-import type { Course, CourseCreate, CourseSort, CourseState, CourseTransition } from './schemas.ts';
+import type { Course, CourseCreate, CourseSort, CourseState, CourseTransition, CourseUpdate } from './schemas.ts';
 
 export function presentCourse(row: CourseRow): Course {
   return {
@@ -65,13 +65,7 @@ export function createCourseService(deps: CourseServiceDeps) {
     async create(ctx: ServiceContext, input: CourseCreate): Promise<Course> {
       requirePermission(ctx, 'catalogue.manage');
       const errors: Record<string, string[]> = {};
-      const priceMinor = parseMoney(input.price, input.currency);
-      if (priceMinor === null) {
-        const digits = minorDigits(input.currency);
-        const example = formatMoney(450 * 10 ** digits, input.currency);
-        const rule = digits === 0 ? 'be a whole number' : `have at most ${digits} decimal${digits === 1 ? '' : 's'}`;
-        errors.price = [`The price field must ${rule} for ${input.currency}, e.g. "${example}".`];
-      }
+      const priceMinor = priceOf(input, errors);
       const taken = await courses.taken(input.slug, input.code);
       if (taken.slug) errors.slug = [`The slug field must be unique: a course with the slug "${input.slug}" exists already.`];
       if (taken.code) errors.code = [`The code field must be unique: a course with the code "${input.code}" exists already.`];
@@ -99,6 +93,35 @@ export function createCourseService(deps: CourseServiceDeps) {
           changes: audit.changes(null, presentCourse(created)),
         });
         return created;
+      });
+      return presentCourse(row);
+    },
+
+    /**
+     * Changes a course's own fields (the console's edit form): all but its slug and code, checked as
+     * a new course's are. Its state and workflow are not touched.
+     */
+    async update(ctx: ServiceContext, slug: string, input: CourseUpdate): Promise<Course> {
+      requirePermission(ctx, 'catalogue.manage');
+      const errors: Record<string, string[]> = {};
+      const priceMinor = priceOf(input, errors);
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      const row = await deps.db.transaction().execute(async (trx) => {
+        const before = await find(slug, trx);
+        const after = await courses.update(trx, before.id, {
+          title: input.title.trim(),
+          description: input.description?.trim() || null,
+          price_minor: priceMinor as number,
+          currency: input.currency,
+          language: Intl.getCanonicalLocales(input.language)[0] as string,
+          updated_at: ctx.clock.now().toISOString(),
+        });
+        await audit.record(trx, ctx, {
+          action: 'course.updated',
+          subject: { type: 'course', id: before.id },
+          changes: audit.changes(presentCourse(before), presentCourse(after)),
+        });
+        return after;
       });
       return presentCourse(row);
     },
@@ -157,3 +180,15 @@ export function createCourseService(deps: CourseServiceDeps) {
 }
 
 export type CourseService = ReturnType<typeof createCourseService>;
+
+/** The price in minor units, or null with its message in `errors` when the currency takes no such amount. */
+function priceOf(input: { price: string; currency: string }, errors: Record<string, string[]>): number | null {
+  const priceMinor = parseMoney(input.price, input.currency);
+  if (priceMinor === null) {
+    const digits = minorDigits(input.currency);
+    const example = formatMoney(450 * 10 ** digits, input.currency);
+    const rule = digits === 0 ? 'be a whole number' : `have at most ${digits} decimal${digits === 1 ? '' : 's'}`;
+    errors.price = [`The price field must ${rule} for ${input.currency}, e.g. "${example}".`];
+  }
+  return priceMinor;
+}
