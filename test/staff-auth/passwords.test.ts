@@ -22,10 +22,16 @@ function hashByHand(password: string, n: number): Promise<string> {
   });
 }
 
+/**
+ * The CPU time (this process's, every thread's: scrypt runs in libuv's pool) of refusing a password,
+ * in ms: the work done, which other processes' load on the machine does not change as it changes
+ * the wall-clock time. (The wall-clock medians over HTTP are the browser test's.)
+ */
 async function millisecondsToVerify(stored: string | null): Promise<number> {
-  const started = performance.now();
+  const started = process.cpuUsage();
   await verifyPassword('not the password at all', stored);
-  return performance.now() - started;
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000;
 }
 
 describe('staff password hashes', () => {
@@ -76,7 +82,7 @@ describe('staff password hashes', () => {
     assert.equal(needsRehash(old), true);
   });
 
-  test('refusing an unknown email takes as long as refusing a wrong password', async () => {
+  test('refusing an unknown email takes as much work as refusing a wrong password', async () => {
     const stored = await hashPassword(PASSWORD);
     const unknown: number[] = [];
     const known: number[] = [];
