@@ -12,7 +12,7 @@ import { finalStates, statesOf, WORKFLOW_KEYS, WORKFLOWS, type WorkflowKey } fro
 import type { InstanceFilter } from '../workflows/repository.ts';
 import { TransitionBody, type WorkflowInstance } from '../workflows/schemas.ts';
 import type { WorkflowService } from '../workflows/service.ts';
-import { PAGE, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
+import { PAGE, pageParams, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
 import { ErrorSummary, Layout, Pagination, ScrollingTable, Select, TextArea, Time } from './layout.tsx';
 import { type Subject, type SubjectReader, subjectKey } from './subjects.ts';
 import { may, type Viewer } from './viewer.ts';
@@ -74,8 +74,7 @@ export function approvalPages(app: FastifyInstance, deps: ApprovalDeps): void {
     const query = validateInput(InboxQuery, queryOf(request), 'query');
     const list = listRequest(
       {
-        page: query.page === undefined ? undefined : Number(query.page),
-        per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+        ...pageParams(query),
       },
       { maxPageSize: deps.maxPageSize, defaultSort: 'id' },
     );

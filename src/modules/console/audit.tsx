@@ -11,7 +11,7 @@ import type { AuditFilter } from '../audit/repository.ts';
 import type { AuditEvent } from '../audit/schemas.ts';
 import type { AuditService } from '../audit/service.ts';
 import { firstErrors } from '../staff-auth/pages.ts';
-import { PAGE, queryOf, sendPage, viewerOf } from './guard.ts';
+import { PAGE, pageParams, queryOf, sendPage, viewerOf } from './guard.ts';
 import { ErrorSummary, Layout, Pagination, ScrollingTable, Select, TextField, Time } from './layout.tsx';
 import type { Viewer } from './viewer.ts';
 
@@ -66,8 +66,7 @@ export function auditPages(app: FastifyInstance, deps: AuditPageDeps): void {
     }
     const list = listRequest(
       {
-        page: query.page === undefined ? undefined : Number(query.page),
-        per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+        ...pageParams(query),
       },
       { maxPageSize: deps.maxPageSize, defaultSort: 'id', defaultDirection: 'desc' },
     );

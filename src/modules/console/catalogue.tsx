@@ -26,7 +26,7 @@ import { firstErrors } from '../staff-auth/pages.ts';
 import { formOf } from '../staff-auth/web.ts';
 import type { WorkflowInstance } from '../workflows/schemas.ts';
 import type { WorkflowService } from '../workflows/service.ts';
-import { PAGE, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
+import { PAGE, pageParams, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
 import { ErrorSummary, Layout, Pagination, PostButton, ScrollingTable, Select, TextArea, TextField, Time } from './layout.tsx';
 import { formatDate, may, type Viewer } from './viewer.ts';
 
@@ -106,8 +106,7 @@ export function cataloguePages(app: FastifyInstance, deps: CatalogueDeps): void 
     const query = validateInput(CatalogueQuery, queryOf(request), 'query');
     const list = listRequest(
       {
-        page: query.page === undefined ? undefined : Number(query.page),
-        per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+        ...pageParams(query),
         sort: query.sort,
         direction: query.direction,
       },

@@ -18,7 +18,7 @@ import type { EnrolmentService } from '../enrolments/service.ts';
 import { firstErrors } from '../staff-auth/pages.ts';
 import { formOf } from '../staff-auth/web.ts';
 import { coursePath } from './catalogue.tsx';
-import { PAGE, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
+import { PAGE, pageParams, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
 import { ErrorSummary, Layout, Pagination, ScrollingTable, Select, TextArea, Time } from './layout.tsx';
 import { certificatePath, idOf, studentPath, verificationUrl } from './student-paths.ts';
 import type { SessionLine, StudentRecords } from './student-records.ts';
@@ -72,8 +72,7 @@ export function certificatePages(app: FastifyInstance, deps: CertificatePagesDep
     const query = validateInput(CertificateQuery, queryOf(request), 'query');
     const list = listRequest(
       {
-        page: query.page === undefined ? undefined : Number(query.page),
-        per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+        ...pageParams(query),
         sort: 'issued_at',
         direction: 'desc',
       },

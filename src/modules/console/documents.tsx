@@ -14,7 +14,7 @@ import { DOCUMENT_STATUSES, type Document, type DocumentStatus } from '../docume
 import type { DocumentService, UploadPart } from '../documents/service.ts';
 import { DOCUMENT_TYPES, type DocumentType } from '../documents/types.ts';
 import { firstErrors } from '../staff-auth/pages.ts';
-import { PAGE, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
+import { PAGE, pageParams, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
 import { Csrf, ErrorSummary, fieldId, Layout, Pagination, PostButton, ScrollingTable, Select, TextField, Time } from './layout.tsx';
 import { may, type Viewer } from './viewer.ts';
 import { formatBytes, idOf, listHref, WholeNumber } from './work.ts';
@@ -82,8 +82,7 @@ export function documentPages(app: FastifyInstance, deps: DocumentPageDeps): voi
     const query = validateInput(DocumentQuery, queryOf(request), 'query');
     const list = listRequest(
       {
-        page: query.page === undefined ? undefined : Number(query.page),
-        per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+        ...pageParams(query),
       },
       { maxPageSize: deps.maxPageSize, defaultSort: 'id', defaultDirection: 'desc' },
     );

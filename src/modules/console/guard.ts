@@ -103,3 +103,14 @@ export function guardPages(app: FastifyInstance, deps: GuardDeps): void {
     return sendPage(reply, mapped.status, ErrorPage({ viewer, error: mapped, back: viewer?.back }));
   });
 }
+
+/** A list page's `page` and `per_page` as the list kit reads them: numbers, or absent when not in the URL. */
+export function pageParams(query: { page?: string | undefined; per_page?: string | undefined }): {
+  page: number | undefined;
+  per_page: number | undefined;
+} {
+  return {
+    page: query.page === undefined ? undefined : Number(query.page),
+    per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+  };
+}

@@ -21,7 +21,7 @@ import type { User } from '../users/schemas.ts';
 import type { UserService } from '../users/service.ts';
 import type { DeliveryView, EndpointView, WebhookService } from '../webhooks/service.ts';
 import { CheckboxGroup, checkedOf, idOf, Notice, noticeOf, SecretOnce, SubNav } from './admin-parts.tsx';
-import { PAGE, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
+import { PAGE, pageParams, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
 import { ErrorSummary, Layout, Pagination, PostButton, ScrollingTable, Select, TextField, Time } from './layout.tsx';
 import { staffPath } from './staff.tsx';
 import { may, type Viewer } from './viewer.ts';
@@ -160,8 +160,7 @@ export function operationsPages(app: FastifyInstance, deps: OperationsDeps): voi
     const status: MessageStatus | undefined = query.status === undefined ? 'failed' : query.status || undefined;
     const list = listRequest(
       {
-        page: query.page === undefined ? undefined : Number(query.page),
-        per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+        ...pageParams(query),
       },
       { maxPageSize: deps.maxPageSize, defaultSort: 'id', defaultDirection: 'desc' },
     );

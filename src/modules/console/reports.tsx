@@ -12,7 +12,7 @@ import { REPORT_FORMATS, REPORT_TYPES, REPORTS, type ReportParameters } from '..
 import { MEDIA_TYPES } from '../reports/writers.ts';
 import { firstErrors } from '../staff-auth/pages.ts';
 import { formOf } from '../staff-auth/web.ts';
-import { PAGE, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
+import { PAGE, pageParams, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
 import { ErrorSummary, Layout, Pagination, ScrollingTable, Select, TextField, Time } from './layout.tsx';
 import { may, type Viewer } from './viewer.ts';
 import { formatBytes, formatCount, idOf, listHref, WholeNumber } from './work.ts';
@@ -73,8 +73,7 @@ export function reportPages(app: FastifyInstance, deps: ReportPageDeps): void {
     const query = validateInput(ReportQuery, queryOf(request), 'query');
     const list = listRequest(
       {
-        page: query.page === undefined ? undefined : Number(query.page),
-        per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+        ...pageParams(query),
       },
       { maxPageSize: deps.maxPageSize, defaultSort: 'id', defaultDirection: 'desc' },
     );

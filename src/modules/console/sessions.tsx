@@ -19,7 +19,7 @@ import { type SessionMove, sessionLifecycle } from '../sessions/lifecycle.ts';
 import { INITIAL_STATES, type Session, SessionCreate, type SessionState, SessionTransition, SessionUpdate } from '../sessions/schemas.ts';
 import { formOf } from '../staff-auth/web.ts';
 import { type EnrolmentPagesDeps, enrolmentNotice, enrolmentPages } from './enrolments.tsx';
-import { PAGE, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
+import { PAGE, pageParams, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
 import { ErrorSummary, Layout, Pagination, PostButton, ScrollingTable, Select, TextField, Time } from './layout.tsx';
 import { instantOf, localInputOf } from './local-time.ts';
 import { enrolmentPath, idOf, nameOf, type Person, sessionPath, sessionsPath, slugOf, wholeNumberOf } from './roster.ts';
@@ -118,8 +118,7 @@ export function sessionPages(app: FastifyInstance, deps: SessionPagesDeps): void
     const query = validateInput(SessionListQuery, queryOf(request), 'query');
     const list = listRequest(
       {
-        page: query.page === undefined ? undefined : Number(query.page),
-        per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+        ...pageParams(query),
         sort: 'starts_on',
       },
       { maxPageSize: deps.maxPageSize, defaultSort: 'starts_on' },
@@ -188,8 +187,7 @@ export function sessionPages(app: FastifyInstance, deps: SessionPagesDeps): void
       const session = await sessions.get(viewer.ctx, slug, id);
       const list = listRequest(
         {
-          page: query.page === undefined ? undefined : Number(query.page),
-          per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+          ...pageParams(query),
         },
         { maxPageSize: deps.maxPageSize, defaultSort: 'id' as const },
       );

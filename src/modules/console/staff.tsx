@@ -14,7 +14,7 @@ import { type UserMove, userLifecycle } from '../users/lifecycle.ts';
 import { StaffCreate, USER_STATES, type User, UserGrant, type UserState } from '../users/schemas.ts';
 import type { UserService } from '../users/service.ts';
 import { CheckboxGroup, checkedOf, foldItemErrors, idOf, Notice, noticeOf } from './admin-parts.tsx';
-import { PAGE, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
+import { PAGE, pageParams, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
 import { ErrorSummary, Layout, Pagination, PostButton, ScrollingTable, Select, TextField, Time } from './layout.tsx';
 import { may, type Viewer } from './viewer.ts';
 
@@ -101,8 +101,7 @@ export function staffPages(app: FastifyInstance, deps: StaffPageDeps): void {
     const query = validateInput(StaffQuery, queryOf(request), 'query');
     const list = listRequest(
       {
-        page: query.page === undefined ? undefined : Number(query.page),
-        per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+        ...pageParams(query),
         sort: 'name',
       },
       { maxPageSize: deps.maxPageSize, defaultSort: 'name' },

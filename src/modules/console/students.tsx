@@ -23,7 +23,7 @@ import { STUDENT_SORTS, STUDENT_STATUSES, type Student, StudentCreate, type Stud
 import type { StudentService } from '../students/service.ts';
 import { coursePath } from './catalogue.tsx';
 import { CertificateStatusTag, certificatePages } from './certificates.tsx';
-import { PAGE, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
+import { PAGE, pageParams, queryOf, seeOther, sendPage, viewerOf } from './guard.ts';
 import { ErrorSummary, Layout, Pagination, PostButton, ScrollingTable, Select, TextField, Time } from './layout.tsx';
 import { studentImportPages } from './student-import.tsx';
 import { importStore } from './student-import-store.ts';
@@ -91,8 +91,7 @@ export function studentPages(app: FastifyInstance, deps: StudentPagesDeps): void
     const query = validateInput(StudentQuery, queryOf(request), 'query');
     const list = listRequest(
       {
-        page: query.page === undefined ? undefined : Number(query.page),
-        per_page: query.per_page === undefined ? undefined : Number(query.per_page),
+        ...pageParams(query),
         sort: query.sort,
         direction: query.direction,
       },
