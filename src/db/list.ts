@@ -124,13 +124,7 @@ export async function listPage<O, S extends string>(
         const [items, total] = await Promise.all([run(page), count()]);
         return { items, total };
       }
-      const counting = totalQuery as SelectQueryBuilder<any, any, { total: number | string | null }>;
-      if (postgres) return pageWithTotal(db, page, counting, false);
-      return readSnapshot(db, 'sqlite', async (connection) => {
-        const items = (await connection.executeQuery(page.compile())).rows as O[];
-        const [row] = (await connection.executeQuery(counting.compile())).rows;
-        return { items, total: Number(row?.total ?? 0) };
-      });
+      return pageAndTotal(db, page, totalQuery as SelectQueryBuilder<any, any, { total: number | string | null }>);
     }
     const { kept, filters } = keptCount;
     if (kept.versionColumn) {
@@ -175,6 +169,27 @@ export async function listPage<O, S extends string>(
   const window = `${request.sort} ${request.direction} ${request.page.offset} ${request.page.perPage}`;
   const current = await kept.page(filters, window, read);
   return { items: current.items, total: current.total, kept: current };
+}
+
+/**
+ * A page's rows and the one row of `total` (its `total` column) read in one state of the database: on
+ * PostgreSQL in one statement, on SQLite in one read transaction. For lists that build their page's
+ * statement themselves (src/modules/students: a page found through counts kept per range of ids).
+ * `prepared`: on PostgreSQL a named prepared statement, planned once per connection (`runsPrepared`),
+ * for statements whose plan does not depend on the values.
+ */
+export async function pageAndTotal<O>(
+  db: Kysely<any>,
+  page: SelectQueryBuilder<any, any, O>,
+  total: SelectQueryBuilder<any, any, { total: number | string | null }>,
+  options: { prepared?: boolean } = {},
+): Promise<Page<O>> {
+  if (isPostgres(db)) return pageWithTotal(db, page, total, options.prepared === true);
+  return readSnapshot(db, 'sqlite', async (connection) => {
+    const items = (await connection.executeQuery(page.compile())).rows as O[];
+    const [row] = (await connection.executeQuery(total.compile())).rows;
+    return { items, total: Number(row?.total ?? 0) };
+  });
 }
 
 function isPostgres(db: Kysely<any>): boolean {

@@ -26,6 +26,13 @@ export interface OrganizationTable {
   updated_at: Timestamp;
 }
 
+/** Students (not staff) per range of ids and verification state, kept by triggers (migration 0027). */
+export interface StudentCountTable {
+  id_range: number;
+  email_verified: Bool;
+  students: number;
+}
+
 export interface UserTable {
   id: Generated<number>;
   name: string;
@@ -40,6 +47,8 @@ export interface UserTable {
   password_changed_at: Generated<Timestamp | null>;
   email_verified: Generated<Bool>;
   job_title: string | null;
+  /** Whether the user has a course application (set by a trigger on its first; migration 0027). */
+  is_student: Generated<Bool>;
   /** Staff lifecycle (draft, invited, active, suspended, archived): when each state was last entered. */
   invited_at: Generated<Timestamp | null>;
   activated_at: Generated<Timestamp | null>;
@@ -535,6 +544,7 @@ export interface AuditEventTable {
 export interface DB {
   organization: OrganizationTable;
   users: UserTable;
+  student_counts: StudentCountTable;
   notifications: NotificationTable;
   user_invitations: UserInvitationTable;
   documents: DocumentTable;

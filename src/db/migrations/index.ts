@@ -24,6 +24,7 @@ import * as m0023 from './0023_user_roles.ts';
 import * as m0024 from './0024_staff_sign_in.ts';
 import * as m0025 from './0025_audit_events.ts';
 import * as m0026 from './0026_passkeys.ts';
+import * as m0027 from './0027_students_counted.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -52,6 +53,7 @@ const steps: Record<string, Step> = {
   '0024_staff_sign_in': m0024,
   '0025_audit_events': m0025,
   '0026_passkeys': m0026,
+  '0027_students_counted': m0027,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

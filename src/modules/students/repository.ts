@@ -1,7 +1,16 @@
-import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type RawBuilder,
+  type Selectable,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
-import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type Page } from '../../db/list.ts';
+import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type Page, pageAndTotal } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
 import { keptTotals } from '../../db/totals.ts';
@@ -51,15 +60,15 @@ const decode = (
 });
 
 /**
- * A student is a user who is not staff and has at least one course application. `not is_admin`
- * rather than `is_admin = false`: SQLite would otherwise read the staff index (is_admin, status) for
- * the 100,000 students and sort them all for a page, instead of walking the ids and stopping at it.
+ * A student is a user who is not staff and has at least one course application: `users.is_student`,
+ * set by a trigger when the first application is inserted (migration 0027, ADR 0024), so that the
+ * test is a column of the row, and the students' own indexes (one per order of the list, partial on
+ * this condition) serve their pages and counts.
  */
-export function isStudent(eb: ExpressionBuilder<DB, 'users'>): Expression<SqlBool> {
-  return eb.and([
-    sql<SqlBool>`not ${sql.ref('users.is_admin')}`,
-    eb.exists(eb.selectFrom('course_applications').select(sql`1`.as('one')).whereRef('course_applications.user_id', '=', 'users.id')),
-  ]);
+const STUDENT = sql<SqlBool>`${sql.ref('users.is_student')} and not ${sql.ref('users.is_admin')}`;
+
+export function isStudent(_eb?: ExpressionBuilder<DB, 'users'>): Expression<SqlBool> {
+  return STUDENT;
 }
 
 /** Whether user `id` is a student (`isStudent`), read through `executor`. */
@@ -67,15 +76,6 @@ export async function studentExists(executor: Kysely<DB>, id: number): Promise<b
   const row = await executor.selectFrom('users').select('users.id').where('users.id', '=', id).where(isStudent).executeTakeFirst();
   return row !== undefined;
 }
-
-/**
- * `isStudent` for the rows of a page on PostgreSQL: the application looked up for each user that
- * passes the cheaper conditions (a subquery the planner tests last), where `exists` became a
- * semi-join that read the applications of every user up to the last one of the page (4,386 index
- * entries for a page of 15 `okafor`s: 1.0 against 0.4 ms). Counts keep `isStudent`, whose
- * semi-join suits counting thousands of users. SQLite tests `exists` per row already.
- */
-const IS_STUDENT_ROW = sql<SqlBool>`not ${sql.ref('users.is_admin')} and (select true from course_applications where course_applications.user_id = ${sql.ref('users.id')} limit 1)`;
 
 /**
  * The slugs of the courses a user applied to, as a column of the user's row: read with the page
@@ -98,6 +98,9 @@ function withCourses(row: Parameters<typeof decode>[0] & { courses: unknown }): 
   const courses = JSON.parse(row.courses as string) as string[];
   return { ...decode(row), courses: courses.length > 1 ? courses.sort() : courses };
 }
+
+/** Students are counted per range of this many ids (`student_counts`, migration 0027). */
+const STUDENT_ID_RANGE = 4096;
 
 /** The most users a page may test one by one, walking the ids, before an index lookup is cheaper. */
 const WALK_ROWS = 5000;
@@ -146,13 +149,12 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     // The same indexed match as the users group of GET /search (src/db/search.ts, ADR 0009); a
     // page in id order reads the matches in that order where the index can (SQLite).
     const inIdOrder = search && byId ? matchesInIdOrder(db, dialect, 'users', search) : null;
-    const filtered = (test: typeof isStudent | typeof IS_STUDENT_ROW) => {
+    const filtered = (test: typeof isStudent) => {
       const matching = (inIdOrder ?? db.selectFrom('users')).where(test);
       return status === undefined ? matching : matching.where('users.email_verified', '=', status === 'verified');
     };
     const matching = filtered(isStudent);
-    // The page's rows: on SQLite the same test as the count's.
-    const rows = dialect === 'postgres' ? filtered(IS_STUDENT_ROW) : matching;
+    const rows = matching;
     // Planned once (it chooses the index lookup's parts), used by the count and the page.
     const contains = search && !inIdOrder ? textMatch(dialect, 'users', search) : null;
     const columns = [...COLUMNS, coursesColumn(dialect)] as const;
@@ -180,9 +182,104 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     };
   }
 
+  /** The last total of the whole list by status: which end of an order a page is nearer (a hint, never an answer). */
+  const lastTotals = new Map<string, number>();
+
+  /** The students counted per range of ids (`student_counts`), of one verification state or both. */
+  function counted(status: StudentFilter['status']) {
+    const counts = db.selectFrom('student_counts');
+    return status === undefined ? counts : counts.where('student_counts.email_verified', '=', status === 'verified');
+  }
+
+  /**
+   * A page of the whole list (no search, no `updated_since`), found without reading the students
+   * before it (ADR 0024). Its total is the sum of `student_counts`. In id order the page starts in the
+   * range of ids that holds it, found from the ranges' counts, and skips only the students of that
+   * range before it (at most STUDENT_ID_RANGE). In another order it reads the ids of the students'
+   * index of that order from the nearer end (a page past the middle is read backwards from the
+   * last), then their rows: a page costs at most half the list's index entries, never a row of the
+   * table beyond its own.
+   */
+  async function wholeList(status: StudentFilter['status'], list: ListRequest<StudentSort>): Promise<Page<StudentWithCourses>> {
+    const { offset, perPage } = list.page;
+    const students = status === undefined ? db.selectFrom('users').where(isStudent) : filtered(status);
+    const total = counted(status).select(sql<number>`coalesce(sum(student_counts.students), 0)`.as('total'));
+    const desc = list.direction === 'desc';
+    const [near, far] = desc ? (['desc', 'asc'] as const) : (['asc', 'desc'] as const);
+    const asBigint = (value: RawBuilder<unknown>) => sql<number>`cast(${value} as bigint)`;
+    let ids: SelectQueryBuilder<DB, 'users', { id: number }>;
+    if (list.sort === 'id') {
+      const ranges = counted(status)
+        .select(['student_counts.id_range', sql<number>`sum(student_counts.students)`.as('students')])
+        .groupBy('student_counts.id_range');
+      // Each range with the students of the ranges before it in the page's order.
+      const placed = db
+        .selectFrom(ranges.as('ranges'))
+        .select([
+          'ranges.id_range',
+          sql<number>`coalesce(sum(ranges.students) over (order by ranges.id_range ${sql.raw(near)} rows between unbounded preceding and 1 preceding), 0)`.as(
+            'before',
+          ),
+        ]);
+      const start = db
+        .selectFrom(placed.as('placed'))
+        .select(['placed.id_range', 'placed.before'])
+        .where('placed.before', '<=', offset)
+        .orderBy('placed.id_range', far)
+        .limit(1);
+      const range = sql`(select start.id_range from (${start}) as start)`;
+      const before = sql`(select start.before from (${start}) as start)`;
+      ids = students
+        .select('users.id')
+        .where(
+          'users.id',
+          desc ? '<' : '>=',
+          desc ? sql<number>`(${range} + 1) * ${sql.lit(STUDENT_ID_RANGE)}` : sql<number>`${range} * ${sql.lit(STUDENT_ID_RANGE)}`,
+        )
+        .orderBy('users.id', near)
+        .limit(perPage)
+        .offset(asBigint(sql`${offset} - ${before}`));
+    } else {
+      const column = `users.${list.sort}` as const;
+      const known = lastTotals.get(status ?? '');
+      const backwards = known !== undefined && offset * 2 > known;
+      const ordered = students
+        .select('users.id')
+        .orderBy(column, backwards ? far : near)
+        .orderBy('users.id', backwards ? far : near);
+      if (!backwards) ids = ordered.limit(perPage).offset(offset);
+      else {
+        // The same page counted from the other end, with the total read in the same statement.
+        const rest = sql`(${total}) - ${offset}`;
+        const [max, min] = dialect === 'postgres' ? ['greatest', 'least'] : ['max', 'min'];
+        ids = ordered
+          .limit(asBigint(sql`${sql.raw(max)}(0, ${sql.raw(min)}(${perPage}, ${rest}))`))
+          .offset(asBigint(sql`${sql.raw(max)}(0, ${rest} - ${perPage})`));
+      }
+    }
+    // The page's rows by their ids, in the page's order (ids read backwards come back in it too).
+    const rows = db
+      .selectFrom('users')
+      .select([...COLUMNS, coursesColumn(dialect)])
+      .where('users.id', 'in', ids);
+    const ordered = list.sort === 'id' ? rows : rows.orderBy(`users.${list.sort}`, near);
+    // Prepared on PostgreSQL: planning it cost more than running it, and its plan is the same for any page.
+    const page = await pageAndTotal(db, ordered.orderBy('users.id', near), total, { prepared: true });
+    lastTotals.set(status ?? '', page.total);
+    return mapPage(page, withCourses);
+  }
+
+  function filtered(status: 'verified' | 'unverified') {
+    return db
+      .selectFrom('users')
+      .where(isStudent)
+      .where('users.email_verified', '=', status === 'verified');
+  }
+
   return {
     list: async (filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<StudentWithCourses>> => {
       const search = filter.search === undefined ? '' : searchText(filter.search);
+      if (search === '' && list.updatedSince === undefined) return wholeList(filter.status, list);
       const statements = statementsOf(search, filter.status, list.sort === 'id');
       // PostgreSQL, a text many students contain (its last total says so): the page walks the ids
       // and tests each user, in a prepared statement planned once per connection; planning this
