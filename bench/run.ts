@@ -1,5 +1,5 @@
 // npm run bench: runs every suite on this machine, prints one table and writes .bench/results.json.
-//   BENCH_SUITES=http,queue,catalogue,console,search,documents,reports,instructions   the suites to run (all by default)
+//   BENCH_SUITES=http,queue,catalogue,console,search,distinct,documents,reports,instructions   the suites to run (all by default)
 //   BENCH_DURATION=30       seconds of measured autocannon load per target (after a short warm-up)
 //   BENCH_WRK_DURATION=30   seconds of measured wrk load per target (http, catalogue and search suites)
 //   BENCH_TOOL=both         the http and catalogue suites' load generator: autocannon, wrk or both
@@ -12,6 +12,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { catalogueBench } from './catalogue.ts';
 import { consoleBench } from './console.ts';
+import { distinctBench } from './distinct.ts';
 import { documentsBench } from './documents.ts';
 import { durationOf, httpBench, roundsOf } from './http.ts';
 import { callgrindWindows, instructionsBench } from './instructions.ts';
@@ -27,6 +28,7 @@ const all: Record<string, Suite> = {
   catalogue: catalogueBench,
   console: consoleBench,
   search: searchBench,
+  distinct: distinctBench,
   documents: documentsBench,
   reports: reportsBench,
   instructions: instructionsBench,
