@@ -115,9 +115,10 @@ export async function listPage<O, S extends string>(
   const prepared = options.prepared === true && postgres;
   const read = async (): Promise<Page<O>> => {
     const sorted = sortedRows();
-    const page = sorted.limit(request.page.perPage).offset(request.page.offset);
+    const decorate = options.decorate ?? ((rows: SelectQueryBuilder<any, any, O>) => rows);
+    const page = decorate(sorted.limit(request.page.perPage).offset(request.page.offset));
     const totalQuery = totalOf();
-    if (prepared && totalQuery) return pageWithTotal(db, preparedPage(sorted), totalQuery);
+    if (prepared && totalQuery) return pageWithTotal(db, decorate(preparedPage(sorted)), totalQuery);
     if (!keptCount) {
       if (typeof count === 'function') {
         // A total found otherwise than by a query is the function's own to keep consistent.
@@ -137,7 +138,7 @@ export async function listPage<O, S extends string>(
         const { items, head } = await pageBeside(
           kept.db,
           sql<{ list_version: string }>`select ${kept.versionColumn} as list_version`,
-          prepared ? preparedPage(sorted) : page,
+          prepared ? decorate(preparedPage(sorted)) : page,
           prepared,
         );
         const total = head && kept.known(filters, head.list_version);
@@ -308,4 +309,11 @@ export interface ListCount {
    * the plan of none.
    */
   prepared?: boolean;
+  /**
+   * Adds what is costly to compute to the page's rows once the window has chosen them: given the
+   * ordered, windowed query, a query over it (`selectFrom(rows.as('page'))`) that selects its
+   * columns and more, in the same order. SQLite computes every selected column of every row it
+   * sorts, before the window keeps a page of them.
+   */
+  decorate?: (rows: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>;
 }

@@ -84,13 +84,13 @@ export async function studentExists(executor: Kysely<DB>, id: number): Promise<b
  * than the rest of the request). Unordered: `withCourses` sorts them, by code point on both
  * databases (SQLite sorted each user's slugs in a temporary B-tree of its own, 2 µs per row).
  */
-function coursesColumn(dialect: Dialect) {
+function coursesColumn(dialect: Dialect, user = 'users.id') {
   const slugs =
     dialect === 'postgres'
       ? // Each application's course looked up by its key: as a join, PostgreSQL hashed all the
         // courses again for each user of the page.
-        sql`(select coalesce(json_agg(slug), '[]') from (select (select courses.slug from courses where courses.id = applied.course_id) as slug from course_applications as applied where applied.user_id = users.id) as slugs)`
-      : sql`(select json_group_array(courses.slug) from course_applications as applied join courses on courses.id = applied.course_id where applied.user_id = users.id)`;
+        sql`(select coalesce(json_agg(slug), '[]') from (select (select courses.slug from courses where courses.id = applied.course_id) as slug from course_applications as applied where applied.user_id = ${sql.ref(user)}) as slugs)`
+      : sql`(select json_group_array(courses.slug) from course_applications as applied join courses on courses.id = applied.course_id where applied.user_id = ${sql.ref(user)})`;
   return slugs.as('courses');
 }
 
@@ -157,7 +157,8 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     const rows = matching;
     // Planned once (it chooses the index lookup's parts), used by the count and the page.
     const contains = search && !inIdOrder ? textMatch(dialect, 'users', search) : null;
-    const columns = [...COLUMNS, coursesColumn(dialect)] as const;
+    // The page's own columns; its courses are added to the page's rows alone (`decorate`).
+    const columns = COLUMNS;
     const indexed = (contains ? rows.where(contains) : rows).select(columns);
     let walking: typeof indexed | undefined;
     return {
@@ -286,13 +287,19 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       // statement cost PostgreSQL as much as running it. Other texts are looked up in the index,
       // planned for their own selectivity. The total is counted through the index either way.
       const walk = search !== '' && dialect === 'postgres' && list.sort === 'id' && (await walksFew(statements.students, list));
+      const direction = list.direction;
       const page = await listPage(db, statements.page(walk), list, statements.columns, {
         kept: totals,
         keepCount: true,
         count: statements.students,
         prepared: walk,
+        decorate: (rows) => {
+          const ordered = (db as Kysely<any>).selectFrom(rows.as('page')).selectAll('page').select(coursesColumn(dialect, 'page.id'));
+          return (list.sort === 'id' ? ordered : ordered.orderBy(`page.${list.sort}`, direction)).orderBy('page.id', direction);
+        },
       });
-      return mapPage(page, withCourses);
+      // The rows carry the courses that `decorate` added.
+      return mapPage(page as Page<Parameters<typeof withCourses>[0]>, withCourses);
     },
 
     findStudent: async (id: number): Promise<StudentWithCourses | undefined> => {
