@@ -25,6 +25,7 @@ import * as m0024 from './0024_staff_sign_in.ts';
 import * as m0025 from './0025_audit_events.ts';
 import * as m0026 from './0026_passkeys.ts';
 import * as m0027 from './0027_students_counted.ts';
+import * as m0029 from './0029_staff_orders.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -54,6 +55,7 @@ const steps: Record<string, Step> = {
   '0025_audit_events': m0025,
   '0026_passkeys': m0026,
   '0027_students_counted': m0027,
+  '0029_staff_orders': m0029,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
