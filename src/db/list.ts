@@ -195,24 +195,20 @@ export async function pageAndTotal<O>(
 
 /**
  * A `decorate` step (ListCount) for lists whose window is found in an index of their order: the
- * window reads the ids alone, which that index holds, and the page's rows are then read by id.
+ * window reads the ids alone, which that index holds, and the page's rows (`rowsOf`: the list's
+ * selection, with its joins) are then read by id.
  * Otherwise a planner that must read each row anyway may prefer to sort every row of the filter
  * (SQLite chose sorting the 10,000 staff over walking the staff's name index to the page).
  */
 export function rowsById<S extends string>(
-  db: Kysely<any>,
-  table: string,
-  select: readonly string[],
+  rowsOf: SelectQueryBuilder<any, any, any>,
   request: ListRequest<S>,
   columns: ListColumns<S>,
-): (rows: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any> {
-  const id = columns.id ?? `${table}.id`;
+): (window: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any> {
+  const id = columns.id ?? 'id';
   const sort = columns.sort[request.sort];
-  return (rows) => {
-    const page = db
-      .selectFrom(table)
-      .select(select as string[])
-      .where(id, 'in', rows.clearSelect().select(sql.ref(id).as('id')));
+  return (window) => {
+    const page = rowsOf.where(sql.ref(id), 'in', window.clearSelect().select(sql.ref(id).as('id')));
     return (sort === id ? page : page.orderBy(sql.ref(sort), request.direction)).orderBy(sql.ref(id), request.direction);
   };
 }

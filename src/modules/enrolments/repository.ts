@@ -9,7 +9,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
-import { builtOnce, type ListColumns, type ListRequest, listPage, type Page } from '../../db/list.ts';
+import { builtOnce, type ListColumns, type ListRequest, listPage, type Page, rowsById } from '../../db/list.ts';
 import type { DB, EnrolmentTable } from '../../db/schema.ts';
 import { keptTotals } from '../../db/totals.ts';
 import { studentExists } from '../students/repository.ts';
@@ -118,13 +118,17 @@ export function createEnrolmentRepository(db: Kysely<DB>, dialect: Dialect) {
       // A student or a session holds a few enrolments: one plan serves every value of them. A
       // course holds from none to thousands, `updated_since` any share: planned each time.
       const onePlan = filter.courseId === undefined && list.updatedSince === undefined;
-      return listPage(db, statements.rows, list, ENROLMENT_LIST_COLUMNS, {
+      // The window from the enrolments' own indexes (no join), then the page's rows with their course.
+      const page = listPage(db, statements.count.select('enrolments.id'), list, ENROLMENT_LIST_COLUMNS, {
+        decorate: rowsById(statements.rows, list, ENROLMENT_LIST_COLUMNS),
         count: statements.count,
         ...(statements.total ? { total: statements.total } : {}),
         prepared: onePlan,
         // Read far more often than written: a page is read again only after a write (ADR 0017).
         kept: keptTotals(db, dialect),
       });
+      // The rows are those of `statements.rows`, which `decorate` read.
+      return page as unknown as Promise<Page<EnrolmentRow>>;
     },
 
     findById: async (id: number, executor: Kysely<DB> = db): Promise<EnrolmentRow | undefined> =>

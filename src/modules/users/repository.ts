@@ -103,7 +103,7 @@ export function createStaffRepository(db: Kysely<DB>, changes: ChangeFeed) {
         updatedAt: 'users.updated_at',
       };
       // The window from the staff's index of its order (migration 0029), then the page's rows.
-      const page = await listPage(db, query, list, columns, { decorate: rowsById(db, 'users', COLUMNS, list, columns) });
+      const page = await listPage(db, query, list, columns, { decorate: rowsById(staff(db), list, columns) });
       return { items: page.items.map(decode), total: page.total };
     },
 
