@@ -209,6 +209,10 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     const [near, far] = desc ? (['desc', 'asc'] as const) : (['asc', 'desc'] as const);
     const asBigint = (value: RawBuilder<unknown>) => sql<number>`cast(${value} as bigint)`;
     let ids: SelectQueryBuilder<DB, 'users', { id: number }>;
+    // The page size as a literal: PostgreSQL plans a limit it cannot see as a tenth of the rows (and
+    // then hashed every user to find the page's); the few sizes clients use make a few statements.
+    const size = sql.lit(perPage) as RawBuilder<number>;
+    let backwards = false;
     if (list.sort === 'id') {
       const ranges = counted(status)
         .select(['student_counts.id_range', sql<number>`sum(student_counts.students)`.as('students')])
@@ -238,25 +242,23 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
           desc ? sql<number>`(${range} + 1) * ${sql.lit(STUDENT_ID_RANGE)}` : sql<number>`${range} * ${sql.lit(STUDENT_ID_RANGE)}`,
         )
         .orderBy('users.id', near)
-        .limit(perPage)
-        .offset(asBigint(sql`${offset} - ${before}`));
+        .limit(size)
+        .offset(asBigint(sql`${offset} - coalesce(${before}, 0)`));
     } else {
       const column = `users.${list.sort}` as const;
       const known = lastTotals.get(status ?? '');
-      const backwards = known !== undefined && offset * 2 > known;
+      backwards = known !== undefined && offset * 2 > known;
       const ordered = students
         .select('users.id')
         .orderBy(column, backwards ? far : near)
         .orderBy('users.id', backwards ? far : near);
-      if (!backwards) ids = ordered.limit(perPage).offset(offset);
-      else {
-        // The same page counted from the other end, with the total read in the same statement.
-        const rest = sql`(${total}) - ${offset}`;
-        const [max, min] = dialect === 'postgres' ? ['greatest', 'least'] : ['max', 'min'];
-        ids = ordered
-          .limit(asBigint(sql`${sql.raw(max)}(0, ${sql.raw(min)}(${perPage}, ${rest}))`))
-          .offset(asBigint(sql`${sql.raw(max)}(0, ${rest} - ${perPage})`));
-      }
+      // Backwards: the page's size of rows that end where the page ends, counted from the other end
+      // with the total read in the same statement. A last page shorter than the size also brings the
+      // rows before it, which are dropped below.
+      const max = dialect === 'postgres' ? 'greatest' : 'max';
+      ids = backwards
+        ? ordered.limit(size).offset(asBigint(sql`${sql.raw(max)}(0, (${total}) - ${offset} - ${perPage})`))
+        : ordered.limit(size).offset(offset);
     }
     // The page's rows by their ids, in the page's order (ids read backwards come back in it too).
     const rows = db
@@ -267,6 +269,10 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     // Prepared on PostgreSQL: planning it cost more than running it, and its plan is the same for any page.
     const page = await pageAndTotal(db, ordered.orderBy('users.id', near), total, { prepared: true });
     lastTotals.set(status ?? '', page.total);
+    if (backwards) {
+      const rows = Math.max(0, Math.min(perPage, page.total - offset));
+      page.items = page.items.slice(page.items.length - rows);
+    }
     return mapPage(page, withCourses);
   }
 
