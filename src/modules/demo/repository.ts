@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 
@@ -22,27 +22,262 @@ export function createDemoRepository(db: Kysely<DB>) {
 export const BULK_TABLES = ['users', 'courses', 'training_sessions', 'enrolments', 'certificates', 'course_applications'] as const;
 export type BulkTable = (typeof BULK_TABLES)[number];
 
-/** Bound parameters per statement: SQLite allows 32766, PostgreSQL 65535; both are kept well below. */
-const PARAMETERS = { sqlite: 30_000, postgres: 60_000 } as const;
-/** Beyond this many rows a statement gains nothing and costs memory. */
-const MAX_ROWS = 5000;
+/** SQLite binds each value (at most 32766 per statement): rows per statement stay below that. */
+const SQLITE_PARAMETERS = 30_000;
+/** Beyond this many rows a SQLite statement gains nothing: the rows are bound one value at a time anyway. */
+const SQLITE_ROWS = 200;
+/** SQLite: rows per transaction (PostgreSQL loads everything in one). */
+const SQLITE_TRANSACTION_ROWS = 500_000;
+/** PostgreSQL takes one array per column: rows per statement, each a few megabytes of text. */
+const POSTGRES_ROWS = 5000;
+
+type Row = Readonly<Record<string, unknown>>;
+
+/** One statement's worth of rows, in the shape its dialect binds them. */
+interface Batch {
+  readonly size: number;
+  readonly full: boolean;
+  add(row: Row): void;
+  flush(trx: Kysely<DB>): Promise<void>;
+}
+
+/** SQLite: `insert … values (?, …), (?, …)`, one prepared statement reused for every full batch. */
+function sqliteBatch(table: BulkTable, columns: readonly string[]): Batch {
+  const rowsPerStatement = Math.max(1, Math.min(SQLITE_ROWS, Math.floor(SQLITE_PARAMETERS / columns.length)));
+  const head = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values `;
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const text = (rows: number) => head + Array.from({ length: rows }, () => tuple).join(', ');
+  const statement = text(rowsPerStatement);
+  let values: unknown[] = [];
+  let size = 0;
+  return {
+    get size() {
+      return size;
+    },
+    get full() {
+      return size === rowsPerStatement;
+    },
+    add(row) {
+      for (const column of columns) values.push(row[column]);
+      size += 1;
+    },
+    async flush(trx) {
+      if (size === 0) return;
+      await trx.executeQuery(CompiledQuery.raw(size === rowsPerStatement ? statement : text(size), values));
+      values = [];
+      size = 0;
+    },
+  };
+}
 
 /**
- * Multi-row inserts for loading large data sets (the benchmark data of `academy seed --scale`):
- * rows carry their own ids, so that rows of other tables can refer to them without reading anything
- * back. Only for an empty catalogue; the services are the way to change real data.
+ * PostgreSQL: `insert … select * from unnest($1::integer[], …)`, one array per column, so that a
+ * statement of thousands of rows has as many parameters as columns.
+ */
+function postgresBatch(table: BulkTable, columns: readonly string[], types: ReadonlyMap<string, string>): Batch {
+  const casts = columns.map((column, i) => {
+    const type = types.get(column);
+    if (!type) throw new Error(`${table} has no column ${column}`);
+    return `$${i + 1}::${type}[]`;
+  });
+  const text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) select * from unnest(${casts.join(', ')})`;
+  let arrays: unknown[][] = columns.map(() => []);
+  let size = 0;
+  return {
+    get size() {
+      return size;
+    },
+    get full() {
+      return size === POSTGRES_ROWS;
+    },
+    add(row) {
+      for (let i = 0; i < columns.length; i++) (arrays[i] as unknown[]).push(row[columns[i] as string]);
+      size += 1;
+    },
+    async flush(trx) {
+      if (size === 0) return;
+      await trx.executeQuery(CompiledQuery.raw(text, arrays));
+      arrays = columns.map(() => []);
+      size = 0;
+    },
+  };
+}
+
+/** Writes `rows` into `table` and tells `onProgress` how many were written after each statement. */
+export type BulkInsert = <T extends BulkTable>(
+  table: T,
+  rows: Iterable<Insertable<DB[T]>>,
+  onProgress: (written: number) => void,
+) => Promise<void>;
+
+/**
+ * A part of the schema that a load sets aside: the statement that removes it, the statement that
+ * puts it back (its own definition, as the database reports it), and one that rebuilds what it
+ * maintains, if anything.
+ */
+interface SetAside {
+  drop: string;
+  restore: string;
+  rebuild?: string;
+}
+
+/**
+ * SQLite: the tables' own indexes (not those of UNIQUE constraints) and the triggers that keep their
+ * FTS5 indexes (migrations 0012 and 0013 name them `<index>_insert`), rebuilt afterwards with
+ * FTS5's `rebuild`. Inserted one row at a time, a row of `users` costs about ten times more with
+ * them than without, and the indexes are built faster from the whole table than row by row.
+ */
+async function sqliteSetAside(db: Kysely<DB>): Promise<SetAside[]> {
+  const { rows } = await sql<{ type: string; name: string; tbl_name: string; sql: string }>`
+    select type, name, tbl_name, sql from sqlite_master
+    where sql is not null and (type in ('index', 'trigger') and tbl_name in (${sql.join([...BULK_TABLES])})
+       or type = 'table' and sql like 'create virtual table % using fts5(%')`.execute(db);
+  const indexes = rows.filter((r) => r.type === 'index');
+  const fullText = rows.flatMap((r) => {
+    const content = r.type === 'table' ? /content='([^']+)'/.exec(r.sql)?.[1] : undefined;
+    const trigger = rows.find((t) => t.type === 'trigger' && t.name === `${r.name}_insert` && t.tbl_name === content);
+    return trigger ? [{ index: r.name, trigger }] : [];
+  });
+  return [
+    ...indexes.map((r) => ({ drop: `drop index "${r.name}"`, restore: r.sql })),
+    ...fullText.map(({ index, trigger }) => ({
+      drop: `drop trigger "${trigger.name}"`,
+      restore: trigger.sql,
+      rebuild: `insert into "${index}" ("${index}") values ('rebuild')`,
+    })),
+  ];
+}
+
+/**
+ * PostgreSQL: the tables' indexes but those of their constraints, and their foreign keys, added
+ * again afterwards (which checks every row at once). Checked row by row, the foreign keys cost more
+ * than the rest of an insert, and the indexes are built faster from the whole table.
+ */
+async function postgresSetAside(db: Kysely<DB>): Promise<SetAside[]> {
+  const tables = sql.join([...BULK_TABLES]);
+  const { rows } = await sql<SetAside>`
+    select format('drop index %I', i.relname) as drop, pg_get_indexdef(i.oid) as restore
+    from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
+    where t.relnamespace = current_schema()::regnamespace and t.relname in (${tables})
+      and not exists (select 1 from pg_constraint c where c.conrelid = t.oid and c.conindid = i.oid)
+    union all
+    select format('alter table %I drop constraint %I', t.relname, c.conname),
+           format('alter table %I add constraint %I %s', t.relname, c.conname, pg_get_constraintdef(c.oid))
+    from pg_constraint c join pg_class t on t.oid = c.conrelid
+    where c.contype = 'f' and t.relnamespace = current_schema()::regnamespace and t.relname in (${tables})`.execute(db);
+  return rows;
+}
+
+/**
+ * SQLite: this connection's settings for the load, and the statements that set them back. Foreign
+ * keys are not checked: each check of a student looks up a row of a table far larger than the page
+ * cache, and the plan only refers to rows it wrote before. Nothing is synced to disk until the load
+ * is over (a checkpoint would otherwise wait for the disk several times a table).
+ */
+async function sqliteLoadPragmas(db: Kysely<DB>): Promise<string[]> {
+  const restore: string[] = [];
+  for (const [name, value] of [
+    ['foreign_keys', 'off'],
+    ['synchronous', 'off'],
+  ] as const) {
+    const { rows } = await sql.raw<Record<string, number>>(`pragma ${name}`).execute(db);
+    restore.push(`pragma ${name} = ${Number(rows[0]?.[name])}`);
+    await sql.raw(`pragma ${name} = ${value}`).execute(db);
+  }
+  return restore;
+}
+
+async function run(db: Kysely<DB>, statements: string[]): Promise<void> {
+  for (const statement of statements) await db.executeQuery(CompiledQuery.raw(statement));
+}
+
+/**
+ * Inserts for loading large data sets (the benchmark data of `academy seed --scale`): rows carry
+ * their own ids, so that rows of other tables can refer to them without reading anything back. Only
+ * for an empty catalogue; the services are the way to change real data.
  */
 export function createBulkRepository(db: Kysely<DB>, dialect: Dialect) {
-  return {
-    /** How many rows of `columns` columns one statement takes on this database. */
-    rowsPerStatement: (columns: number): number => Math.max(1, Math.min(MAX_ROWS, Math.floor(PARAMETERS[dialect] / columns))),
+  /** PostgreSQL: the type of each column of `table`, as a cast names it. */
+  const columnTypes = async (trx: Kysely<DB>, table: BulkTable): Promise<Map<string, string>> => {
+    const { rows } = await sql<{ name: string; type: string }>`
+      select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute
+      where attrelid = ${table}::regclass and attnum > 0 and not attisdropped`.execute(trx);
+    return new Map(rows.map((r) => [r.name, r.type]));
+  };
 
-    insert: async <T extends BulkTable>(trx: Kysely<DB>, table: T, rows: readonly Insertable<DB[T]>[]): Promise<void> => {
-      if (rows.length === 0) return;
-      await (trx as Kysely<any>)
-        .insertInto(table)
-        .values(rows as never)
-        .execute();
+  /** Inserts in statements of many rows; `transaction` runs each group of statements. */
+  const inserter =
+    (transaction: <T>(work: (trx: Kysely<DB>) => Promise<T>) => Promise<T>, perTransaction: number): BulkInsert =>
+    async (table, rows, onProgress) => {
+      const types = dialect === 'postgres' ? await transaction((trx) => columnTypes(trx, table)) : null;
+      const iterator = (rows as Iterable<Row>)[Symbol.iterator]();
+      let next = iterator.next();
+      if (next.done) return;
+      // Every row has the columns of the first.
+      const columns = Object.keys(next.value);
+      const batch = types ? postgresBatch(table, columns, types) : sqliteBatch(table, columns);
+      let written = 0;
+      while (!next.done) {
+        const end = written + perTransaction;
+        await transaction(async (trx) => {
+          while (!next.done && written < end) {
+            batch.add(next.value);
+            next = iterator.next();
+            if (batch.full || next.done) {
+              written += batch.size;
+              await batch.flush(trx);
+              onProgress(written);
+            }
+          }
+        });
+      }
+    };
+
+  return {
+    /**
+     * Runs `work`, which inserts into the empty tables, with their secondary indexes, foreign keys
+     * (PostgreSQL) and full-text triggers (SQLite) set aside, then puts each back from its own
+     * definition and rebuilds what it maintains: the schema ends as the migrations made it. On
+     * PostgreSQL all of it is one transaction (a failed load leaves nothing behind); on SQLite the
+     * rows are committed in transactions of SQLITE_TRANSACTION_ROWS, and what was set aside is put
+     * back even when the load fails.
+     */
+    load: async (work: (insert: BulkInsert) => Promise<void>): Promise<void> => {
+      if (dialect === 'postgres') {
+        await db.transaction().execute(async (trx) => {
+          const aside = await postgresSetAside(trx);
+          await run(
+            trx,
+            aside.map((a) => a.drop),
+          );
+          await work(inserter((step) => step(trx), Number.POSITIVE_INFINITY));
+          await run(
+            trx,
+            aside.map((a) => a.restore),
+          );
+        });
+        return;
+      }
+      const pragmas = await sqliteLoadPragmas(db);
+      const aside = await db.transaction().execute(async (trx) => {
+        const found = await sqliteSetAside(trx);
+        await run(
+          trx,
+          found.map((a) => a.drop),
+        );
+        return found;
+      });
+      try {
+        await work(inserter((step) => db.transaction().execute(step), SQLITE_TRANSACTION_ROWS));
+      } finally {
+        await db.transaction().execute(async (trx) => {
+          await run(
+            trx,
+            aside.flatMap((a) => [a.restore, ...(a.rebuild ? [a.rebuild] : [])]),
+          );
+        });
+        await run(db, pragmas);
+      }
     },
 
     /** The highest id of each table (0 when empty): new rows are numbered after it. */

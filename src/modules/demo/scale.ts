@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable } from 'kysely';
 import { openDatabase } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -7,11 +7,12 @@ import { certificateNumber } from '../certificates/service.ts';
 import type { CourseState } from '../courses/schemas.ts';
 import type { SessionState } from '../sessions/schemas.ts';
 import { createRandom, type Random } from './random.ts';
-import { type BulkRepository, type BulkTable, createBulkRepository, createDemoRepository } from './repository.ts';
+import { type BulkInsert, type BulkRepository, type BulkTable, createBulkRepository, createDemoRepository } from './repository.ts';
 
 /**
- * `academy seed --scale N`: a large academy for benchmarks, written with multi-row inserts in large
- * transactions rather than through the services (which would take hours for a million rows), but
+ * `academy seed --scale N`: a large academy for benchmarks, planned in compact arrays and streamed
+ * row by row into large statements (src/modules/demo/repository.ts: BulkRepository.load) rather
+ * than through the services (which would take hours for a million rows), but
  * holding to the same rules: session counters equal the enrolments they count, waitlists are
  * contiguous from 1 and only exist in full sessions with a waitlist, a student has at most one live
  * enrolment per session and an application to every course they enrol in, certificates belong to
@@ -38,8 +39,6 @@ export const MAX_SCALE = 10;
 const SEED = 0x5ca1e;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-/** Rows per transaction. */
-const TRANSACTION_ROWS = 50_000;
 /** Share of passed enrolments that have been issued their certificate (about 50,000 for N = 1). */
 const CERTIFICATE_RATE = 0.25;
 const REVOKED_RATE = 0.01;
@@ -243,6 +242,7 @@ const OUTCOME = { passed: 1, failed: 2, withdrawn: 3 } as const;
 const STATUS = { confirmed: 0, waitlisted: 1, cancelled: 2 } as const;
 const STATUS_NAMES = ['confirmed', 'waitlisted', 'cancelled'] as const;
 const OUTCOME_NAMES = [null, 'passed', 'failed', 'withdrawn'] as const;
+const CERTIFICATE = { valid: 1, revoked: 2 } as const;
 
 interface CoursePlan {
   slug: string;
@@ -362,30 +362,49 @@ function countsFor(scale: number) {
 
 type Counts = ReturnType<typeof countsFor>;
 
-/** Enrolments as columns (one typed array per field): a million rows without an object per row. */
+/**
+ * Enrolments as columns (one typed array per field): five million rows without an object per row.
+ * What follows from the order or the session is not kept: a session's enrolments are consecutive,
+ * its waitlist numbered in their order; those of a cancelled session were cancelled with it; a
+ * completed enrolment was completed at 17:00 on its session's last day, its certificate issued two
+ * days later, and revoked 30 days after that.
+ */
 interface EnrolmentRows {
   count: number;
   user: Int32Array;
   session: Int32Array;
   status: Uint8Array;
-  position: Int32Array;
   created: Float64Array;
-  cancelled: Float64Array;
+  /** When the student cancelled, for each enrolment cancelled by its student, in order. */
+  cancelledByStudent: number[];
+  /** OUTCOME, for a completed enrolment (0 otherwise). */
   outcome: Uint8Array;
-  completed: Float64Array;
+  /** CERTIFICATE, for a passed enrolment that was issued one (0 otherwise). */
+  certificate: Uint8Array;
+  certificates: number;
+  revoked: number;
 }
 
-interface CertificateRows {
+/**
+ * The applications, in the order they were made (their ids follow it): an enrolment's student applied
+ * to its course two days before enrolling, once however often they enrolled in it (at the earliest);
+ * then each student who never enrolled applied to one course.
+ */
+interface ApplicationRows {
   count: number;
-  enrolment: Int32Array;
-  issued: Float64Array;
-  revoked: Float64Array;
-}
-
-/** Each student's earliest application to each course, by `student * courses + course`. */
-interface ApplicationBook {
-  earliest: Map<number, number>;
-  apply(student: number, course: number, moment: number): void;
+  /** Per enrolment: 1 when it is the first of its student's enrolments in its course (it stands for the application). */
+  first: Uint8Array;
+  /**
+   * When the application of such a first enrolment came before two days ahead of it (a later
+   * enrolment in the same course was made earlier): the few exceptions, by enrolment.
+   */
+  earlier: Map<number, number>;
+  /** Per student: the course applied to by a student who never enrolled (-1 for the others). */
+  unenrolled: Int32Array;
+  /** Per student: their latest application (the only one of a student who never enrolled). */
+  latest: Float64Array;
+  /** The earliest application of all. */
+  earliest: number;
 }
 
 /** The whole data set for `scale`, decided in memory before anything is written (compact arrays for the big tables). */
@@ -398,21 +417,19 @@ export function planScale(scale: number, now: number) {
   const sessions = planSessions(random, time, courses, counts.sessions);
   dateCourses(random, time, courses, sessions);
   const demand = enrolmentDemand(random, time, sessions, counts);
-  const book = applicationBook(counts.courses);
-  const { enrolments, certificates } = planEnrolments(random, time, sessions, demand, counts.students, book);
-  applyUnenrolled(random, time, courses, enrolments, counts.students, book);
-  const { applications, userUpdated } = listApplications(book, counts);
+  const enrolments = planEnrolments(random, time, sessions, demand, counts.students);
+  const unenrolled = applyUnenrolled(random, time, courses, enrolments, counts.students);
+  const applications = listApplications(sessions, enrolments, unenrolled);
   return {
     scale,
+    now,
     today: time.today,
     studentCount: counts.students,
     staffCount: counts.staff,
-    userCreated: signupTimes(courses, book, counts.students),
-    userUpdated,
+    userCreated: signupTimes(courses, applications),
     courses,
     sessions,
     enrolments,
-    certificates,
     applications,
   };
 }
@@ -575,18 +592,6 @@ function enrolmentDemand(random: Random, time: Timeline, sessions: SessionPlan[]
   return { windows, wanted, capacity: sum(wanted) };
 }
 
-function applicationBook(courseCount: number): ApplicationBook {
-  const earliest = new Map<number, number>();
-  return {
-    earliest,
-    apply(student, course, moment) {
-      const key = student * courseCount + course;
-      const known = earliest.get(key);
-      if (known === undefined || moment < known) earliest.set(key, moment);
-    },
-  };
-}
-
 /** Every session's enrolments, completions and certificates; each enrolment with its application before it. */
 function planEnrolments(
   random: Random,
@@ -594,35 +599,27 @@ function planEnrolments(
   sessions: SessionPlan[],
   demand: ReturnType<typeof enrolmentDemand>,
   studentCount: number,
-  book: ApplicationBook,
-) {
+): EnrolmentRows {
   const capacity = demand.capacity;
   const enrolments: EnrolmentRows = {
     count: 0,
     user: new Int32Array(capacity),
     session: new Int32Array(capacity),
     status: new Uint8Array(capacity),
-    position: new Int32Array(capacity),
     created: new Float64Array(capacity),
-    cancelled: new Float64Array(capacity),
+    cancelledByStudent: [],
     outcome: new Uint8Array(capacity),
-    completed: new Float64Array(capacity),
+    certificate: new Uint8Array(capacity),
+    certificates: 0,
+    revoked: 0,
   };
-  const certificates: CertificateRows = {
-    count: 0,
-    enrolment: new Int32Array(capacity),
-    issued: new Float64Array(capacity),
-    revoked: new Float64Array(capacity),
-  };
+  // Per student, the last session (its index + 1) that chose them: a student enrols in a session once.
+  const chosenBy = new Int32Array(studentCount);
   for (const [index, session] of sessions.entries()) {
     const window = demand.windows[index] as { start: number; end: number };
-    enrolSession(random, time, { session, index, window, wanted: demand.wanted[index] as number }, studentCount, {
-      enrolments,
-      certificates,
-      book,
-    });
+    enrolSession(random, time, { session, index, window, wanted: demand.wanted[index] as number }, chosenBy, enrolments);
   }
-  return { enrolments, certificates };
+  return enrolments;
 }
 
 /**
@@ -633,10 +630,10 @@ function enrolSession(
   random: Random,
   time: Timeline,
   { session, index, window, wanted: n }: { session: SessionPlan; index: number; window: { start: number; end: number }; wanted: number },
-  studentCount: number,
-  into: { enrolments: EnrolmentRows; certificates: CertificateRows; book: ApplicationBook },
+  chosenBy: Int32Array,
+  enrolments: EnrolmentRows,
 ): void {
-  const { enrolments } = into;
+  const studentCount = chosenBy.length;
   const { start, end } = window;
   session.cancelledAt = session.state === 'cancelled' ? time.past(end + DAY) : 0;
   let updated = session.created;
@@ -644,13 +641,14 @@ function enrolSession(
     session.updated = time.past(Math.max(updated, lastMove(time, session)));
     return;
   }
-  const chosen = new Set<number>();
+  let chosen = 0;
   const span = end - start;
   const liveCap = session.state === 'open_for_registration' && session.waitlist ? Number.POSITIVE_INFINITY : session.seats;
-  for (let k = 0; k < n && chosen.size < studentCount; k++) {
+  for (let k = 0; k < n && chosen < studentCount; k++) {
     let student = random.int(0, studentCount - 1);
-    while (chosen.has(student)) student = random.int(0, studentCount - 1);
-    chosen.add(student);
+    while (chosenBy[student] === index + 1) student = random.int(0, studentCount - 1);
+    chosenBy[student] = index + 1;
+    chosen += 1;
     const created = Math.floor(start + ((k + random.next()) / n) * span);
     let status: number;
     let cancelledAt = 0;
@@ -668,147 +666,192 @@ function enrolSession(
     enrolments.session[e] = index;
     enrolments.status[e] = status;
     enrolments.created[e] = created;
-    enrolments.cancelled[e] = cancelledAt;
+    if (cancelledAt && session.state !== 'cancelled') enrolments.cancelledByStudent.push(cancelledAt);
     updated = Math.max(updated, created, cancelledAt);
     if (status === STATUS.confirmed) session.confirmed += 1;
-    if (status === STATUS.waitlisted) enrolments.position[e] = ++session.waitlisted;
-    if (status === STATUS.confirmed && session.state === 'completed') completeEnrolment(random, time, session, e, into);
-    into.book.apply(student, session.course, created - 2 * DAY);
+    if (status === STATUS.waitlisted) session.waitlisted += 1;
+    if (status === STATUS.confirmed && session.state === 'completed') completeEnrolment(random, session, e, enrolments);
   }
   session.updated = time.past(Math.max(updated, lastMove(time, session)));
 }
 
 /** A confirmed enrolment of a completed session: its outcome, and for some who passed a certificate. */
-function completeEnrolment(
-  random: Random,
-  time: Timeline,
-  session: SessionPlan,
-  e: number,
-  { enrolments, certificates }: { enrolments: EnrolmentRows; certificates: CertificateRows },
-): void {
+function completeEnrolment(random: Random, session: SessionPlan, e: number, enrolments: EnrolmentRows): void {
   const outcome = weighted(random, { passed: 78, failed: 14, withdrawn: 8 });
   enrolments.outcome[e] = OUTCOME[outcome];
-  enrolments.completed[e] = time.at(session.endsOn, 17);
   session.completed += 1;
   if (outcome === 'passed' && random.chance(CERTIFICATE_RATE)) {
-    const c = certificates.count++;
-    const issued = time.past(time.at(session.endsOn + 2, 10));
-    certificates.enrolment[c] = e;
-    certificates.issued[c] = issued;
-    certificates.revoked[c] = random.chance(REVOKED_RATE) ? time.past(issued + 30 * DAY) : 0;
+    const revoked = random.chance(REVOKED_RATE);
+    enrolments.certificate[e] = revoked ? CERTIFICATE.revoked : CERTIFICATE.valid;
+    enrolments.certificates += 1;
+    if (revoked) enrolments.revoked += 1;
   }
 }
 
-/** Every student has applied somewhere: those who never enrolled, to a published course. */
-function applyUnenrolled(
-  random: Random,
-  time: Timeline,
-  courses: CoursePlan[],
-  enrolments: EnrolmentRows,
-  studentCount: number,
-  book: ApplicationBook,
-): void {
+/**
+ * Every student has applied somewhere: those who never enrolled, to a published course. Per student,
+ * that course (-1 for those who enrolled) and when they applied.
+ */
+function applyUnenrolled(random: Random, time: Timeline, courses: CoursePlan[], enrolments: EnrolmentRows, studentCount: number) {
   const published = courses.flatMap((c, i) => (c.state === 'published' ? [i] : []));
   const enrolled = new Uint8Array(studentCount);
   for (let e = 0; e < enrolments.count; e++) enrolled[enrolments.user[e] as number] = 1;
+  const course = new Int32Array(studentCount).fill(-1);
+  const moment = new Float64Array(studentCount);
   for (let student = 0; student < studentCount; student++) {
     if (!enrolled[student]) {
-      const course = random.pick(published);
-      const opened = (courses[course] as CoursePlan).publishedAt as number;
-      book.apply(student, course, time.past(Math.max(opened + DAY, time.now - random.int(1, 400) * DAY)));
+      course[student] = random.pick(published);
+      const opened = (courses[course[student] as number] as CoursePlan).publishedAt as number;
+      moment[student] = time.past(Math.max(opened + DAY, time.now - random.int(1, 400) * DAY));
     }
   }
+  return { course, moment };
 }
 
-/** The applications as columns, and each student's last change (their latest application). */
-function listApplications(book: ApplicationBook, counts: Counts) {
-  const size = book.earliest.size;
-  const applications = { user: new Int32Array(size), course: new Int32Array(size), created: new Float64Array(size) };
-  const userUpdated = new Float64Array(counts.students);
-  let a = 0;
-  for (const [key, moment] of book.earliest) {
-    const student = Math.floor(key / counts.courses);
-    applications.user[a] = student;
-    applications.course[a] = key % counts.courses;
-    applications.created[a] = moment;
-    userUpdated[student] = Math.max(userUpdated[student] as number, moment);
-    a += 1;
+/**
+ * The applications (ApplicationRows): each student's enrolments are gathered (a counting sort by
+ * student, in their order), and of those in the same course the first stands for all, with the
+ * earliest moment.
+ */
+function listApplications(
+  sessions: SessionPlan[],
+  enrolments: EnrolmentRows,
+  unenrolled: { course: Int32Array; moment: Float64Array },
+): ApplicationRows {
+  const studentCount = unenrolled.course.length;
+  const { user, session, created } = enrolments;
+  const courseOf = (e: number) => (sessions[session[e] as number] as SessionPlan).course;
+  const starts = new Int32Array(studentCount + 1);
+  for (let e = 0; e < enrolments.count; e++) (starts[(user[e] as number) + 1] as number)++;
+  for (let student = 0; student < studentCount; student++)
+    starts[student + 1] = (starts[student + 1] as number) + (starts[student] as number);
+  const order = new Int32Array(enrolments.count);
+  const filled = starts.slice(0, studentCount);
+  for (let e = 0; e < enrolments.count; e++) order[(filled[user[e] as number] as number)++] = e;
+
+  const first = new Uint8Array(enrolments.count);
+  const earlier = new Map<number, number>();
+  const applied = (e: number) => earlier.get(e) ?? (created[e] as number) - 2 * DAY;
+  // A student who never enrolled made one application: the latest is that one.
+  const latest = unenrolled.moment;
+  let count = 0;
+  let earliest = Number.POSITIVE_INFINITY;
+  for (let student = 0; student < studentCount; student++) {
+    const from = starts[student] as number;
+    const to = starts[student + 1] as number;
+    for (let i = from; i < to; i++) {
+      const e = order[i] as number;
+      const course = courseOf(e);
+      let j = from;
+      while (j < i && courseOf(order[j] as number) !== course) j++;
+      if (j === i) first[e] = 1;
+      else {
+        const moment = (created[e] as number) - 2 * DAY;
+        if (moment < applied(order[j] as number)) earlier.set(order[j] as number, moment);
+      }
+    }
+    for (let i = from; i < to; i++) {
+      const e = order[i] as number;
+      if (first[e]) {
+        count += 1;
+        latest[student] = Math.max(latest[student] as number, applied(e));
+        earliest = Math.min(earliest, applied(e));
+      }
+    }
+    if ((unenrolled.course[student] as number) >= 0) {
+      count += 1;
+      earliest = Math.min(earliest, latest[student] as number);
+    }
   }
-  return { applications, userUpdated };
+  return { count, first, earlier, unenrolled: unenrolled.course, latest, earliest };
 }
 
 /** When each student signed up: spread over 150 days, before anything they applied to. */
-function signupTimes(courses: CoursePlan[], book: ApplicationBook, studentCount: number): (student: number) => number {
-  let firstApplication = Number.POSITIVE_INFINITY;
-  for (const moment of book.earliest.values()) firstApplication = Math.min(firstApplication, moment);
+function signupTimes(courses: CoursePlan[], applications: ApplicationRows): (student: number) => number {
   const firstCourse = Math.min(...courses.map((c) => c.created));
+  const studentCount = applications.latest.length;
   // Students signed up before anything they applied to.
-  const signupStart = Math.min(firstCourse, firstApplication) - 200 * DAY;
+  const signupStart = Math.min(firstCourse, applications.earliest) - 200 * DAY;
   const signupSpan = 150 * DAY;
   return (student: number) => Math.floor(signupStart + (student / studentCount) * signupSpan);
 }
 
 export type ScalePlan = ReturnType<typeof planScale>;
 
-const iso = (moment: number) => new Date(moment).toISOString();
-const isoOrNull = (moment: number) => (moment ? new Date(moment).toISOString() : null);
+/**
+ * `new Date(moment).toISOString()` ten times faster (which matters for tens of millions of them): the
+ * date's part is kept for each day, the time's is written out.
+ */
+const iso = (() => {
+  const days = new Map<number, string>();
+  const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+  return (moment: number): string => {
+    const day = Math.floor(moment / DAY);
+    let date = days.get(day);
+    if (date === undefined) {
+      date = new Date(day * DAY).toISOString().slice(0, 11);
+      days.set(day, date);
+    }
+    const ms = moment - day * DAY;
+    const millis = ms % 1000;
+    return `${date}${two(Math.floor(ms / HOUR))}:${two(Math.floor(ms / 60_000) % 60)}:${two(Math.floor(ms / 1000) % 60)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+  };
+})();
+const isoOrNull = (moment: number) => (moment ? iso(moment) : null);
 const dateOf = (today: number, days: number) => new Date(today + days * DAY).toISOString().slice(0, 10);
 
-/** Writes a plan into an empty catalogue, table after table, in transactions of TRANSACTION_ROWS rows. */
-async function write(db: Kysely<DB>, bulk: BulkRepository, plan: ScalePlan, onProgress: (progress: ScaleProgress) => void) {
+/** Writes a plan into an empty catalogue, table after table, row after row (nothing is held but the plan). */
+async function write(bulk: BulkRepository, plan: ScalePlan, onProgress: (progress: ScaleProgress) => void) {
   const ids = await bulk.maxIds();
+  await bulk.load((insert) => writeTables(insert, ids, plan, onProgress));
+  await bulk.finish();
+}
+
+async function writeTables(
+  insert: BulkInsert,
+  ids: Record<BulkTable, number>,
+  plan: ScalePlan,
+  onProgress: (progress: ScaleProgress) => void,
+): Promise<void> {
   const userId = (student: number) => ids.users + student + 1;
   const courseId = (course: number) => ids.courses + course + 1;
   const sessionId = (session: number) => ids.training_sessions + session + 1;
   const enrolmentId = (enrolment: number) => ids.enrolments + enrolment + 1;
-  const { enrolments, certificates, applications, sessions, courses, today } = plan;
+  const { enrolments, applications, sessions, courses, today } = plan;
+  const sessionOf = (e: number) => sessions[enrolments.session[e] as number] as SessionPlan;
 
-  async function table<T extends BulkTable>(
-    name: T,
-    count: number,
-    columns: number,
-    row: (i: number) => Insertable<DB[T]>,
-    label: BulkTable | 'staff' = name,
-  ) {
-    const perStatement = bulk.rowsPerStatement(columns);
-    const perTransaction = Math.max(perStatement, TRANSACTION_ROWS);
-    let written = 0;
-    for (let first = 0; first < count; first += perTransaction) {
-      const last = Math.min(count, first + perTransaction);
-      await db.transaction().execute(async (trx) => {
-        for (let from = first; from < last; from += perStatement) {
-          const rows: Insertable<DB[T]>[] = [];
-          for (let i = from; i < Math.min(last, from + perStatement); i++) rows.push(row(i));
-          await bulk.insert(trx, name, rows);
-          written += rows.length;
-          onProgress({ table: label, written, total: count });
-        }
-      });
-    }
-  }
+  const table = <T extends BulkTable>(name: T, total: number, rows: Iterable<Insertable<DB[T]>>, label: BulkTable | 'staff' = name) =>
+    insert(name, rows, (written) => onProgress({ table: label, written, total }));
 
   // Names come from a stream of their own, so that they do not depend on the plan's draws.
   const names = createRandom(SEED + 1);
-  await table('users', plan.studentCount, 10, (student) => {
-    const first = names.pick(FIRST_NAMES);
-    const last = names.pick(LAST_NAMES);
-    const created = plan.userCreated(student);
-    return {
-      id: userId(student),
-      name: `${first} ${last}`,
-      email: `${ascii(first)}.${ascii(last)}.${student + 1}@learners.example`,
-      status: 'active',
-      is_admin: false,
-      permissions: '[]',
-      email_verified: names.chance(0.7),
-      job_title: null,
-      created_at: iso(created),
-      updated_at: iso(Math.max(created, plan.userUpdated[student] as number)),
-    };
-  });
-  await table('courses', courses.length, 13, (i) => {
-    const c = courses[i] as CoursePlan;
-    return {
+  await table(
+    'users',
+    plan.studentCount,
+    (function* () {
+      for (let student = 0; student < plan.studentCount; student++) {
+        const first = names.pick(FIRST_NAMES);
+        const last = names.pick(LAST_NAMES);
+        const created = plan.userCreated(student);
+        yield {
+          id: userId(student),
+          name: `${first} ${last}`,
+          email: `${ascii(first)}.${ascii(last)}.${student + 1}@learners.example`,
+          status: 'active',
+          is_admin: false,
+          permissions: '[]',
+          email_verified: names.chance(0.7),
+          job_title: null,
+          created_at: iso(created),
+          updated_at: iso(Math.max(created, applications.latest[student] as number)),
+        };
+      }
+    })(),
+  );
+  await table(
+    'courses',
+    courses.length,
+    courses.map((c, i) => ({
       id: courseId(i),
       slug: c.slug,
       code: c.code,
@@ -822,11 +865,12 @@ async function write(db: Kysely<DB>, bulk: BulkRepository, plan: ScalePlan, onPr
       archived_at: isoOrNull(c.archivedAt ?? 0),
       created_at: iso(c.created),
       updated_at: iso(c.updated),
-    };
-  });
-  await table('training_sessions', sessions.length, 16, (i) => {
-    const s = sessions[i] as SessionPlan;
-    return {
+    })),
+  );
+  await table(
+    'training_sessions',
+    sessions.length,
+    sessions.map((s, i) => ({
       id: sessionId(i),
       course_id: courseId(s.course),
       name: s.name,
@@ -843,85 +887,134 @@ async function write(db: Kysely<DB>, bulk: BulkRepository, plan: ScalePlan, onPr
       completed_count: s.completed,
       created_at: iso(s.created),
       updated_at: iso(s.updated),
-    };
-  });
-  await table('enrolments', enrolments.count, 13, (e) => {
-    const status = enrolments.status[e] as number;
-    const created = enrolments.created[e] as number;
-    const cancelled = enrolments.cancelled[e] as number;
-    const completed = enrolments.completed[e] as number;
-    const session = sessions[enrolments.session[e] as number] as SessionPlan;
-    return {
-      id: enrolmentId(e),
-      user_id: userId(enrolments.user[e] as number),
-      session_id: sessionId(enrolments.session[e] as number),
-      status: STATUS_NAMES[status] as string,
-      waitlist_position: status === STATUS.waitlisted ? (enrolments.position[e] as number) : null,
-      confirmed_at: status === STATUS.confirmed ? iso(created) : null,
-      cancelled_at: isoOrNull(cancelled),
-      cancellation_reason: cancelled ? (session.state === 'cancelled' ? 'The session was cancelled.' : 'Cancelled by the student.') : null,
-      completion_outcome: OUTCOME_NAMES[enrolments.outcome[e] as number] ?? null,
-      completion_notes: null,
-      completion_recorded_at: isoOrNull(completed),
-      created_at: iso(created),
-      updated_at: iso(Math.max(created, cancelled, completed)),
-    };
-  });
-  await table('certificates', certificates.count, 13, (c) => {
-    const e = certificates.enrolment[c] as number;
-    const issued = certificates.issued[c] as number;
-    const revoked = certificates.revoked[c] as number;
-    const session = enrolments.session[e] as number;
-    const id = ids.certificates + c + 1;
-    return {
-      id,
-      enrolment_id: enrolmentId(e),
-      user_id: userId(enrolments.user[e] as number),
-      course_id: courseId((sessions[session] as SessionPlan).course),
-      session_id: sessionId(session),
-      certificate_number: certificateNumber(id, iso(issued)),
-      verification_token: randomBytes(24).toString('base64url'),
-      status: revoked ? 'revoked' : 'valid',
-      issued_at: iso(issued),
-      revoked_at: isoOrNull(revoked),
-      revocation_reason: revoked ? 'Issued in error.' : null,
-      created_at: iso(issued),
-      updated_at: iso(revoked || issued),
-    };
-  });
-  await table('course_applications', applications.user.length, 6, (i) => ({
-    id: ids.course_applications + i + 1,
-    user_id: userId(applications.user[i] as number),
-    course_id: courseId(applications.course[i] as number),
-    source: 'import',
-    created_at: iso(applications.created[i] as number),
-    updated_at: iso(applications.created[i] as number),
-  }));
+    })),
+  );
+  const time = timeline(plan.now);
+  await table(
+    'enrolments',
+    enrolments.count,
+    (function* () {
+      let cancellations = 0;
+      let position = 0;
+      for (let e = 0; e < enrolments.count; e++) {
+        const status = enrolments.status[e] as number;
+        const created = enrolments.created[e] as number;
+        const outcome = enrolments.outcome[e] as number;
+        const session = sessionOf(e);
+        if (e === 0 || enrolments.session[e] !== enrolments.session[e - 1]) position = 0;
+        if (status === STATUS.waitlisted) position += 1;
+        const cancelled =
+          status !== STATUS.cancelled
+            ? 0
+            : session.state === 'cancelled'
+              ? session.cancelledAt
+              : (enrolments.cancelledByStudent[cancellations++] as number);
+        const completed = outcome ? time.at(session.endsOn, 17) : 0;
+        yield {
+          id: enrolmentId(e),
+          user_id: userId(enrolments.user[e] as number),
+          session_id: sessionId(enrolments.session[e] as number),
+          status: STATUS_NAMES[status] as string,
+          waitlist_position: status === STATUS.waitlisted ? position : null,
+          confirmed_at: status === STATUS.confirmed ? iso(created) : null,
+          cancelled_at: isoOrNull(cancelled),
+          cancellation_reason: cancelled
+            ? session.state === 'cancelled'
+              ? 'The session was cancelled.'
+              : 'Cancelled by the student.'
+            : null,
+          completion_outcome: OUTCOME_NAMES[outcome] ?? null,
+          completion_notes: null,
+          completion_recorded_at: isoOrNull(completed),
+          created_at: iso(created),
+          updated_at: iso(Math.max(created, cancelled, completed)),
+        };
+      }
+    })(),
+  );
+  await table(
+    'certificates',
+    enrolments.certificates,
+    (function* () {
+      let id = ids.certificates;
+      for (let e = 0; e < enrolments.count; e++) {
+        const certificate = enrolments.certificate[e] as number;
+        if (!certificate) continue;
+        const session = sessionOf(e);
+        const issued = time.past(time.at(session.endsOn + 2, 10));
+        const revoked = certificate === CERTIFICATE.revoked ? time.past(issued + 30 * DAY) : 0;
+        id += 1;
+        yield {
+          id,
+          enrolment_id: enrolmentId(e),
+          user_id: userId(enrolments.user[e] as number),
+          course_id: courseId(session.course),
+          session_id: sessionId(enrolments.session[e] as number),
+          certificate_number: certificateNumber(id, iso(issued)),
+          verification_token: randomBytes(24).toString('base64url'),
+          status: revoked ? 'revoked' : 'valid',
+          issued_at: iso(issued),
+          revoked_at: isoOrNull(revoked),
+          revocation_reason: revoked ? 'Issued in error.' : null,
+          created_at: iso(issued),
+          updated_at: iso(revoked || issued),
+        };
+      }
+    })(),
+  );
+  await table(
+    'course_applications',
+    applications.count,
+    (function* () {
+      let id = ids.course_applications;
+      const application = (student: number, course: number, moment: number) => ({
+        id: ++id,
+        user_id: userId(student),
+        course_id: courseId(course),
+        source: 'import',
+        created_at: iso(moment),
+        updated_at: iso(moment),
+      });
+      for (let e = 0; e < enrolments.count; e++) {
+        if (applications.first[e]) {
+          yield application(
+            enrolments.user[e] as number,
+            sessionOf(e).course,
+            applications.earlier.get(e) ?? (enrolments.created[e] as number) - 2 * DAY,
+          );
+        }
+      }
+      for (let student = 0; student < plan.studentCount; student++) {
+        const course = applications.unenrolled[student] as number;
+        if (course >= 0) yield application(student, course, applications.latest[student] as number);
+      }
+    })(),
+  );
   // Staff after the students, so that a student's id does not depend on the number of staff.
   await table(
     'users',
     plan.staffCount,
-    10,
-    (member) => {
-      const first = names.pick(FIRST_NAMES);
-      const last = names.pick(LAST_NAMES);
-      const created = today - names.int(1, 720) * DAY;
-      return {
-        id: userId(plan.studentCount + member),
-        name: `${first} ${last}`,
-        email: `${ascii(first)}.${ascii(last)}.${member + 1}@staff.example`,
-        status: STAFF_STATUSES[member % STAFF_STATUSES.length] as string,
-        is_admin: true,
-        permissions: member % 10 === 0 ? '["courses.approve"]' : '[]',
-        email_verified: true,
-        job_title: names.pick(JOB_TITLES),
-        created_at: iso(created),
-        updated_at: iso(created),
-      };
-    },
+    (function* () {
+      for (let member = 0; member < plan.staffCount; member++) {
+        const first = names.pick(FIRST_NAMES);
+        const last = names.pick(LAST_NAMES);
+        const created = today - names.int(1, 720) * DAY;
+        yield {
+          id: userId(plan.studentCount + member),
+          name: `${first} ${last}`,
+          email: `${ascii(first)}.${ascii(last)}.${member + 1}@staff.example`,
+          status: STAFF_STATUSES[member % STAFF_STATUSES.length] as string,
+          is_admin: true,
+          permissions: member % 10 === 0 ? '["courses.approve"]' : '[]',
+          email_verified: true,
+          job_title: names.pick(JOB_TITLES),
+          created_at: iso(created),
+          updated_at: iso(created),
+        };
+      }
+    })(),
     'staff',
   );
-  await bulk.finish();
 }
 
 /**
@@ -939,21 +1032,21 @@ export async function seedScale(
     );
   }
   const plan = planScale(scale, platform.clock.now().getTime());
-  const { enrolments, certificates } = plan;
+  const { enrolments, applications } = plan;
   const total =
     plan.studentCount +
     plan.staffCount +
     plan.courses.length +
     plan.sessions.length +
     enrolments.count +
-    certificates.count +
-    plan.applications.user.length;
+    enrolments.certificates +
+    applications.count;
   const own = platform.database.dialect === 'postgres' ? openDatabase(platform.database.url, { poolSize: 1 }) : null;
   const database = own ?? platform.database;
   const started = performance.now();
   try {
     const done = new Map<ScaleProgress['table'], number>();
-    await write(database.db, createBulkRepository(database.db, database.dialect), plan, (progress) => {
+    await write(createBulkRepository(database.db, database.dialect), plan, (progress) => {
       done.set(progress.table, progress.written);
       const written = [...done.values()].reduce((sum, n) => sum + n, 0);
       options.onProgress?.({ ...progress, percent: Math.floor((100 * written) / total) });
@@ -969,8 +1062,6 @@ export async function seedScale(
     if (enrolments.status[e] === STATUS.confirmed) confirmed += 1;
     else if (enrolments.status[e] === STATUS.waitlisted) waitlisted += 1;
   }
-  let revoked = 0;
-  for (let c = 0; c < certificates.count; c++) if (certificates.revoked[c]) revoked += 1;
   return {
     scale,
     version: SCALE_SEED_VERSION,
@@ -978,13 +1069,13 @@ export async function seedScale(
     staff: plan.staffCount,
     courses: plan.courses.length,
     sessions: plan.sessions.length,
-    applications: plan.applications.user.length,
+    applications: applications.count,
     enrolments: enrolments.count,
     confirmed,
     waitlisted,
     cancelled: enrolments.count - confirmed - waitlisted,
-    certificates: certificates.count,
-    revoked,
+    certificates: enrolments.certificates,
+    revoked: enrolments.revoked,
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
 }
