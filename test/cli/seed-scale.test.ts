@@ -52,6 +52,16 @@ const INVARIANTS: Record<string, string> = {
     select count(*) as n from users u where not u.is_admin and not exists (select 1 from course_applications a where a.user_id = u.id)`,
   'no staff user applied to a course': `
     select count(*) as n from users u where u.is_admin and exists (select 1 from course_applications a where a.user_id = u.id)`,
+  'a user is marked a student exactly when it has an application (migration 0027)': `
+    select count(*) as n from users u
+    where (exists (select 1 from course_applications a where a.user_id = u.id)) <> (u.is_student)`,
+  'the students counted per range of ids and email state are the students': `
+    select count(*) as n from (
+      select coalesce(k.id_range, r.id_range) as id_range from student_counts k
+      full join (select id / 4096 as id_range, email_verified, count(*) as students from users
+                 where is_student and not is_admin group by id / 4096, email_verified) r
+        on r.id_range = k.id_range and r.email_verified = k.email_verified
+      where k.students is distinct from r.students and not (k.students = 0 and r.students is null)) t`,
   'nothing happened before what it depends on': `
     select (select count(*) from enrolments e join users u on u.id = e.user_id where e.created_at < u.created_at)
          + (select count(*) from course_applications a join courses c on c.id = a.course_id where a.created_at < c.created_at)
@@ -159,6 +169,22 @@ describe('academy seed --scale N', () => {
     );
     assert.equal(student.code, 0, student.stderr);
     assert.equal(JSON.parse(student.stdout).id, summary.students + summary.staff + 1);
+    // The triggers set aside during the load are back: a first application makes a student, counted.
+    const applied = await runCli(
+      [
+        '--json',
+        'admin',
+        'applications',
+        'create',
+        '--data',
+        JSON.stringify({ student_id: JSON.parse(student.stdout).id, course: 'after-the-seed' }),
+      ],
+      env,
+    );
+    assert.equal(applied.code, 0, applied.stderr);
+    assert.deepEqual(await violations(platform), Object.fromEntries(Object.keys(INVARIANTS).map((rule) => [rule, 0])));
+    const { rows } = await sql<{ n: number | string }>`select sum(students) as n from student_counts`.execute(platform.database.db);
+    assert.equal(Number(rows[0]?.n), summary.students + 1);
   });
 
   test('refuses a database that holds users or a catalogue, and leaves it as it was', async () => {

@@ -121,6 +121,13 @@ interface SetAside {
   rebuild?: string;
 }
 
+/** Migration 0027's triggers: a first application makes a student; students are counted per range of ids. */
+const STUDENT_TRIGGERS = ['course_applications_student', 'users_student_counts_insert', 'users_student_counts_update'];
+
+/** The students counted at once, as those triggers would have counted them one by one (the table was empty). */
+const COUNT_STUDENTS = `insert into student_counts (id_range, email_verified, students)
+  select id / 4096, email_verified, count(*) from users where is_student and not is_admin group by id / 4096, email_verified`;
+
 /**
  * SQLite: the tables' own indexes (not those of UNIQUE constraints) and the triggers that keep their
  * FTS5 indexes (migrations 0012 and 0013 name them `<index>_insert`), rebuilt afterwards with
@@ -138,8 +145,12 @@ async function sqliteSetAside(db: Kysely<DB>): Promise<SetAside[]> {
     const trigger = rows.find((t) => t.type === 'trigger' && t.name === `${r.name}_insert` && t.tbl_name === content);
     return trigger ? [{ index: r.name, trigger }] : [];
   });
+  // The triggers that make a user a student on a first application and count the students
+  // (migration 0027): the plan writes its students as students, and the counts are made at once.
+  const students = rows.filter((r) => r.type === 'trigger' && STUDENT_TRIGGERS.includes(r.name));
   return [
     ...indexes.map((r) => ({ drop: `drop index "${r.name}"`, restore: r.sql })),
+    ...students.map((r, i) => ({ drop: `drop trigger "${r.name}"`, restore: r.sql, ...(i === 0 ? { rebuild: COUNT_STUDENTS } : {}) })),
     ...fullText.map(({ index, trigger }) => ({
       drop: `drop trigger "${trigger.name}"`,
       restore: trigger.sql,
@@ -165,7 +176,18 @@ async function postgresSetAside(db: Kysely<DB>): Promise<SetAside[]> {
            format('alter table %I add constraint %I %s', t.relname, c.conname, pg_get_constraintdef(c.oid))
     from pg_constraint c join pg_class t on t.oid = c.conrelid
     where c.contype = 'f' and t.relnamespace = current_schema()::regnamespace and t.relname in (${tables})`.execute(db);
-  return rows;
+  // The triggers that make a user a student and count the students (migration 0027), as on SQLite.
+  const { rows: triggers } = await sql<{ table: string; name: string }>`
+    select c.relname as table, t.tgname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid
+    where not t.tgisinternal and t.tgname in (${sql.join(STUDENT_TRIGGERS)})`.execute(db);
+  return [
+    ...rows,
+    ...triggers.map((t, i) => ({
+      drop: `alter table "${t.table}" disable trigger "${t.name}"`,
+      restore: `alter table "${t.table}" enable trigger "${t.name}"`,
+      ...(i === 0 ? { rebuild: COUNT_STUDENTS } : {}),
+    })),
+  ];
 }
 
 /**
@@ -253,7 +275,7 @@ export function createBulkRepository(db: Kysely<DB>, dialect: Dialect) {
           await work(inserter((step) => step(trx), Number.POSITIVE_INFINITY));
           await run(
             trx,
-            aside.map((a) => a.restore),
+            aside.flatMap((a) => [a.restore, ...(a.rebuild ? [a.rebuild] : [])]),
           );
         });
         return;

@@ -839,6 +839,8 @@ async function writeTables(
           email: `${ascii(first)}.${ascii(last)}.${student + 1}@learners.example`,
           status: 'active',
           is_admin: false,
+          // Every student of the plan has an application (written below): a student from the start.
+          is_student: true,
           permissions: '[]',
           email_verified: names.chance(0.7),
           job_title: null,
