@@ -1,4 +1,4 @@
-import { type Compilable, type Kysely, sql } from 'kysely';
+import { type Compilable, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 
 export const REPORT_TYPES = ['enrolments', 'completions', 'certificates_issued', 'attendance', 'session_capacity'] as const;
@@ -44,12 +44,118 @@ export interface ReportDefinition {
 const dayStart = (date: string) => `${date}T00:00:00.000Z`;
 const dayEnd = (date: string) => `${date}T23:59:59.999Z`;
 
-function enrolmentsBase(db: Kysely<DB>, p: ReportParameters, at: 'enrolments.created_at' | 'enrolments.completion_recorded_at') {
-  let query = db
+/**
+ * Dialects differ in two ways in a report's page, both decided here:
+ * - **Lookups.** A page's user, session and course are looked up row by row, by primary key. SQLite
+ *   always joins that way. PostgreSQL, joining plainly, hashed the whole users table for every page
+ *   (a sequential scan of 110,000 users, 35 ms, for a page of 5,000 enrolments), so that a report's
+ *   time grew with its rows times the users. There each lookup is a lateral subquery of one row,
+ *   which the planner cannot turn into a hash join: a page costs its own rows, whatever the tables hold.
+ * - **Timestamps.** PostgreSQL's are formatted as ISO 8601 by the server (the driver would parse each
+ *   into a Date and format it again: a second of a 500,000-row report); SQLite holds them so.
+ */
+export function onPostgres(db: Kysely<DB>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** A lookup's `limit 1`, written in the statement: planned as one row whether or not it is prepared. */
+const ONE = sql.lit(1);
+
+type TimestampColumn =
+  | 'enrolments.created_at'
+  | 'enrolments.cancelled_at'
+  | 'enrolments.completion_recorded_at'
+  | 'certificates.issued_at'
+  | 'certificates.revoked_at'
+  | 'meetings.starts_at'
+  | 'meetings.ends_at';
+
+/** A timestamp column as an ISO 8601 string (`2026-01-31T09:00:00.000Z`), as both dialects hand it back. */
+function iso(db: Kysely<DB>, column: TimestampColumn): RawBuilder<string | null> {
+  return onPostgres(db) ? sql`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : sql`${sql.ref(column)}`;
+}
+
+/** The enrolments with one user, session and course each, looked up by id (the columns reports show of them). */
+function enrolmentsFrom(db: Kysely<DB>) {
+  const lateral = db
+    .selectFrom('enrolments')
+    .innerJoinLateral(
+      (eb) =>
+        eb.selectFrom('users').select(['users.name', 'users.email']).whereRef('users.id', '=', 'enrolments.user_id').limit(ONE).as('users'),
+      (join) => join.onTrue(),
+    )
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('training_sessions')
+          .select(['training_sessions.name', 'training_sessions.course_id'])
+          .whereRef('training_sessions.id', '=', 'enrolments.session_id')
+          .limit(ONE)
+          .as('training_sessions'),
+      (join) => join.onTrue(),
+    )
+    .innerJoinLateral(
+      (eb) =>
+        eb.selectFrom('courses').select('courses.slug').whereRef('courses.id', '=', 'training_sessions.course_id').limit(ONE).as('courses'),
+      (join) => join.onTrue(),
+    );
+  if (onPostgres(db)) return lateral;
+  // The same columns, plainly joined: the tables' other columns are not used.
+  return db
     .selectFrom('enrolments')
     .innerJoin('users', 'users.id', 'enrolments.user_id')
     .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
-    .innerJoin('courses', 'courses.id', 'training_sessions.course_id');
+    .innerJoin('courses', 'courses.id', 'training_sessions.course_id') as unknown as typeof lateral;
+}
+
+/** The certificates with their holder and course, looked up by id. */
+function certificatesFrom(db: Kysely<DB>) {
+  const lateral = db
+    .selectFrom('certificates')
+    .innerJoinLateral(
+      (eb) => eb.selectFrom('users').select('users.name').whereRef('users.id', '=', 'certificates.user_id').limit(ONE).as('users'),
+      (join) => join.onTrue(),
+    )
+    .innerJoinLateral(
+      (eb) =>
+        eb.selectFrom('courses').select('courses.slug').whereRef('courses.id', '=', 'certificates.course_id').limit(ONE).as('courses'),
+      (join) => join.onTrue(),
+    );
+  if (onPostgres(db)) return lateral;
+  return db
+    .selectFrom('certificates')
+    .innerJoin('users', 'users.id', 'certificates.user_id')
+    .innerJoin('courses', 'courses.id', 'certificates.course_id') as unknown as typeof lateral;
+}
+
+/** The meetings with their session and its course, looked up by id. */
+function meetingsFrom(db: Kysely<DB>) {
+  const lateral = db
+    .selectFrom('meetings')
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('training_sessions')
+          .select(['training_sessions.course_id', 'training_sessions.confirmed_count'])
+          .whereRef('training_sessions.id', '=', 'meetings.session_id')
+          .limit(ONE)
+          .as('training_sessions'),
+      (join) => join.onTrue(),
+    )
+    .innerJoinLateral(
+      (eb) =>
+        eb.selectFrom('courses').select('courses.slug').whereRef('courses.id', '=', 'training_sessions.course_id').limit(ONE).as('courses'),
+      (join) => join.onTrue(),
+    );
+  if (onPostgres(db)) return lateral;
+  return db
+    .selectFrom('meetings')
+    .innerJoin('training_sessions', 'training_sessions.id', 'meetings.session_id')
+    .innerJoin('courses', 'courses.id', 'training_sessions.course_id') as unknown as typeof lateral;
+}
+
+function enrolmentsBase(db: Kysely<DB>, p: ReportParameters, at: 'enrolments.created_at' | 'enrolments.completion_recorded_at') {
+  let query = enrolmentsFrom(db);
   if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
   if (p.session_id !== undefined) query = query.where('enrolments.session_id', '=', p.session_id);
   if (p.from !== undefined) query = query.where(at, '>=', dayStart(p.from));
@@ -126,8 +232,8 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
           'training_sessions.name as session_name',
           'enrolments.status',
           'enrolments.waitlist_position',
-          'enrolments.created_at',
-          'enrolments.cancelled_at',
+          iso(db, 'enrolments.created_at').as('created_at'),
+          iso(db, 'enrolments.cancelled_at').as('cancelled_at'),
           'enrolments.completion_outcome',
         ])
         .where('enrolments.id', '>', afterId)
@@ -165,7 +271,7 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
           'courses.slug as course',
           'enrolments.session_id',
           'enrolments.completion_outcome',
-          'enrolments.completion_recorded_at',
+          iso(db, 'enrolments.completion_recorded_at').as('completion_recorded_at'),
         ])
         .where('enrolments.id', '>', afterId)
         .where('enrolments.id', '<=', upTo)
@@ -190,20 +296,16 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'revoked_at', header: 'revoked_at' },
     ],
     page: (db, p, afterId, upTo) => {
-      let query = db
-        .selectFrom('certificates')
-        .innerJoin('users', 'users.id', 'certificates.user_id')
-        .innerJoin('courses', 'courses.id', 'certificates.course_id')
-        .select([
-          'certificates.id',
-          'certificates.certificate_number',
-          'certificates.user_id as student_id',
-          'users.name as holder_name',
-          'courses.slug as course',
-          'certificates.status',
-          'certificates.issued_at',
-          'certificates.revoked_at',
-        ]);
+      let query = certificatesFrom(db).select([
+        'certificates.id',
+        'certificates.certificate_number',
+        'certificates.user_id as student_id',
+        'users.name as holder_name',
+        'courses.slug as course',
+        'certificates.status',
+        iso(db, 'certificates.issued_at').as('issued_at'),
+        iso(db, 'certificates.revoked_at').as('revoked_at'),
+      ]);
       if (p.course_id !== undefined) query = query.where('certificates.course_id', '=', p.course_id);
       if (p.from !== undefined) query = query.where('certificates.issued_at', '>=', dayStart(p.from));
       if (p.to !== undefined) query = query.where('certificates.issued_at', '<=', dayEnd(p.to));
@@ -235,21 +337,17 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       { key: 'confirmed_count', header: 'expected_participants' },
     ],
     page: (db, p, afterId, upTo) => {
-      let query = db
-        .selectFrom('meetings')
-        .innerJoin('training_sessions', 'training_sessions.id', 'meetings.session_id')
-        .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
-        .select([
-          'meetings.id',
-          'courses.slug as course',
-          'meetings.session_id',
-          'meetings.held_on',
-          'meetings.starts_at',
-          'meetings.ends_at',
-          'meetings.location',
-          'meetings.status',
-          'training_sessions.confirmed_count',
-        ]);
+      let query = meetingsFrom(db).select([
+        'meetings.id',
+        'courses.slug as course',
+        'meetings.session_id',
+        'meetings.held_on',
+        iso(db, 'meetings.starts_at').as('starts_at'),
+        iso(db, 'meetings.ends_at').as('ends_at'),
+        'meetings.location',
+        'meetings.status',
+        'training_sessions.confirmed_count',
+      ]);
       if (p.course_id !== undefined) query = query.where('training_sessions.course_id', '=', p.course_id);
       if (p.session_id !== undefined) query = query.where('meetings.session_id', '=', p.session_id);
       if (p.from !== undefined) query = query.where('meetings.held_on', '>=', p.from);
