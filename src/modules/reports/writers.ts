@@ -84,11 +84,15 @@ function csvWriter(out: Writable, columns: readonly ReportColumn[]): RowWriter {
   };
 }
 
-async function xlsxWriter(out: Writable, columns: readonly ReportColumn[], title: string): Promise<RowWriter> {
+/** The rows a worksheet holds, its header's included (Excel's limit: 2^20). */
+export const SHEET_ROWS = 1_048_576;
+
+type SheetStream = { pipes?: (Writable & { _writableState?: { needDrain?: boolean } })[] };
+
+async function xlsxWriter(out: Writable, columns: readonly ReportColumn[], title: string, sheetRows: number): Promise<RowWriter> {
   // Loaded only for a spreadsheet: exceljs and its dependencies take most of a second to load.
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(title.slice(0, 31));
   let failed: Error | null = null;
   let stop: (error: Error) => void = () => {};
   // Settles only when the writer is destroyed: the one wait that the output's failure must end.
@@ -96,19 +100,44 @@ async function xlsxWriter(out: Writable, columns: readonly ReportColumn[], title
     stop = reject;
   });
   stopped.catch(() => {});
-  sheet.columns = columns.map((c) => ({ header: c.header, key: c.key }));
+  /**
+   * A report longer than a worksheet goes on in another, `Title (2)` and so on, each with the header
+   * row: a spreadsheet program opens no more than SHEET_ROWS rows of a sheet.
+   */
+  let sheets = 0;
+  const addSheet = () => {
+    sheets += 1;
+    const suffix = sheets === 1 ? '' : ` (${sheets})`;
+    const added = workbook.addWorksheet(`${title.slice(0, 31 - suffix.length)}${suffix}`);
+    added.columns = columns.map((c) => ({ header: c.header, key: c.key }));
+    return added;
+  };
+  let sheet = addSheet();
+  let room = sheetRows - 1;
   return {
     async write(rows) {
       if (failed) throw failed;
-      for (const row of rows) sheet.addRow(row.map(safeText)).commit();
+      for (let from = 0; from < rows.length; ) {
+        if (room === 0) {
+          sheet.commit();
+          sheet = addSheet();
+          room = sheetRows - 1;
+        }
+        const upTo = Math.min(rows.length, from + room);
+        for (let i = from; i < upTo; i++) sheet.addRow((rows[i] as readonly unknown[]).map(safeText)).commit();
+        room -= upTo - from;
+        from = upTo;
+      }
+      const stream = (sheet as unknown as { stream: SheetStream }).stream;
+      // The zip takes one entry at a time: a sheet begun while the last one is still compressed is
+      // not piped to the compressor yet, and would hold every row written to it meanwhile.
+      while ((stream.pipes ?? []).length === 0) await Promise.race([new Promise((resolve) => setTimeout(resolve, 1)), stopped]);
       // exceljs hands the sheet's XML to the zip's compressor without heeding its answer (its
       // StreamBuf), so nothing held the rows back while the compressor (or the file) was behind: on
       // SQLite, whose reads never wait, a 500,000-row sheet piled up in memory (about 330 MB). The
       // next page now waits until the compressor has taken what it holds. Its input is a stream of
       // archiver's own (readable-stream), which tells its need to drain only through its state.
-      const pipes =
-        (sheet as unknown as { stream: { pipes?: (Writable & { _writableState?: { needDrain?: boolean } })[] } }).stream.pipes ?? [];
-      for (const pipe of pipes) {
+      for (const pipe of stream.pipes ?? []) {
         if (pipe.writableNeedDrain ?? pipe._writableState?.needDrain) await Promise.race([once(pipe, 'drain'), stopped]);
       }
     },
@@ -124,8 +153,15 @@ async function xlsxWriter(out: Writable, columns: readonly ReportColumn[], title
   };
 }
 
-export function rowWriter(format: ReportFormat, out: Writable, columns: readonly ReportColumn[], title: string): Promise<RowWriter> {
-  return format === 'csv' ? Promise.resolve(csvWriter(out, columns)) : xlsxWriter(out, columns, title);
+/** `sheetRows`: the rows of a worksheet, its header's included (SHEET_ROWS unless a test says). */
+export function rowWriter(
+  format: ReportFormat,
+  out: Writable,
+  columns: readonly ReportColumn[],
+  title: string,
+  sheetRows = SHEET_ROWS,
+): Promise<RowWriter> {
+  return format === 'csv' ? Promise.resolve(csvWriter(out, columns)) : xlsxWriter(out, columns, title, sheetRows);
 }
 
 export const MEDIA_TYPES: Record<ReportFormat, string> = {
