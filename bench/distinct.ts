@@ -289,13 +289,14 @@ async function benchBuild(data: Dataset, facts: Facts, seconds: number, checkout
       const loaded = drawDistinct(mix, random, facts, LOAD_PATHS, 'path', taken);
       log(`${label}: ${mix.name}: ${first.length} first-time queries one at a time`);
       const once = await oneAtATime(app.base, app.token, first);
-      if (once.failed.length) throw new Error(`${mix.name}: ${once.failed.length} failed, e.g. ${once.failed[0]}`);
+      // A failed answer (the old build's 503 after the statement timeout) is counted, not hidden.
+      const failed = once.failed.length ? `; ${once.failed.length} not answered 200, e.g. ${once.failed[0]}` : '';
       rows.push({
         suite: 'distinct',
         target: `${mix.name} (${label}): first time`,
         p50Ms: percentile(once.times, 0.5),
         p99Ms: percentile(once.times, 0.99),
-        note: `${once.times.length} queries, each the first of its filter, one at a time; max ${(once.times.at(-1) as number).toFixed(1)} ms`,
+        note: `${once.times.length} queries, each the first of its filter, one at a time; max ${(once.times.at(-1) as number).toFixed(1)} ms${failed}`,
       });
       const job = { base: app.base, paths: warm, headers, connections: CONNECTIONS, directory };
       await runPaths(job, 2);
