@@ -58,7 +58,7 @@ describe('the session and enrolment pages in a browser', { skip: skipWithoutChro
     await browser?.close();
   });
 
-  test('an administrator creates a session, enrols, cancels and completes; every page passes axe', async () => {
+  test('an administrator creates a session, enrols, cancels and completes; every page passes axe', { timeout: 240_000 }, async () => {
     const { user } = await signedInStaff(app, ['administrator'], unique('Administrator'));
     await page.goto(`${origin}/console/courses/${slug}/sessions`);
     await page.waitForURL(/\/console\/sign-in\?next=/);
