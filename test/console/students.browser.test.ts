@@ -61,7 +61,9 @@ describe('the students’ pages in a browser', { skip: skipWithoutChromium }, ()
     await browser?.close();
   });
 
-  test('a registrar finds and creates students, imports a file chosen by keyboard, issues and revokes a certificate; every page passes axe', async () => {
+  test('a registrar finds and creates students, imports a file chosen by keyboard, issues and revokes a certificate; every page passes axe', {
+    timeout: 240_000,
+  }, async () => {
     const { user } = await signedInStaff(app, ['registrar'], unique('Registrar'));
     await page.goto(`${origin}/console/students`);
     await page.waitForURL(/\/console\/sign-in\?next=/);

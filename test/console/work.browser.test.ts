@@ -81,7 +81,9 @@ describe('the console’s approvals, documents and reports in a browser', { skip
     await browser?.close();
   });
 
-  test('an administrator decides a review, uploads a document, requests a report; every page passes axe', async () => {
+  test('an administrator decides a review, uploads a document, requests a report; every page passes axe', {
+    timeout: 240_000,
+  }, async () => {
     const { user } = await signedInStaff(app, ['administrator'], unique('Administrator'));
     await page.goto(`${origin}/console/approvals`);
     await page.waitForURL(/\/console\/sign-in\?next=/);
