@@ -26,6 +26,7 @@ import * as m0025 from './0025_audit_events.ts';
 import * as m0026 from './0026_passkeys.ts';
 import * as m0027 from './0027_students_counted.ts';
 import * as m0029 from './0029_staff_orders.ts';
+import * as m0030 from './0030_staff_search.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -56,6 +57,7 @@ const steps: Record<string, Step> = {
   '0026_passkeys': m0026,
   '0027_students_counted': m0027,
   '0029_staff_orders': m0029,
+  '0030_staff_search': m0030,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
