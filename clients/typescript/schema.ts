@@ -754,7 +754,7 @@ export interface paths {
         };
         /**
          * Search every resource at once
-         * @description Finds `q` inside the text of each group’s items, case-insensitively (letter case folded beyond ASCII), and answers with every group — `assessments`, `certificates`, `courses`, `documents`, `enrolments`, `meetings`, `notifications`, `reports`, `resources`, `sessions`, `students`, `users`, `workflows` — each with its `total` and its first `limit` items. A blank `q` returns every group with `total` 0 and no items. Every item carries the `path` that reads it. A change is found as soon as the request that made it has returned. Learning resources are found only once published.
+         * @description Finds `q` inside the text of each group’s items, case-insensitively (letter case folded beyond ASCII), and answers with every group — `assessments`, `certificates`, `courses`, `documents`, `enrolments`, `meetings`, `notifications`, `reports`, `resources`, `sessions`, `students`, `users`, `workflows` — each with its `total`, counted up to 1000 (`total_capped` is true when more match), and its first `limit` items among every match: by id (`assessments`, `certificates`, `enrolments`, `meetings`, `resources`, `sessions`, `students`, `users`, `workflows`), by title (`courses`), newest first (`documents`, `notifications`, `reports`). A blank `q` returns every group with `total` 0 and no items. Every item carries the `path` that reads it. A change is found as soon as the request that made it has returned. Learning resources are found only once published.
          *
          *     `search:read` alone finds nothing the token could not read otherwise: a group is searched only when the token also holds the read scopes of what it finds and shows (an enrolment shows its student and course, a certificate its holder), `*` holding them all — `assessments`: `courses:read`; `certificates`: `certificates:read`, `students:read`; `courses`: `courses:read`; `documents`: `documents:read`; `enrolments`: `enrolments:read`, `students:read`, `courses:read`; `meetings`: `courses:read`; `notifications`: `identity-notifications:read`; `reports`: `reports:read`; `resources`: `courses:read`; `sessions`: `courses:read`; `students`: `students:read`; `users`: `users:read`; `workflows`: `workflows:read`. Every group carries `restricted`: true for a group the token lacks a scope of, which is answered empty (`total` 0, no items) and not searched; false for the others.
          *
@@ -3617,6 +3617,7 @@ export interface components {
         /**
          * @example {
          *       "total": 1,
+         *       "total_capped": false,
          *       "items": [
          *         {
          *           "id": 3,
@@ -3632,9 +3633,11 @@ export interface components {
          *     }
          */
         SearchGroupResult: {
-            /** @description How many items of this group match in all. */
+            /** @description How many items of this group match, counted up to 1000: exact when `total_capped` is false; 1000 when more match. */
             total: number;
-            /** @description The first `limit` of them. */
+            /** @description True when more than 1000 items of this group match: `total` is then 1000, and a longer `q` narrows them. False when `total` is exact. */
+            total_capped: boolean;
+            /** @description The first `limit` of them, by id (newest first for notifications, documents and reports), courses by title. Among every match, not only the counted ones. */
             items: components["schemas"]["SearchHit"][];
             /** @description True when the token lacks a read scope the group needs: the group was not searched, and is empty (`total` 0, no items) whatever matches. False otherwise. */
             restricted: boolean;
@@ -3668,16 +3671,19 @@ export interface components {
          * @example {
          *       "assessments": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": false
          *       },
          *       "certificates": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": false
          *       },
          *       "courses": {
          *         "total": 1,
+         *         "total_capped": false,
          *         "items": [
          *           {
          *             "id": 3,
@@ -3693,11 +3699,13 @@ export interface components {
          *       },
          *       "documents": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": false
          *       },
          *       "enrolments": {
          *         "total": 1,
+         *         "total_capped": false,
          *         "items": [
          *           {
          *             "id": 27,
@@ -3714,41 +3722,49 @@ export interface components {
          *       },
          *       "meetings": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": false
          *       },
          *       "notifications": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": true
          *       },
          *       "reports": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": false
          *       },
          *       "resources": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": false
          *       },
          *       "sessions": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": false
          *       },
          *       "students": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": false
          *       },
          *       "users": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": true
          *       },
          *       "workflows": {
          *         "total": 0,
+         *         "total_capped": false,
          *         "items": [],
          *         "restricted": false
          *       }
@@ -7720,7 +7736,7 @@ export interface operations {
             query?: {
                 /** @description The text to find, case-insensitively, inside the fields each group searches. Blank (or absent): every group empty. */
                 q?: string;
-                /** @description Items per group, 1–50 (default 10); `total` counts them all. */
+                /** @description Items per group, 1–50 (default 10); `total` counts them all, up to 1000. */
                 limit?: number;
             };
             header?: {
@@ -7751,16 +7767,19 @@ export interface operations {
                      *       "data": {
                      *         "assessments": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": false
                      *         },
                      *         "certificates": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": false
                      *         },
                      *         "courses": {
                      *           "total": 1,
+                     *           "total_capped": false,
                      *           "items": [
                      *             {
                      *               "id": 3,
@@ -7776,11 +7795,13 @@ export interface operations {
                      *         },
                      *         "documents": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": false
                      *         },
                      *         "enrolments": {
                      *           "total": 1,
+                     *           "total_capped": false,
                      *           "items": [
                      *             {
                      *               "id": 27,
@@ -7797,41 +7818,49 @@ export interface operations {
                      *         },
                      *         "meetings": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": false
                      *         },
                      *         "notifications": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": true
                      *         },
                      *         "reports": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": false
                      *         },
                      *         "resources": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": false
                      *         },
                      *         "sessions": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": false
                      *         },
                      *         "students": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": false
                      *         },
                      *         "users": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": true
                      *         },
                      *         "workflows": {
                      *           "total": 0,
+                     *           "total_capped": false,
                      *           "items": [],
                      *           "restricted": false
                      *         }

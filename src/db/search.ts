@@ -1,7 +1,8 @@
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { AliasedExpression, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { Dialect } from './database.ts';
 import type { DB } from './schema.ts';
-import { lookupParts, type TrigramLookup } from './trigrams.ts';
+import { estimatedRows, lookupParts, type SampleSource, type TrigramLookup } from './trigrams.ts';
 
 /**
  * The text columns that `GET /search` looks in, per table (ADR 0009). Each is indexed for substring
@@ -11,6 +12,7 @@ import { lookupParts, type TrigramLookup } from './trigrams.ts';
  */
 export const SEARCH_COLUMNS = {
   users: ['name', 'email'],
+  staff: ['name', 'email'],
   courses: ['title', 'code', 'slug'],
   training_sessions: ['name'],
   assessments: ['title'],
@@ -24,6 +26,22 @@ export const SEARCH_COLUMNS = {
 } as const;
 
 export type SearchTable = keyof typeof SEARCH_COLUMNS;
+
+/**
+ * Indexes of part of a table's rows (migration 0028), by the table they hold rows of and which rows:
+ * staff users alone, whom a text that thousands of students share would otherwise bury (GET /search
+ * counts the staff that contain a surname by reading every student who does first). SQLite: the
+ * FTS5 table `staff_search`; PostgreSQL: a partial trigram index, which a query chooses by its own
+ * condition (`users.is_admin`, a column, never a parameter).
+ */
+export const SEARCH_SUBSETS: Partial<Record<SearchTable, { table: keyof DB & string; where: string }>> = {
+  staff: { table: 'users', where: 'is_admin' },
+};
+
+/** The table whose rows `table`'s index holds. */
+export function rowsOf(table: SearchTable): keyof DB & string {
+  return SEARCH_SUBSETS[table]?.table ?? (table as keyof DB & string);
+}
 
 /** The trigram index answers only for at least this many characters; shorter text is a scan. */
 const TRIGRAM = 3;
@@ -57,7 +75,7 @@ function isWhole(parts: TrigramLookup, needle: string): boolean {
  * PostgreSQL keeps the lowercased search text of these tables in a stored generated column, which
  * the trigram index covers (migration 0017): a row is tested without computing it again.
  */
-const STORED_TEXT: Partial<Record<SearchTable, string>> = { users: 'search_text' };
+const STORED_TEXT: Partial<Record<SearchTable, string>> = { users: 'search_text', staff: 'search_text' };
 
 /**
  * The lowercased text of a row's search columns as PostgreSQL indexes it (migration 0012): one
@@ -90,11 +108,15 @@ export function searchText(text: string): string {
  * - `like` (SQLite, ASCII text under three characters): SQLite's own `LIKE`, which folds ASCII case.
  * - `instr` (SQLite, other text under three characters): `instr(lower(column), needle)`.
  *
+ * - `scan` (PostgreSQL, GET /search alone: `searchPlan`): a text that the sample says many rows
+ *   contain, tested row by row (`strpos`), which no index serves: the trigram index would read the
+ *   long lists of its common trigrams whole before the first row.
+ *
  * `recheck`: the index is asked for parts of the text (`lookupParts`: its rarest run of characters,
  * or trigrams apart), and the rows it finds are checked for the whole text.
  */
 export interface TextMatchPlan {
-  kind: 'index' | 'like' | 'instr';
+  kind: 'index' | 'like' | 'instr' | 'scan';
   recheck: boolean;
   lookup: string;
   needle: string;
@@ -139,6 +161,7 @@ export function planMatch(
   const columns = SEARCH_COLUMNS[table].map((column) => sql.ref(`${alias}.${column}`));
   if (dialect === 'postgres') {
     const text = postgresText(table, alias);
+    if (plan.kind === 'scan') return sql<SqlBool>`strpos(${text}, ${values.needle}) > 0`;
     const lookup = sql<SqlBool>`${text} like ${values.lookup} escape '\\'`;
     return plan.recheck ? sql<SqlBool>`(${lookup} and strpos(${text}, ${values.needle}) > 0)` : lookup;
   }
@@ -152,6 +175,96 @@ export function planMatch(
       ? (column: (typeof columns)[number]) => sql`${column} like ${values.lookup} escape '\\'`
       : (column: (typeof columns)[number]) => sql`instr(lower(${column}), ${values.lookup}) > 0`;
   return sql<SqlBool>`(${sql.join(columns.map(match), sql` or `)})`;
+}
+
+/** What each search index holds, to sample (`ensureTrigramSamples`). */
+export const SEARCH_SOURCES: Readonly<Record<SearchTable, SampleSource>> = Object.fromEntries(
+  (Object.keys(SEARCH_COLUMNS) as SearchTable[]).map((table) => {
+    const subset = SEARCH_SUBSETS[table];
+    const source: SampleSource = { table: rowsOf(table), columns: SEARCH_COLUMNS[table] };
+    return [table, subset ? { ...source, flag: subset.where } : source];
+  }),
+) as Record<SearchTable, SampleSource>;
+
+/**
+ * PostgreSQL reads a text that at least this share of a table's rows contain row by row (`scan`):
+ * the trigram index reads the lists of its trigrams whole before it yields a row, as long as the
+ * table is large for such a text (`learners`, which every student's email holds: 150 ms of lists at
+ * 100,000 students, against 0.7 ms testing the first thousand rows). Not lower: a group may want few
+ * of those rows (`staff` is in one user's email in eleven, no student's), and a scan would then read
+ * the whole table to find none.
+ */
+const DENSE_SHARE = 0.25;
+
+/**
+ * How GET /search reads `table`'s rows that contain `text` (ADR 0025): its `textMatchPlan`, or on
+ * PostgreSQL a `scan` for a text the sample says is dense in the table. The sample chooses how to
+ * read, never what is found: a stale one makes a search slower, never different.
+ */
+export function searchPlan(dialect: Dialect, table: SearchTable, text: string): TextMatchPlan {
+  const plan = textMatchPlan(dialect, table, text);
+  if (dialect !== 'postgres' || [...plan.needle].length < TRIGRAM) return plan;
+  const estimate = estimatedRows(table, plan.needle);
+  return estimate && estimate.share >= DENSE_SHARE ? { ...plan, kind: 'scan', recheck: false } : plan;
+}
+
+/**
+ * A condition on one row of `rowsOf(table)` (as `alias`): it contains the text, tested on the row
+ * itself (no index), for reading a table in id order and testing each row until a page is full.
+ */
+export function matchTest(
+  dialect: Dialect,
+  table: SearchTable,
+  plan: Pick<TextMatchPlan, 'kind'>,
+  values: { lookup: unknown; needle: unknown },
+  alias: string,
+): RawBuilder<SqlBool> {
+  if (dialect === 'postgres') return sql<SqlBool>`strpos(${postgresText(table, alias)}, ${values.needle}) > 0`;
+  const columns = SEARCH_COLUMNS[table].map((column) => sql.ref(`${alias}.${column}`));
+  if (plan.kind === 'like')
+    return sql<SqlBool>`(${sql.join(
+      columns.map((column) => sql`${column} like ${values.lookup} escape '\\'`),
+      sql` or `,
+    )})`;
+  // One call of lower() (JavaScript's, sqlite.ts) per row: the columns joined by U+001F, which no searched text holds.
+  if (columns.length === 1) return wholeText(columns, values.needle);
+  return sql<SqlBool>`instr(lower(${sql.join(
+    columns.map((column) => sql`coalesce(${column}, '')`),
+    sql` || char(31) || `,
+  )}), ${values.needle}) > 0`;
+}
+
+/**
+ * The rows of `rowsOf(table)` (as `alias`) that contain the text, read through the table's index:
+ * a query to join to and select from, and the column that reads them in id order, or null where
+ * the index has no order (PostgreSQL's trigram index). SQLite reads its FTS5 index in rowid order
+ * and joins each row it finds (`CROSS JOIN` keeps the index outside), so that a count or a page
+ * stops at its last row; text shorter than a trigram reads the table itself in id order.
+ */
+export function matchSource(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  table: SearchTable,
+  plan: Pick<TextMatchPlan, 'kind' | 'recheck'>,
+  values: { lookup: unknown; needle: unknown },
+  alias: string,
+  /** What to read the rows from instead of the table, as `alias`: a query of its rows with `id` and the search columns. */
+  from?: AliasedExpression<any, string>,
+): { query: SelectQueryBuilder<any, any, NothingSelected>; order: string | null } {
+  const any = db as Kysely<any>;
+  const rows = (from ?? sql.table(rowsOf(table)).as(alias)) as AliasedExpression<any, string>;
+  if (dialect === 'sqlite' && plan.kind === 'index') {
+    const index = `${table}_search`;
+    let query = any
+      .selectFrom(sql.table(index).as(index))
+      .crossJoin(rows)
+      .where(sql<SqlBool>`${sql.ref(`${index}.rowid`)} = ${sql.ref(`${alias}.id`)}`)
+      .where(sql<SqlBool>`${sql.table(index)} match ${values.lookup}`);
+    if (plan.recheck) query = query.where(matchTest(dialect, table, plan, values, alias));
+    return { query, order: `${index}.rowid` };
+  }
+  const query = any.selectFrom(rows).where(planMatch(dialect, table, { kind: plan.kind, recheck: plan.recheck }, values, alias));
+  return { query, order: dialect === 'sqlite' ? `${alias}.id` : null };
 }
 
 /**
@@ -181,7 +294,7 @@ function wholeText(columns: readonly RawBuilder<unknown>[], needle: unknown): Ra
  * (PostgreSQL, whose trigram index has no order; text shorter than a trigram): filter with
  * `textMatch` then.
  */
-export function matchesInIdOrder<T extends SearchTable>(
+export function matchesInIdOrder<T extends SearchTable & keyof DB>(
   db: Kysely<DB>,
   dialect: Dialect,
   table: T,

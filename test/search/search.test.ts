@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { modules } from '../../src/assembly/modules.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
-import { textMatchPlan } from '../../src/db/search.ts';
-import { clearTrigramSamples } from '../../src/db/trigrams.ts';
+import { SEARCH_SOURCES, textMatchPlan } from '../../src/db/search.ts';
+import { clearTrigramSamples, ensureTrigramSamples } from '../../src/db/trigrams.ts';
 import type { SearchGroup } from '../../src/modules/manifest.ts';
 import { createSearchService, searchGroupsOf } from '../../src/modules/search/service.ts';
 import { operatorContext, type ServiceContext } from '../../src/platform/context.ts';
@@ -18,7 +18,7 @@ interface Hit {
   path: string;
   [detail: string]: unknown;
 }
-type Results = Record<string, { total: number; items: Hit[]; restricted: boolean }>;
+type Results = Record<string, { total: number; total_capped: boolean; items: Hit[]; restricted: boolean }>;
 
 const GROUPS = [
   'assessments',
@@ -93,7 +93,8 @@ describe('GET /search', () => {
       assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
       const data: Results = res.json().data;
       assert.deepEqual(Object.keys(data).sort(), EVERY_GROUP);
-      for (const group of EVERY_GROUP) assert.deepEqual(data[group], { total: 0, items: [], restricted: false }, `${url} ${group}`);
+      for (const group of EVERY_GROUP)
+        assert.deepEqual(data[group], { total: 0, total_capped: false, items: [], restricted: false }, `${url} ${group}`);
     }
   });
 
@@ -175,7 +176,7 @@ describe('GET /search', () => {
     const one = await make.student({ name: `Ines Kaya ${t}`, email: `ines.kaya.${t}.12@lookup.example` });
     const other = await make.student({ name: `Ines Kaya ${t}x`, email: `ines.kaya.${t}.13@lookup.example` });
     const ids = async (q: string) => (await search(q)).students?.items.map((hit) => hit.id).sort((a, b) => a - b);
-    // The first long search samples the tables; the tag's trigrams are the rarest in them.
+    // Whether or not the tables are sampled yet, a long text matches whole.
     assert.deepEqual(await ids(`ines.kaya.${t}.12@lookup.example`), [one.id]);
     assert.deepEqual(await ids(`INES.KAYA.${t.toUpperCase()}.13@LOOKUP.EXAMPLE`), [other.id]);
     assert.deepEqual(await ids(`ines.kaya.${t}.1`), [one.id, other.id]);
@@ -202,7 +203,10 @@ describe('GET /search', () => {
     // Neighbours holding both words' trigrams: the other way round, and with a word between them.
     const reversed = await make.student({ name: `${lasts[0]} ${firsts[0]}`, email: `r.${t}@apart.example` });
     const between = await make.student({ name: `${firsts[0]} and ${lasts[0]}`, email: `b.${t}@apart.example` });
-    clearTrigramSamples(); // the next long search samples the table with these rows in it
+    // Samples taken again with these rows in them (a search takes them in the background on SQLite).
+    clearTrigramSamples();
+    const { db, dialect } = app.platform.database;
+    await ensureTrigramSamples(db, dialect, SEARCH_SOURCES, (error) => assert.fail(String(error)));
     const needle = `${firsts[0]} ${lasts[0]}`;
     const found = await search(needle.toUpperCase());
     const plan = textMatchPlan(app.platform.database.dialect, 'users', needle);
@@ -489,7 +493,8 @@ describe('GET /search', () => {
     for (const q of [t, 'session_capacity']) {
       const { data, body } = await searchWith(['search:read'], q);
       assert.deepEqual(Object.keys(data).sort(), EVERY_GROUP);
-      for (const group of EVERY_GROUP) assert.deepEqual(data[group], { total: 0, items: [], restricted: true }, `${group} by ${q}`);
+      for (const group of EVERY_GROUP)
+        assert.deepEqual(data[group], { total: 0, total_capped: false, items: [], restricted: true }, `${group} by ${q}`);
       for (const secret of [student.email, student.name, staff.email, staff.name, '@', 'Pupil', 'Staffer', t]) {
         assert.ok(!body.includes(secret), `${secret} in ${body}`);
       }
@@ -503,7 +508,8 @@ describe('GET /search', () => {
       }
     }
     const blank = await searchWith(['search:read'], '');
-    for (const group of EVERY_GROUP) assert.deepEqual(blank.data[group], { total: 0, items: [], restricted: true }, group);
+    for (const group of EVERY_GROUP)
+      assert.deepEqual(blank.data[group], { total: 0, total_capped: false, items: [], restricted: true }, group);
   });
 
   test('search:read with courses:read finds courses and what their sessions hold, and no person', async () => {
@@ -512,7 +518,7 @@ describe('GET /search', () => {
     const { data, body } = await searchWith(['search:read', 'courses:read'], t);
     assert.deepEqual(Object.keys(data).sort(), EVERY_GROUP);
     for (const group of EVERY_GROUP.filter((name) => !COURSE_GROUPS.includes(name))) {
-      assert.deepEqual(data[group], { total: 0, items: [], restricted: true }, group);
+      assert.deepEqual(data[group], { total: 0, total_capped: false, items: [], restricted: true }, group);
     }
     for (const group of COURSE_GROUPS) assert.deepEqual([data[group]?.total, data[group]?.restricted], [1, false], group);
     assert.equal(data.courses?.items[0]?.path, `/api/v1/courses/c-${t}`);
@@ -544,8 +550,8 @@ describe('GET /search', () => {
 
     // An enrolment shows its student's name and its course's title; a certificate its holder's name.
     const own = await searchWith(['search:read', 'enrolments:read', 'certificates:read'], t);
-    assert.deepEqual(own.data.enrolments, { total: 0, items: [], restricted: true });
-    assert.deepEqual(own.data.certificates, { total: 0, items: [], restricted: true });
+    assert.deepEqual(own.data.enrolments, { total: 0, total_capped: false, items: [], restricted: true });
+    assert.deepEqual(own.data.certificates, { total: 0, total_capped: false, items: [], restricted: true });
     assert.ok(!own.body.includes('Pupil'), own.body);
     const withStudents = await searchWith(['search:read', 'enrolments:read', 'certificates:read', 'students:read'], t);
     assert.equal(withStudents.data.enrolments?.restricted, true, 'an enrolment shows its course too');
@@ -578,17 +584,17 @@ describe('GET /search', () => {
     const t = tag();
     await make.course({ title: `Trap ${t}` });
     const answer = await service.search(holding('search:read', 'courses:read'), { q: t });
-    assert.deepEqual(answer.trap, { total: 0, items: [], restricted: true });
+    assert.deepEqual(answer.trap, { total: 0, total_capped: false, items: [], restricted: true });
     assert.equal(answer.courses?.total, 1);
     assert.deepEqual(asked, [], 'the restricted group was never asked for its query');
     const { searched } = service.stats;
     assert.deepEqual(await service.search(holding('search:read'), { q: t }), {
-      courses: { total: 0, items: [], restricted: true },
-      trap: { total: 0, items: [], restricted: true },
+      courses: { total: 0, total_capped: false, items: [], restricted: true },
+      trap: { total: 0, total_capped: false, items: [], restricted: true },
     });
     assert.equal(service.stats.searched, searched, 'nothing to search: no statement');
     assert.equal((await service.search(holding('*'), { q: t })).trap?.restricted, false);
-    assert.deepEqual(asked, ['trap']);
+    assert.ok(asked.length > 0, 'asked once it may be read (the statement describes it in several forms)');
   });
 
   test('a kept answer is given only to tokens that may read the same groups', async () => {
@@ -599,10 +605,11 @@ describe('GET /search', () => {
     const everything = await service.search(holding('*'), { q: `kept ${t}` });
     assert.equal(everything.students?.total, 3);
     const courses = await service.search(holding('search:read', 'courses:read'), { q: `kept ${t}` });
-    assert.deepEqual(courses.students, { total: 0, items: [], restricted: true });
+    assert.deepEqual(courses.students, { total: 0, total_capped: false, items: [], restricted: true });
     assert.deepEqual([courses.courses?.total, courses.courses?.restricted], [1, false]);
     assert.deepEqual((await service.search(holding('search:read'), { q: `kept ${t}` })).students, {
       total: 0,
+      total_capped: false,
       items: [],
       restricted: true,
     });

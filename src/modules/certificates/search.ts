@@ -1,17 +1,19 @@
 import type { SearchGroup } from '../manifest.ts';
 
-/** The `certificates` group of GET /search: certificates by number or holder, by number. */
+/**
+ * The `certificates` group of GET /search: certificates by number or by their holder's name or
+ * email, by id (ADR 0025: by number, a year's certificates would all be sorted to show ten).
+ */
 export const certificateSearch: SearchGroup = {
   name: 'certificates',
   scopes: ['certificates:read', 'students:read'],
   columns: ['certificate_number'],
-  order: 'certificate_number',
-  matches: ({ db, match, user }) => {
-    const certificates = () => db.selectFrom('certificates').select(['certificates.id', 'certificates.certificate_number']);
-    return certificates()
-      .where(match('certificates'))
-      .union(certificates().where(user('certificates.user_id')));
-  },
+  order: 'id',
+  matches: ({ db, match, user }) =>
+    db
+      .selectFrom('certificates')
+      .select(['certificates.id', 'certificates.certificate_number'])
+      .where((eb) => eb.or([match('certificates'), user('certificates.user_id')])),
   details: (page) =>
     page
       .innerJoin('certificates', 'certificates.id', 'page.id')

@@ -2,8 +2,11 @@ import type { SearchGroup } from '../manifest.ts';
 
 /**
  * The `enrolments` group of GET /search: enrolments by the student's name or email, or the course's
- * title, code or slug, by id. Each side is looked up through its own index and the two sets of ids
- * are united, so that neither turns into a scan of every enrolment; only the page's rows are joined.
+ * title, code or slug, by id. Each way is read through its own index (the students' enrolments
+ * through `enrolments (user_id, id)`, a course's through its sessions), so that neither turns into a
+ * scan of every enrolment; only the page's rows are joined. The student comes first: an enrolment
+ * found through its course is told apart from those found through its student by reading the
+ * student's row, which costs less than listing the course's sessions again for each enrolment.
  */
 export const enrolmentSearch: SearchGroup = {
   name: 'enrolments',
@@ -14,13 +17,18 @@ export const enrolmentSearch: SearchGroup = {
     db
       .selectFrom('enrolments')
       .select('enrolments.id')
-      .where(user('enrolments.user_id'))
-      .union(
-        db
-          .selectFrom('enrolments')
-          .innerJoin('training_sessions', 'training_sessions.id', 'enrolments.session_id')
-          .select('enrolments.id')
-          .where('training_sessions.course_id', 'in', db.selectFrom('courses').select('courses.id').where(match('courses'))),
+      .where((eb) =>
+        eb.or([
+          user('enrolments.user_id'),
+          eb(
+            'enrolments.session_id',
+            'in',
+            db
+              .selectFrom('training_sessions')
+              .select('training_sessions.id')
+              .where('training_sessions.course_id', 'in', db.selectFrom('courses').select('courses.id').where(match('courses'))),
+          ),
+        ]),
       ),
   details: (page) =>
     page

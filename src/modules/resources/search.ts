@@ -1,25 +1,22 @@
 import type { SearchGroup } from '../manifest.ts';
 
-/** The `resources` group of GET /search: published learning resources by title; a draft never appears. */
+/** The `resources` group of GET /search: published learning resources by title, by id (ADR 0025); a draft never appears. */
 export const resourceSearch: SearchGroup = {
   name: 'resources',
   scopes: ['courses:read'],
-  columns: ['title', 'type', 'session_id', 'course'],
-  order: 'title',
+  columns: ['title', 'type', 'session_id'],
+  order: 'id',
   matches: ({ db, match }) =>
     db
       .selectFrom('learning_resources')
-      .innerJoin('training_sessions', 'training_sessions.id', 'learning_resources.session_id')
-      .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
-      .select([
-        'learning_resources.id',
-        'learning_resources.title',
-        'learning_resources.type',
-        'learning_resources.session_id',
-        'courses.slug as course',
-      ])
+      .select(['learning_resources.id', 'learning_resources.title', 'learning_resources.type', 'learning_resources.session_id'])
       .where('learning_resources.status', '=', 'published')
       .where(match('learning_resources')),
+  details: (page) =>
+    page
+      .innerJoin('training_sessions', 'training_sessions.id', 'page.session_id')
+      .innerJoin('courses', 'courses.id', 'training_sessions.course_id')
+      .select(['page.title', 'page.type', 'page.session_id', 'courses.slug as course']),
   hit: (row: { id: number; title: string; type: string; session_id: number; course: string }) => ({
     id: row.id,
     type: 'resource',

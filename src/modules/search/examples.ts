@@ -25,19 +25,19 @@ const enrolmentHit: Hit = {
   status: 'confirmed',
 };
 
-const emptyGroup: Static<typeof SearchGroupResult> = { total: 0, items: [], restricted: false };
+const emptyGroup: Static<typeof SearchGroupResult> = { total: 0, total_capped: false, items: [], restricted: false };
 
 /** A group the token may not read (here, without `users:read` and `identity-notifications:read`). */
-const restrictedGroup: Static<typeof SearchGroupResult> = { total: 0, items: [], restricted: true };
+const restrictedGroup: Static<typeof SearchGroupResult> = { total: 0, total_capped: false, items: [], restricted: true };
 
-const courseGroup: Static<typeof SearchGroupResult> = { total: 1, items: [courseHit], restricted: false };
+const courseGroup: Static<typeof SearchGroupResult> = { total: 1, total_capped: false, items: [courseHit], restricted: false };
 
 const search: Static<typeof SearchResults> = {
   assessments: emptyGroup,
   certificates: emptyGroup,
   courses: courseGroup,
   documents: emptyGroup,
-  enrolments: { total: 1, items: [enrolmentHit], restricted: false },
+  enrolments: { total: 1, total_capped: false, items: [enrolmentHit], restricted: false },
   meetings: emptyGroup,
   notifications: restrictedGroup,
   reports: emptyGroup,

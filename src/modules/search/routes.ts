@@ -1,8 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Ref, Single } from '../../http/schemas.ts';
 import type { SearchGroup } from '../manifest.ts';
-import { SearchGroupResult, SearchHit, SearchQuery, SearchResults } from './schemas.ts';
+import { SEARCH_TOTAL_CAP, SearchGroupResult, SearchHit, SearchQuery, SearchResults } from './schemas.ts';
 import type { SearchService } from './service.ts';
+
+/** The groups' orders, in words: "by id (`students`, …), newest first (`documents`, …), by title (`courses`)". */
+function ordersOf(groups: readonly SearchGroup[]): string {
+  const orders = new Map<string, string[]>();
+  for (const group of groups) {
+    const order =
+      group.order === 'id' ? ((group.direction ?? 'asc') === 'asc' ? 'by id' : 'newest first') : `by ${group.order.replace(/_/g, ' ')}`;
+    orders.set(order, [...(orders.get(order) ?? []), `\`${group.name}\``]);
+  }
+  return [...orders].map(([order, names]) => `${order} (${names.join(', ')})`).join(', ');
+}
 
 export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService; groups: readonly SearchGroup[] }> = async (
   app,
@@ -21,7 +32,9 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService; gr
       summary: 'Search every resource at once',
       description:
         'Finds `q` inside the text of each group’s items, case-insensitively (letter case folded beyond ASCII), and answers ' +
-        `with every group — ${groups.map((g) => `\`${g.name}\``).join(', ')} — each with its \`total\` and its first \`limit\` items. ` +
+        `with every group — ${groups.map((g) => `\`${g.name}\``).join(', ')} — each with its \`total\`, counted up to ` +
+        `${SEARCH_TOTAL_CAP} (\`total_capped\` is true when more match), and its first \`limit\` items among every match: ` +
+        `${ordersOf(groups)}. ` +
         'A blank `q` returns every group with `total` 0 and no items. Every item carries the `path` that reads it. A change is ' +
         'found as soon as the request that made it has returned. Learning resources are found only once published.\n\n' +
         '`search:read` alone finds nothing the token could not read otherwise: a group is searched only when the token also ' +

@@ -3,6 +3,8 @@ import { Ref } from '../../http/schemas.ts';
 
 export const SEARCH_DEFAULT_LIMIT = 10;
 export const SEARCH_MAX_LIMIT = 50;
+/** A group's matches are counted up to this many (ADR 0025): a common text costs what a page shows, not what it matches. */
+export const SEARCH_TOTAL_CAP = 1000;
 
 export const SearchHit = Type.Object(
   {
@@ -21,8 +23,18 @@ export type SearchHit = Static<typeof SearchHit>;
 
 export const SearchGroupResult = Type.Object(
   {
-    total: Type.Integer({ minimum: 0, description: 'How many items of this group match in all.' }),
-    items: Type.Array(Ref(SearchHit), { description: 'The first `limit` of them.' }),
+    total: Type.Integer({
+      minimum: 0,
+      maximum: SEARCH_TOTAL_CAP,
+      description: `How many items of this group match, counted up to ${SEARCH_TOTAL_CAP}: exact when \`total_capped\` is false; ${SEARCH_TOTAL_CAP} when more match.`,
+    }),
+    total_capped: Type.Boolean({
+      description: `True when more than ${SEARCH_TOTAL_CAP} items of this group match: \`total\` is then ${SEARCH_TOTAL_CAP}, and a longer \`q\` narrows them. False when \`total\` is exact.`,
+    }),
+    items: Type.Array(Ref(SearchHit), {
+      description:
+        'The first `limit` of them, by id (newest first for notifications, documents and reports), courses by title. Among every match, not only the counted ones.',
+    }),
     restricted: Type.Boolean({
       description:
         'True when the token lacks a read scope the group needs: the group was not searched, and is empty (`total` 0, no ' +
@@ -54,7 +66,7 @@ export const SearchQuery = Type.Object({
       minimum: 1,
       maximum: SEARCH_MAX_LIMIT,
       default: SEARCH_DEFAULT_LIMIT,
-      description: `Items per group, 1–${SEARCH_MAX_LIMIT} (default ${SEARCH_DEFAULT_LIMIT}); \`total\` counts them all.`,
+      description: `Items per group, 1–${SEARCH_MAX_LIMIT} (default ${SEARCH_DEFAULT_LIMIT}); \`total\` counts them all, up to ${SEARCH_TOTAL_CAP}.`,
     }),
   ),
 });

@@ -1,5 +1,5 @@
 import { executePrepared } from '../../db/prepared.ts';
-import { SEARCH_COLUMNS, searchText } from '../../db/search.ts';
+import { SEARCH_SOURCES, searchText } from '../../db/search.ts';
 import { versionCheck } from '../../db/totals.ts';
 import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -23,8 +23,8 @@ export function searchGroupsOf(modules: readonly AcademyModule[]): SearchGroup[]
 
 /**
  * A search whose groups matched at least this many rows in all is kept with the database's version
- * and given again while nothing is written (ADR 0009, "Kept answers"): its exact totals cost what
- * they count, thousands of rows, while checking the version costs one small statement.
+ * and given again while nothing is written (ADR 0009, "Kept answers"): its totals cost what they
+ * count, up to a thousand rows a group (ADR 0025), while checking the version costs one small statement.
  */
 export const KEEP_MATCHES = 1000;
 /** Kept answers, the least recently asked dropped first. */
@@ -37,7 +37,7 @@ const MAX_STATEMENTS = 32;
 
 /** A group the token may not read: empty, whatever matches, and not searched. */
 function restricted(): SearchGroupResult {
-  return { total: 0, items: [], restricted: true };
+  return { total: 0, total_capped: false, items: [], restricted: true };
 }
 
 export function createSearchService(
@@ -108,12 +108,23 @@ export function createSearchService(
       if (q === '' || allowed.length === 0) {
         const names = new Set(allowed.map((group) => group.name));
         return Object.fromEntries(
-          groups.map((group) => [group.name, names.has(group.name) ? { total: 0, items: [], restricted: false } : restricted()]),
+          groups.map((group) => [
+            group.name,
+            names.has(group.name) ? { total: 0, total_capped: false, items: [], restricted: false } : restricted(),
+          ]),
         );
       }
-      if (q.length > LOOKUP_CHARACTERS + 1) {
-        await ensureTrigramSamples(db, SEARCH_COLUMNS, (error) =>
-          platform.logger.warn({ err: error }, 'Search could not sample its tables; long texts are looked up whole.'),
+      // The samples choose the parts of a long text to look up, and on PostgreSQL whether a text is
+      // common enough in a table to read it row by row (searchPlan), which its first search waits
+      // for (a common text through the trigram index cost more than the sample). SQLite, which
+      // samples in this process, takes its samples meanwhile and looks the text up whole until then.
+      if (dialect === 'postgres' ? [...q].length >= 3 : q.length > LOOKUP_CHARACTERS + 1) {
+        await ensureTrigramSamples(
+          db,
+          dialect,
+          SEARCH_SOURCES,
+          (error) => platform.logger.warn({ err: error }, 'Search could not sample its tables; texts are looked up whole.'),
+          dialect === 'postgres',
         );
       }
       const names = allowed.map((group) => group.name).join(',');
