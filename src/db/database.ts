@@ -45,7 +45,8 @@ export interface Database {
   /**
    * The database for statements whose planning costs more than running them and whose one plan
    * suits every value (`GET /search`'s): on PostgreSQL a second, small pool whose sessions keep a
-   * generic plan of each named statement (`plan_cache_mode = force_generic_plan`), opened at its
+   * generic plan of each named statement (`plan_cache_mode = force_generic_plan`), without JIT
+   * compilation (`jit = off`: the search's plan is estimated dear, and compiling it cost 0.8 s a run), opened at its
    * first use; PostgreSQL otherwise plans a statement again for each run whenever its generic plan
    * looks dearer than the custom ones. On SQLite the same `db`, which plans each text once anyway.
    */
@@ -185,7 +186,7 @@ export function openDatabase(
     timeouts,
     planned() {
       planned ??= new Kysely<DB>({
-        dialect: new PostgresDialect({ pool: open(PLANNED_POOL_SIZE, { options: '-c plan_cache_mode=force_generic_plan' }) }),
+        dialect: new PostgresDialect({ pool: open(PLANNED_POOL_SIZE, { options: '-c plan_cache_mode=force_generic_plan -c jit=off' }) }),
       });
       return planned;
     },

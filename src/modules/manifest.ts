@@ -66,7 +66,7 @@ export interface SearchScope {
 
 /**
  * A group of `GET /search` (e.g. `courses`): case-insensitive over the group's own fields, at most
- * `limit` hits and the exact total. A search asks every group in one statement (ADR 0009), so a group
+ * `limit` hits and its total, counted up to 1,000 (ADR 0025: `total_capped` says when more match). A search asks every group in one statement (ADR 0009), so a group
  * describes its query instead of running it: `matches` selects `id` and `columns` of every matching
  * row; the page is the first `limit` of them by `order` (ties by id, in the same direction), and
  * `details`, when given, joins what the hits show to the page's rows alone, so that thousands of

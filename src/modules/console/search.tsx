@@ -51,7 +51,7 @@ function SearchPage(props: { viewer: Viewer; q: string; results: Record<string, 
           {groups.map(([name, group]) => (
             <section aria-labelledby={`group-${name}`}>
               <h2 id={`group-${name}`} safe>
-                {`${name.charAt(0).toUpperCase()}${name.slice(1).replace(/_/g, ' ')} (${group.total})`}
+                {`${name.charAt(0).toUpperCase()}${name.slice(1).replace(/_/g, ' ')} (${group.total_capped ? `more than ${group.total - 1}` : group.total})`}
               </h2>
               <ul>
                 {group.items.map((item) => {
@@ -71,7 +71,13 @@ function SearchPage(props: { viewer: Viewer; q: string; results: Record<string, 
                   );
                 })}
               </ul>
-              {group.total > group.items.length && <p class="hint" safe>{`The first ${group.items.length} of ${group.total}.`}</p>}
+              {group.total > group.items.length && (
+                <p class="hint" safe>
+                  {group.total_capped
+                    ? `The first ${group.items.length} of more than ${group.total - 1}.`
+                    : `The first ${group.items.length} of ${group.total}.`}
+                </p>
+              )}
             </section>
           ))}
         </div>
