@@ -98,8 +98,11 @@ export interface AcademyServer extends RunningProcess {
   url: string;
 }
 
-/** Starts `academy serve <args>` on an ephemeral loopback port and resolves once it listens. */
-export async function startServer(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<AcademyServer> {
+/**
+ * Starts `academy serve <args>` on an ephemeral loopback port and resolves once it listens. Beside
+ * CI's two suites on two cores a start has taken more than 30 s; 90 s stays inside a test's 120 s.
+ */
+export async function startServer(args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<AcademyServer> {
   const server = startNode([bin, 'serve', ...args], { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
   const match = await server.waitFor(/listening on (https?:\/\/[^\s]+)/, timeoutMs);
   return { ...server, url: match[1] as string };
