@@ -4025,7 +4025,7 @@ export interface components {
              * @description What the task does; one task per type.
              * @enum {string}
              */
-            task_type: "audit.purge" | "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance";
+            task_type: "audit.purge" | "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance" | "students.split_marks";
             name: string;
             description: string;
             /** @description Five-field cron expression, read in `timezone`. */
@@ -4102,7 +4102,7 @@ export interface components {
              * @description What the task does; one task per type.
              * @enum {string}
              */
-            task_type: "audit.purge" | "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance";
+            task_type: "audit.purge" | "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance" | "students.split_marks";
             name: string;
             description: string;
             /** @description Five-field cron expression, read in `timezone`. */
@@ -8033,7 +8033,7 @@ export interface operations {
                 /** @description Only items changed at or after this RFC 3339 time, to sync what changed. */
                 updated_since?: string;
                 /** @description Only the task of this type. */
-                task_type?: "audit.purge" | "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance";
+                task_type?: "audit.purge" | "health.run_checks" | "idempotency.prune" | "jobs.prune_failed" | "reports.expire" | "sessions.advance" | "students.split_marks";
                 /** @description Only enabled or disabled tasks: `true`/`1` or `false`/`0`. */
                 enabled?: "true" | "false" | "1" | "0";
             };

@@ -33,6 +33,14 @@ export interface StudentCountTable {
   students: number;
 }
 
+/** Students counted between the marks of one order of their list (migration 0031, src/db/student-marks.ts). */
+export interface StudentMarkTable {
+  mark: string;
+  id: number;
+  verified: number;
+  unverified: number;
+}
+
 export interface UserTable {
   id: Generated<number>;
   name: string;
@@ -545,6 +553,10 @@ export interface DB {
   organization: OrganizationTable;
   users: UserTable;
   student_counts: StudentCountTable;
+  student_marks_name: StudentMarkTable;
+  student_marks_email: StudentMarkTable;
+  student_marks_created_at: StudentMarkTable;
+  student_marks_updated_at: StudentMarkTable;
   notifications: NotificationTable;
   user_invitations: UserInvitationTable;
   documents: DocumentTable;

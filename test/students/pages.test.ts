@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { readSnapshot } from '../../src/db/snapshot.ts';
+import { MARK_ORDERS, marksTable, markText, remakeMarks, splitCrowdedMarks } from '../../src/db/student-marks.ts';
 import { outsideWrites } from '../support/database.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
@@ -74,7 +75,8 @@ describe('GET /students: pages of the whole list found without reading the stude
     }
   };
 
-  test('every page of every order, status and direction is the sorted list’s slice, with its total', async () => {
+  /** Checks the first, middle, last and past-the-end pages of every order, status and direction. */
+  const everyPageIsTheSlice = async (perPage = 7) => {
     for (const status of [undefined, 'verified', 'unverified']) {
       for (const sort of ['id', 'name', 'email', 'created_at', 'updated_at']) {
         for (const direction of ['asc', 'desc'] as const) {
@@ -82,7 +84,6 @@ describe('GET /students: pages of the whole list found without reading the stude
           const reader = await app.token(['students:read']);
           await quietly(async () => {
             const all = await everyStudent(status, sort, direction);
-            const perPage = 7;
             const last = Math.max(1, Math.ceil(all.length / perPage));
             // The first pages, the middle, both sides of the end, and past it; twice (the second
             // time a page past the middle is read from the far end).
@@ -97,6 +98,10 @@ describe('GET /students: pages of the whole list found without reading the stude
         }
       }
     }
+  };
+
+  test('every page of every order, status and direction is the sorted list’s slice, with its total', async () => {
+    await everyPageIsTheSlice();
   });
 
   test('the counts follow a first application, a verified email and staff rights, in the writing transaction', async () => {
@@ -162,5 +167,69 @@ describe('GET /students: pages of the whole list found without reading the stude
       /roll back/,
     );
     await agree('after a rolled back application');
+  });
+
+  test('the marks of each order count the students between them; pages across many buckets, after writes and cuts', async () => {
+    const { db, dialect } = app.platform.database;
+    // Buckets of three students: every page of the checks spans several, and most start inside one.
+    for (const order of MARK_ORDERS) await db.transaction().execute((trx) => remakeMarks(trx, dialect, order, 3));
+
+    /** Each bucket's counts, as the marks keep them and as counting the students between the marks gives them. */
+    const marksAgree = (what: string) =>
+      quietly(async () => {
+        await readSnapshot(db, dialect, async (executor) => {
+          for (const order of MARK_ORDERS) {
+            const { rows: marks } = await sql<{ mark: string; id: number; verified: number; unverified: number }>`
+              select ${markText(dialect, 'mark')} as mark, id, verified, unverified from ${sql.table(marksTable(order))} order by mark, id`.execute(
+              executor,
+            );
+            assert.ok(marks.length > 3, `${what}: ${order} has buckets (${marks.length})`);
+            for (const [i, m] of marks.entries()) {
+              const next = marks[i + 1];
+              const { rows } = await sql<{ verified: number | string; unverified: number | string }>`
+                select coalesce(sum(case when email_verified then 1 else 0 end), 0) as verified,
+                       coalesce(sum(case when email_verified then 0 else 1 end), 0) as unverified
+                from users where is_student and not is_admin
+                  and (${sql.ref(order)}, id) >= (${m.mark}, ${m.id})
+                  ${next ? sql`and (${sql.ref(order)}, id) < (${next.mark}, ${next.id})` : sql``}`.execute(executor);
+              assert.deepEqual(
+                [Number(m.verified), Number(m.unverified)],
+                [Number(rows[0]?.verified), Number(rows[0]?.unverified)],
+                `${what}: the bucket of ${order} from ${m.mark} #${m.id}`,
+              );
+            }
+          }
+        });
+      });
+    await marksAgree('made anew');
+    await everyPageIsTheSlice(4);
+
+    // A student whose keys sort before and after every other, a rename across buckets, a verified
+    // email, staff rights given and taken, a change of updated_at alone.
+    const course = await make.course();
+    const first = await make.student({ name: '  Aaron First' }, { courseId: course.id });
+    await make.student({ name: 'zzz Last' }, { courseId: course.id });
+    const yes = dialect === 'sqlite' ? 1 : true;
+    const no = dialect === 'sqlite' ? 0 : false;
+    await sql`update users set name = ${'zz Renamed'}, email = ${`aaa.${unique('r').toLowerCase()}@example.test`} where id = ${first.id}`.execute(
+      db,
+    );
+    await sql`update users set email_verified = ${yes} where id = ${first.id}`.execute(db);
+    const staff = await make.student({ name: 'Middle Staff' }, { courseId: course.id });
+    await sql`update users set is_admin = ${yes} where id = ${staff.id}`.execute(db);
+    await sql`update users set is_admin = ${no}, updated_at = ${'2000-01-01T00:00:00.000Z'} where id = ${staff.id}`.execute(db);
+    await sql`update users set created_at = ${'2099-01-01T00:00:00.000Z'} where id = ${staff.id}`.execute(db);
+    await marksAgree('after the writes');
+    await everyPageIsTheSlice(5);
+
+    // Buckets that grew past four times the size are cut again; pages stay what they were.
+    const before = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(marksTable('name'))}`.execute(db);
+    await db.transaction().execute((trx) => remakeMarks(trx, dialect, 'name', 1000));
+    const cut = await splitCrowdedMarks(db, dialect, 2);
+    assert.ok(cut.cut >= 1 && cut.added >= 1, `the one bucket of the names was cut (${JSON.stringify(cut)})`);
+    const after = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(marksTable('name'))}`.execute(db);
+    assert.ok(Number(after.rows[0]?.n) > 1, `marks after the cut: ${after.rows[0]?.n} (before the remake: ${before.rows[0]?.n})`);
+    await marksAgree('after a cut');
+    await everyPageIsTheSlice(6);
   });
 });

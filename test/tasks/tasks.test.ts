@@ -46,15 +46,16 @@ describe('scheduled tasks API', () => {
       'jobs.prune_failed',
       'reports.expire',
       'sessions.advance',
+      'students.split_marks',
     ]);
-    assert.equal(body.meta.total, 6);
+    assert.equal(body.meta.total, 7);
     const health = body.data.find((t: { task_type: string }) => t.task_type === 'health.run_checks');
     assert.equal(health.cron, '* * * * *');
     assert.equal(health.timezone, 'UTC');
     assert.equal(health.enabled, true);
     assert.equal(typeof health.name, 'string');
     const page = await get('/api/v1/tasks?per_page=4&page=2');
-    assert.equal(page.json().data.length, 2);
+    assert.equal(page.json().data.length, 3);
     assert.equal(page.json().meta.last_page, 2);
   });
 
@@ -69,8 +70,8 @@ describe('scheduled tasks API', () => {
       for (const [value, expected] of [
         ['false', ['idempotency.prune']],
         ['0', ['idempotency.prune']],
-        ['true', ['audit.purge', 'health.run_checks', 'jobs.prune_failed', 'reports.expire', 'sessions.advance']],
-        ['1', ['audit.purge', 'health.run_checks', 'jobs.prune_failed', 'reports.expire', 'sessions.advance']],
+        ['true', ['audit.purge', 'health.run_checks', 'jobs.prune_failed', 'reports.expire', 'sessions.advance', 'students.split_marks']],
+        ['1', ['audit.purge', 'health.run_checks', 'jobs.prune_failed', 'reports.expire', 'sessions.advance', 'students.split_marks']],
       ] as const) {
         const res = await get(`/api/v1/tasks?enabled=${value}`);
         assert.equal(res.statusCode, 200, value);

@@ -27,6 +27,7 @@ import * as m0026 from './0026_passkeys.ts';
 import * as m0027 from './0027_students_counted.ts';
 import * as m0029 from './0029_staff_orders.ts';
 import * as m0030 from './0030_staff_search.ts';
+import * as m0031 from './0031_student_marks.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -58,6 +59,7 @@ const steps: Record<string, Step> = {
   '0027_students_counted': m0027,
   '0029_staff_orders': m0029,
   '0030_staff_search': m0030,
+  '0031_student_marks': m0031,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Insertable, type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import { MARK_ORDERS, remakeMarks } from '../../db/student-marks.ts';
 
 /** The tables whose rows make a database "in use" for the seeds: people and the catalogue. */
 const OWN_DATA = ['users', 'courses', 'training_sessions', 'course_applications', 'enrolments', 'certificates'] as const;
@@ -121,8 +122,22 @@ interface SetAside {
   rebuild?: string;
 }
 
-/** Migration 0027's triggers: a first application makes a student; students are counted per range of ids. */
-const STUDENT_TRIGGERS = ['course_applications_student', 'users_student_counts_insert', 'users_student_counts_update'];
+/**
+ * Migration 0027's triggers (a first application makes a student; students are counted per range of
+ * ids) and 0031's (students are counted between the marks of each order).
+ */
+const STUDENT_TRIGGERS = [
+  'course_applications_student',
+  'users_student_counts_insert',
+  'users_student_counts_update',
+  'users_student_marks_insert',
+  'users_student_marks_update',
+];
+
+/** The marks of every order made again from the students loaded, as the triggers would have counted them one by one. */
+async function remakeEveryMark(trx: Kysely<DB>, dialect: Dialect): Promise<void> {
+  for (const order of MARK_ORDERS) await remakeMarks(trx, dialect, order);
+}
 
 /** The students counted at once, as those triggers would have counted them one by one (the table was empty). */
 const COUNT_STUDENTS = `insert into student_counts (id_range, email_verified, students)
@@ -277,6 +292,7 @@ export function createBulkRepository(db: Kysely<DB>, dialect: Dialect) {
             trx,
             aside.flatMap((a) => [a.restore, ...(a.rebuild ? [a.rebuild] : [])]),
           );
+          await remakeEveryMark(trx, dialect);
         });
         return;
       }
@@ -297,6 +313,7 @@ export function createBulkRepository(db: Kysely<DB>, dialect: Dialect) {
             trx,
             aside.flatMap((a) => [a.restore, ...(a.rebuild ? [a.rebuild] : [])]),
           );
+          await remakeEveryMark(trx, dialect);
         });
         await run(db, pragmas);
       }

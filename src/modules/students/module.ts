@@ -1,3 +1,4 @@
+import { splitCrowdedMarks } from '../../db/student-marks.ts';
 import type { AcademyModule } from '../manifest.ts';
 import { adminStudentCommands } from './admin.ts';
 import { examples } from './examples.ts';
@@ -21,6 +22,10 @@ export const studentsModule = {
     async (app) => {
       await app.register(studentRoutes, { students: services.students, maxPageSize: platform.config.maxPageSize });
     },
+  tasks: {
+    // Buckets of the list's orders that grew past SPLIT_SIZE students are cut again (ADR 0024).
+    'students.split_marks': async ({ platform }) => splitCrowdedMarks(platform.database.db, platform.database.dialect),
+  },
   admin: adminStudentCommands,
   search: [studentSearch],
   examples,

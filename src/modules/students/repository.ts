@@ -13,6 +13,7 @@ import type { Dialect } from '../../db/database.ts';
 import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type Page, pageAndTotal } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
+import { marksTable } from '../../db/student-marks.ts';
 import { keptTotals } from '../../db/totals.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
 
@@ -183,9 +184,6 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     };
   }
 
-  /** The last total of the whole list by status: which end of an order a page is nearer (a hint, never an answer). */
-  const lastTotals = new Map<string, number>();
-
   /** The students counted per range of ids (`student_counts`), of one verification state or both. */
   function counted(status: StudentFilter['status']) {
     const counts = db.selectFrom('student_counts');
@@ -196,10 +194,9 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
    * A page of the whole list (no search, no `updated_since`), found without reading the students
    * before it (ADR 0024). Its total is the sum of `student_counts`. In id order the page starts in the
    * range of ids that holds it, found from the ranges' counts, and skips only the students of that
-   * range before it (at most STUDENT_ID_RANGE). In another order it reads the ids of the students'
-   * index of that order from the nearer end (a page past the middle is read backwards from the
-   * last), then their rows: a page costs at most half the list's index entries, never a row of the
-   * table beyond its own.
+   * range before it (at most STUDENT_ID_RANGE). In another order it starts at the mark of that order
+   * whose bucket holds it (`student_marks_<order>`, migration 0031), found from the buckets' counts,
+   * and skips only the students of that bucket before it; then it reads the page's rows by id.
    */
   async function wholeList(status: StudentFilter['status'], list: ListRequest<StudentSort>): Promise<Page<StudentWithCourses>> {
     const { offset, perPage } = list.page;
@@ -245,20 +242,27 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
         .limit(size)
         .offset(asBigint(sql`${offset} - coalesce(${before}, 0)`));
     } else {
-      const column = `users.${list.sort}` as const;
-      const known = lastTotals.get(status ?? '');
-      backwards = known !== undefined && offset * 2 > known;
-      const ordered = students
-        .select('users.id')
-        .orderBy(column, backwards ? far : near)
-        .orderBy('users.id', backwards ? far : near);
-      // Backwards: the page's size of rows that end where the page ends, counted from the other end
-      // with the total read in the same statement. A last page shorter than the size also brings the
-      // rows before it, which are dropped below.
+      // The page's first student counted in ascending order (a page read in descending order is the
+      // same students as the ascending page that ends where it ends, counted from the last with the
+      // total read in the same statement; a last page shorter than the size also brings the
+      // students before it, dropped below). Its bucket is the last mark whose students before it
+      // are no more than that; the page skips only the students of its bucket before it.
+      const order = list.sort;
       const max = dialect === 'postgres' ? 'greatest' : 'max';
-      ids = backwards
-        ? ordered.limit(size).offset(asBigint(sql`${sql.raw(max)}(0, (${total}) - ${offset} - ${perPage})`))
-        : ordered.limit(size).offset(offset);
+      const first = desc ? sql<number>`${sql.raw(max)}(0, (${total}) - ${offset} - ${perPage})` : sql<number>`${offset}`;
+      const counts = status === undefined ? sql`m.verified + m.unverified` : sql.ref(`m.${status}`);
+      const placed = sql`(select m.mark, m.id, coalesce(sum(${counts}) over (order by m.mark, m.id rows between unbounded preceding and 1 preceding), 0) as before
+        from ${sql.table(marksTable(order))} as m) as placed`;
+      const bucket = sql`(select placed.mark, placed.id, placed.before from ${placed} where placed.before <= ${first}
+        order by placed.mark desc, placed.id desc limit 1) as bucket`;
+      backwards = desc;
+      ids = students
+        .select('users.id')
+        .where(sql<SqlBool>`(${sql.ref(`users.${order}`)}, users.id) >= (select bucket.mark, bucket.id from ${bucket})`)
+        .orderBy(`users.${order}`, 'asc')
+        .orderBy('users.id', 'asc')
+        .limit(size)
+        .offset(asBigint(sql`${first} - (select bucket.before from ${bucket})`));
     }
     // The page's rows by their ids, in the page's order (ids read backwards come back in it too).
     const rows = db
@@ -268,7 +272,6 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     const ordered = list.sort === 'id' ? rows : rows.orderBy(`users.${list.sort}`, near);
     // Prepared on PostgreSQL: planning it cost more than running it, and its plan is the same for any page.
     const page = await pageAndTotal(db, ordered.orderBy('users.id', near), total, { prepared: true });
-    lastTotals.set(status ?? '', page.total);
     if (backwards) {
       const rows = Math.max(0, Math.min(perPage, page.total - offset));
       page.items = page.items.slice(page.items.length - rows);
