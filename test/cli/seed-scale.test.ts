@@ -62,6 +62,16 @@ const INVARIANTS: Record<string, string> = {
                  where is_student and not is_admin group by id / 4096, email_verified) r
         on r.id_range = k.id_range and r.email_verified = k.email_verified
       where k.students is distinct from r.students and not (k.students = 0 and r.students is null)) t`,
+  'the students counted between the marks of each order are the students (migration 0031)': ['name', 'email', 'created_at', 'updated_at']
+    .map(
+      (order) => `(select count(*) from
+        (select coalesce(sum(verified), 0) as v, coalesce(sum(unverified), 0) as u from student_marks_${order}) m,
+        (select coalesce(sum(case when email_verified then 1 else 0 end), 0) as v, coalesce(sum(case when email_verified then 0 else 1 end), 0) as u
+         from users where is_student and not is_admin) r
+        where m.v <> r.v or m.u <> r.u)`,
+    )
+    .reduce((sum, one) => `${sum} + ${one}`, 'select 0')
+    .concat(' as n'),
   'nothing happened before what it depends on': `
     select (select count(*) from enrolments e join users u on u.id = e.user_id where e.created_at < u.created_at)
          + (select count(*) from course_applications a join courses c on c.id = a.course_id where a.created_at < c.created_at)

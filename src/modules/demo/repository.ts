@@ -30,7 +30,7 @@ const SQLITE_ROWS = 200;
 /** SQLite: rows per transaction (PostgreSQL loads everything in one). */
 const SQLITE_TRANSACTION_ROWS = 500_000;
 /** PostgreSQL takes one array per column: rows per statement, each a few megabytes of text. */
-const POSTGRES_ROWS = 5000;
+const POSTGRES_ROWS = 1000;
 
 type Row = Readonly<Record<string, unknown>>;
 
@@ -97,9 +97,11 @@ function postgresBatch(table: BulkTable, columns: readonly string[], types: Read
     },
     async flush(trx) {
       if (size === 0) return;
-      await trx.executeQuery(CompiledQuery.raw(text, arrays));
+      // The arrays go with the statement: the next rows are added to new ones while it runs.
+      const sent = arrays;
       arrays = columns.map(() => []);
       size = 0;
+      await trx.executeQuery(CompiledQuery.raw(text, sent));
     },
   };
 }
@@ -257,15 +259,36 @@ export function createBulkRepository(db: Kysely<DB>, dialect: Dialect) {
       while (!next.done) {
         const end = written + perTransaction;
         await transaction(async (trx) => {
+          // PostgreSQL: a statement runs on the server while this process builds the next one's
+          // arrays (each side took about half the time of the load); one at a time otherwise.
+          // SQLite's statements run in this thread.
+          let running: { promise: Promise<void>; written: number } | null = null;
+          const settle = async () => {
+            if (!running) return;
+            await running.promise;
+            onProgress(running.written);
+            running = null;
+          };
           while (!next.done && written < end) {
             batch.add(next.value);
             next = iterator.next();
             if (batch.full || next.done) {
               written += batch.size;
-              await batch.flush(trx);
-              onProgress(written);
+              if (!types) {
+                await batch.flush(trx);
+                onProgress(written);
+                continue;
+              }
+              await settle();
+              const promise = batch.flush(trx);
+              // Awaited by `settle`, after the next statement's rows are built.
+              promise.catch(() => undefined);
+              running = { promise, written };
+              // Lets the statement reach the server before the next rows are built.
+              await new Promise((resolve) => setImmediate(resolve));
             }
           }
+          await settle();
         });
       }
     };
