@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { before, describe, test } from 'node:test';
 import { operatorContext } from '../../src/platform/context.ts';
 import { signedInStaff } from '../support/console.ts';
@@ -8,13 +9,16 @@ import { createTestApp, type TestApp } from '../support/platform.ts';
 /**
  * The console's pages read in a bounded number of SQL statements, the same with two rows to show as
  * with twelve: a page that reads once per row (an N+1) fails here. Statements are counted as Kysely
- * compiles them; the change feed's own look-ups in the background are not a page's.
+ * compiles them; the change feed's own look-ups in the background are not a page's, nor the row
+ * estimates read once a minute (src/db/estimate.ts) to choose how a page is read.
  */
 describe('console pages: statements per page do not grow with the rows shown', () => {
   let app: TestApp;
   let make: Fixtures;
   let admin: Awaited<ReturnType<typeof signedInStaff>>;
   let statements = 0;
+  /** Set while a counted GET runs: the worker's tasks and jobs in the same process are not a page's statements. */
+  const inPage = new AsyncLocalStorage<true>();
 
   before(async () => {
     app = await createTestApp();
@@ -23,18 +27,27 @@ describe('console pages: statements per page do not grow with the rows shown', (
     const executor = app.platform.database.db.getExecutor() as { compileQuery: (...args: never[]) => unknown };
     const compile = executor.compileQuery.bind(executor);
     executor.compileQuery = (...args) => {
-      if (!/src\/(platform\/changes|db\/listen)\.ts/.test(new Error().stack ?? '')) statements++;
+      if (inPage.getStore() && !/src\/(platform\/changes|db\/listen|db\/estimate)\.ts/.test(new Error().stack ?? '')) statements++;
       return compile(...args);
     };
   });
 
-  /** The statements of one GET of `url` (after a first one, which may fill what is kept). */
+  /**
+   * The statements of a GET of `url` with what is kept in place: the fewest of five GETs after a
+   * first one, which may fill what is kept. Kept pages are named by the database's version, which any
+   * write moves (the worker's scheduled tasks in this process write too), so some GETs read again;
+   * a page that reads once per row does so in each of them.
+   */
   async function counted(url: string): Promise<number> {
-    await admin.browser.request('GET', url);
-    const start = statements;
-    const res = await admin.browser.request('GET', url);
-    assert.equal(res.statusCode, 200, `${url}: ${res.body.slice(0, 300)}`);
-    return statements - start;
+    await inPage.run(true, () => admin.browser.request('GET', url));
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const start = statements;
+      const res = await inPage.run(true, () => admin.browser.request('GET', url));
+      assert.equal(res.statusCode, 200, `${url}: ${res.body.slice(0, 300)}`);
+      fewest = Math.min(fewest, statements - start);
+    }
+    return fewest;
   }
 
   /** Adds rows with `add` in two steps (2, then 12 in all) and checks that `url` reads alike for both. */

@@ -10,6 +10,7 @@ import {
 } from 'kysely';
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
+import { rowEstimate } from '../../db/estimate.ts';
 import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type Page, pageAndTotal } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
@@ -114,28 +115,10 @@ const WALK_ROWS = 5000;
  */
 const FENCE_ROWS = 50_000;
 
-/**
- * About how many users there are: PostgreSQL's own estimate (`reltuples`, kept by ANALYZE and
- * autovacuum), read at most once a minute. Only for choosing how to read a page.
- */
-function userEstimate(db: Kysely<DB>, dialect: Dialect): () => Promise<number> {
-  let known: { count: number; at: number } | undefined;
-  return async () => {
-    if (dialect !== 'postgres') return 0;
-    if (!known || performance.now() - known.at > 60_000) {
-      const { rows } = await sql<{
-        n: number;
-      }>`select greatest(reltuples, 0)::float8 as n from pg_class where oid = 'users'::regclass`.execute(db);
-      known = { count: Number(rows[0]?.n ?? 0), at: performance.now() };
-    }
-    return known.count;
-  };
-}
-
 export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
   // Counting students tests every matching user for an application: 100,000 of them without a filter.
   const totals = keptTotals(db, dialect);
-  const users = userEstimate(db, dialect);
+  const users = rowEstimate(db, dialect, 'users');
 
   /**
    * Whether walking the ids to the end of the page tests few users: about (offset + size) × users /
