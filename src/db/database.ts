@@ -58,8 +58,11 @@ export interface Database {
 
 // Both dialects hand rows back in one shape: timestamps as ISO 8601 strings, JSON as text, bigint
 // counts as numbers. Repositories then read rows the same way on either database.
-pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => new Date(value).toISOString());
-pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (value) => new Date(`${value}Z`).toISOString());
+// PostgreSQL's `infinity` and `-infinity` (the first mark of the students' date orders, migration
+// 0031) are no date JavaScript holds: they stay the words, where a Date threw a RangeError.
+const infinite = (value: string) => value === 'infinity' || value === '-infinity';
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => (infinite(value) ? value : new Date(value).toISOString()));
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (value) => (infinite(value) ? value : new Date(`${value}Z`).toISOString()));
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => value);
 pg.types.setTypeParser(pg.types.builtins.JSONB, (value) => value);
