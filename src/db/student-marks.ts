@@ -7,9 +7,10 @@ import type { Dialect } from './database.ts';
 // writing transaction by triggers, like `student_counts` for ranges of ids. A page finds its bucket
 // by summing the counts of the marks before it (a few hundred rows at a million students) and skips
 // at most a bucket's students in the index: a page deep in the list costs what the first one does.
-// The first mark of each order is the lowest key there is (LOWEST), so that every student has a
-// bucket. Triggers only count; buckets that grew past SPLIT_SIZE are cut again by `splitMarks`
-// (the task `students.split_marks`), which never changes what a page shows, only its cost.
+// The first mark of each order is below every key (`lowestMark`), so that every student has a
+// bucket. Triggers only count; buckets that grew past SPLIT_SIZE are cut again by
+// `splitCrowdedMarks` (the task `students.split_marks`), which never changes what a page shows, only
+// its cost.
 
 /** The orders of the students' list that have marks (id order has `student_counts`). */
 export const MARK_ORDERS = ['name', 'email', 'created_at', 'updated_at'] as const;
@@ -18,14 +19,13 @@ export type MarkOrder = (typeof MARK_ORDERS)[number];
 /** Students per bucket when marks are made. */
 export const MARK_SIZE = 4096;
 
-/** A bucket with more students than this is cut again (`splitMarks`). */
+/** A bucket with more students than this is cut again (`splitCrowdedMarks`). */
 export const SPLIT_SIZE = 4 * MARK_SIZE;
 
 /** The table of an order's marks. */
 export function marksTable(order: MarkOrder) {
   return `student_marks_${order}` as const;
 }
-export type MarksTable = ReturnType<typeof marksTable>;
 
 /** The first mark of `order`: a key below every key (with id 0), as a parameter's text. */
 export function lowestMark(dialect: Dialect, order: MarkOrder): Mark {
@@ -34,8 +34,8 @@ export function lowestMark(dialect: Dialect, order: MarkOrder): Mark {
 }
 
 /**
- * A mark's key as text: PostgreSQL's -infinity is no date JavaScript can hold (the driver turns
- * timestamps into ISO text through a Date); passed back as a parameter, the text is cast to the column's type.
+ * A mark's key as the database writes it (PostgreSQL's timestamps as its own text, -infinity
+ * included, not through a JavaScript Date); passed back as a parameter, it is cast to the column's type.
  */
 export function markText(dialect: Dialect, column: string): RawBuilder<string> {
   return dialect === 'postgres' ? sql<string>`cast(${sql.ref(column)} as text)` : sql<string>`${sql.ref(column)}`;
