@@ -130,27 +130,29 @@ function truth(node: OperationNode): boolean | null {
 }
 
 /**
+ * `left op right` with its constant sides dropped: `absorbing` (true for `or`, false for `and`) on
+ * either side is the whole condition; the other constant leaves the other side alone.
+ */
+function folded<T extends OrNode | AndNode>(node: T, absorbing: boolean): T {
+  const [left, right] = [truth(node.left), truth(node.right)];
+  if (left === absorbing || right === absorbing) return RawNode.createWithSql(String(absorbing)) as unknown as T;
+  if (left === !absorbing) return node.right as T;
+  if (right === !absorbing) return node.left as T;
+  return node;
+}
+
+/**
  * Drops the conditions of a group's query that a search turned into `true` or `false` (`x or false`
  * is `x`): SQLite reads `session_id in (…) or false` by scanning the whole index instead of looking
  * each session up.
  */
 class ConstantConditions extends OperationNodeTransformer {
   protected override transformOr(node: OrNode, queryId?: QueryId): OrNode {
-    const or = super.transformOr(node, queryId);
-    const [left, right] = [truth(or.left), truth(or.right)];
-    if (left === true || right === true) return RawNode.createWithSql('true') as unknown as OrNode;
-    if (left === false) return or.right as OrNode;
-    if (right === false) return or.left as OrNode;
-    return or;
+    return folded(super.transformOr(node, queryId), true);
   }
 
   protected override transformAnd(node: AndNode, queryId?: QueryId): AndNode {
-    const and = super.transformAnd(node, queryId);
-    const [left, right] = [truth(and.left), truth(and.right)];
-    if (left === false || right === false) return RawNode.createWithSql('false') as unknown as AndNode;
-    if (left === true) return and.right as AndNode;
-    if (right === true) return and.left as AndNode;
-    return and;
+    return folded(super.transformAnd(node, queryId), false);
   }
 
   protected override transformParens(node: ParensNode, queryId?: QueryId): ParensNode {

@@ -311,7 +311,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       // statement cost PostgreSQL as much as running it. Other texts are looked up in the index,
       // planned for their own selectivity. The total is counted through the index either way.
       const walk = search !== '' && dialect === 'postgres' && list.sort === 'id' && (await walksFew(statements.students, list));
-      const fenced = search !== '' && dialect === 'postgres' && (await matchesFirst(statements.students, list));
+      const fenced = search !== '' && dialect === 'postgres' && !walk && (await matchesFirst(statements.students, list));
       const direction = list.direction;
       const page = await listPage(db, fenced ? statements.fenced() : statements.page(walk), list, statements.columns, {
         kept: totals,
