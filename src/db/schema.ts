@@ -41,6 +41,17 @@ export interface StudentMarkTable {
   unverified: number;
 }
 
+/** A word of a student's name or email with the student's order keys (migration 0032, src/db/student-terms.ts). */
+export interface StudentTermTable {
+  term: string;
+  id: number;
+  email_verified: Bool;
+  name: string;
+  email: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface UserTable {
   id: Generated<number>;
   name: string;
@@ -557,6 +568,9 @@ export interface DB {
   student_marks_email: StudentMarkTable;
   student_marks_created_at: StudentMarkTable;
   student_marks_updated_at: StudentMarkTable;
+  student_terms: StudentTermTable;
+  student_words: { word: string };
+  student_domains: { domain: string };
   notifications: NotificationTable;
   user_invitations: UserInvitationTable;
   documents: DocumentTable;

@@ -28,6 +28,7 @@ import * as m0027 from './0027_students_counted.ts';
 import * as m0029 from './0029_staff_orders.ts';
 import * as m0030 from './0030_staff_search.ts';
 import * as m0031 from './0031_student_marks.ts';
+import * as m0032 from './0032_student_terms.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -60,6 +61,7 @@ const steps: Record<string, Step> = {
   '0029_staff_orders': m0029,
   '0030_staff_search': m0030,
   '0031_student_marks': m0031,
+  '0032_student_terms': m0032,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

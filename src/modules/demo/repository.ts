@@ -2,6 +2,7 @@ import { CompiledQuery, type Insertable, type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { MARK_ORDERS, remakeMarks } from '../../db/student-marks.ts';
+import { remakeTerms } from '../../db/student-terms.ts';
 
 /** The tables whose rows make a database "in use" for the seeds: people and the catalogue. */
 const OWN_DATA = ['users', 'courses', 'training_sessions', 'course_applications', 'enrolments', 'certificates'] as const;
@@ -126,7 +127,8 @@ interface SetAside {
 
 /**
  * Migration 0027's triggers (a first application makes a student; students are counted per range of
- * ids) and 0031's (students are counted between the marks of each order).
+ * ids), 0031's (students are counted between the marks of each order) and 0032's (the words of
+ * students' names and emails).
  */
 const STUDENT_TRIGGERS = [
   'course_applications_student',
@@ -134,11 +136,18 @@ const STUDENT_TRIGGERS = [
   'users_student_counts_update',
   'users_student_marks_insert',
   'users_student_marks_update',
+  'users_student_terms_insert',
+  'users_student_terms_update',
+  'users_student_terms_delete',
 ];
 
-/** The marks of every order made again from the students loaded, as the triggers would have counted them one by one. */
+/**
+ * The marks of every order and the students' words made again from the students loaded, as the
+ * triggers would have made them one by one.
+ */
 async function remakeEveryMark(trx: Kysely<DB>, dialect: Dialect): Promise<void> {
   for (const order of MARK_ORDERS) await remakeMarks(trx, dialect, order);
+  await remakeTerms(trx, dialect);
 }
 
 /** The students counted at once, as those triggers would have counted them one by one (the table was empty). */

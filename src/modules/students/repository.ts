@@ -15,6 +15,7 @@ import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type 
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
 import { marksTable } from '../../db/student-marks.ts';
+import { termOf } from '../../db/student-terms.ts';
 import { keptTotals } from '../../db/totals.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
 
@@ -294,6 +295,37 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     return mapPage(page, withCourses);
   }
 
+  /**
+   * A page of the students who hold `word` (`student_terms`, ADR 0026): the search text lies within
+   * that word alone of all the students' words, so they are its students. The page's ids are a
+   * range of the index of the term in the page's order (skipping at most the word's students before
+   * it), then its rows are read by id; the total is a count of the term's index range.
+   */
+  async function termList(
+    word: string,
+    status: StudentFilter['status'],
+    list: ListRequest<StudentSort>,
+  ): Promise<Page<StudentWithCourses>> {
+    const direction = list.direction;
+    const held = db.selectFrom('student_terms').where('student_terms.term', '=', word);
+    const terms = status === undefined ? held : held.where('student_terms.email_verified', '=', status === 'verified');
+    const sorted = list.sort === 'id' ? terms : terms.orderBy(`student_terms.${list.sort}`, direction);
+    const ids = sorted
+      .select('student_terms.id')
+      .orderBy('student_terms.id', direction)
+      // A literal page size, as in `wholeList`.
+      .limit(sql.lit(list.page.perPage) as RawBuilder<number>)
+      .offset(list.page.offset);
+    const rows = db
+      .selectFrom('users')
+      .select([...COLUMNS, coursesColumn(dialect)])
+      .where('users.id', 'in', ids);
+    const ordered = list.sort === 'id' ? rows : rows.orderBy(`users.${list.sort}`, direction);
+    const total = terms.select(sql<number>`count(*)`.as('total'));
+    // Prepared on PostgreSQL: one plan serves every word and page.
+    return mapPage(await pageAndTotal(db, ordered.orderBy('users.id', direction), total, { prepared: true }), withCourses);
+  }
+
   function filtered(status: 'verified' | 'unverified') {
     return db
       .selectFrom('users')
@@ -305,6 +337,11 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     list: async (filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<StudentWithCourses>> => {
       const search = filter.search === undefined ? '' : searchText(filter.search);
       if (search === '' && list.updatedSince === undefined) return wholeList(filter.status, list);
+      if (list.updatedSince === undefined) {
+        const term = await termOf(db, dialect, search.toLowerCase());
+        if (term === 'none') return { items: [], total: 0 };
+        if (term) return termList(term.word, filter.status, list);
+      }
       const statements = statementsOf(search, filter.status, list.sort === 'id');
       // PostgreSQL, a text many students contain (its last total says so): the page walks the ids
       // and tests each user, in a prepared statement planned once per connection; planning this

@@ -1,0 +1,125 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Dialect } from './database.ts';
+
+// The words of the students' names and emails, each with the student's order keys (migration 0032,
+// ADR 0026). A search text that holds no separator lies within one word of the text it is found in,
+// so the students that contain it are those with a word that contains it. When one word of all the
+// students' words contains the text (`okafor`, `amelia`), its students are a range of
+// `student_terms` in any order of the list: a page deep in the 16,000 students of a surname is read
+// from an index, not sorted from every match. Triggers on `users` keep the words in the writing
+// transaction.
+//
+// Not words: the parts made only of digits (the numbers of emails), and the email's domain, which
+// nearly every student shares. A text that could lie in either is searched as before: one with
+// digits alone, or one that some domain of `student_domains` contains.
+
+/** The characters that end a word (and that a text searched through the words must not hold). */
+export const WORD_SEPARATORS = ' .@';
+
+/** The orders of the students' list that `student_terms` has an index of (id order is its key). */
+export const TERM_ORDERS = ['name', 'email', 'created_at', 'updated_at'] as const;
+
+/**
+ * Each order's index of `student_terms`: the term, the order's key and id, with `email_verified` to
+ * filter on; on PostgreSQL also its key (term, id), made after the rows (SQLite's is the table's).
+ */
+export function termIndexes(dialect: Dialect): string[] {
+  if (dialect === 'sqlite') {
+    return TERM_ORDERS.map((order) => `create index student_terms_${order} on student_terms (term, ${order}, id, email_verified)`);
+  }
+  return [
+    'alter table student_terms add constraint student_terms_pk primary key (term, id) include (email_verified)',
+    ...TERM_ORDERS.map((order) => `create index student_terms_${order} on student_terms (term, ${order}, id) include (email_verified)`),
+  ];
+}
+
+type Row = 'new' | 'old' | 'users';
+
+/** The lowercased words of a user's name and the local part of its email (as a table of `word`). */
+function words(dialect: Dialect, row: Row): RawBuilder<unknown> {
+  const r = sql.raw(row);
+  if (dialect === 'postgres') {
+    return sql`regexp_split_to_table(lower(${r}.name || ' ' || split_part(${r}.email, '@', 1)), '[ .@]') as w(word)`;
+  }
+  // A JSON array of the parts: the text quoted as one JSON string (which escapes what JSON must),
+  // then cut at each separator (none of which an escape holds).
+  const text = sql`json_quote(lower(${r}.name || ' ' || substr(${r}.email, 1, instr(${r}.email, '@') - 1)))`;
+  const cut = [...WORD_SEPARATORS].reduce((t, separator) => sql`replace(${t}, ${sql.lit(separator)}, '","')`, text);
+  return sql`json_each('[' || ${cut} || ']') as w`;
+}
+
+/** The column of `words` that holds a word. */
+function word(dialect: Dialect): RawBuilder<unknown> {
+  return sql.ref(dialect === 'postgres' ? 'w.word' : 'w.value');
+}
+
+/** The parts that are words: not empty, not digits alone. */
+function isWord(dialect: Dialect): RawBuilder<unknown> {
+  return dialect === 'postgres' ? sql`w.word ~ '[^0-9]'` : sql`w.value glob '*[^0-9]*'`;
+}
+
+function domain(dialect: Dialect, row: Row): RawBuilder<unknown> {
+  const r = sql.raw(row);
+  return dialect === 'postgres' ? sql`split_part(${r}.email, '@', 2)` : sql`substr(${r}.email, instr(${r}.email, '@') + 1)`;
+}
+
+const STUDENT = (row: Row) => sql`(${sql.raw(row)}.is_student and not ${sql.raw(row)}.is_admin)`;
+
+/**
+ * The statements that add a user's words (`row`: the trigger's `new`, or `users` over every row)
+ * when it is a student: its terms, and its words and domain to the vocabularies, which only grow (a
+ * word no student holds any more only makes a search take the other way).
+ */
+export function addTerms(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
+  const r = sql.raw(row);
+  const from = row === 'users' ? sql`users cross join ${words(dialect, row)}` : words(dialect, row);
+  const ignore = dialect === 'sqlite' ? sql`or ignore` : sql``;
+  const nothing = dialect === 'sqlite' ? sql`` : sql`on conflict do nothing`;
+  return [
+    // SQLite skips a word the student already has (cheaper than `distinct` over a million students).
+    sql`insert ${ignore} into student_terms (term, id, email_verified, name, email, created_at, updated_at)
+      select ${sql.raw(dialect === 'sqlite' ? '' : 'distinct')} ${word(dialect)}, ${r}.id, ${r}.email_verified, ${r}.name, ${r}.email, ${r}.created_at, ${r}.updated_at
+      from ${from} where ${STUDENT(row)} and ${isWord(dialect)}`,
+    sql`insert ${ignore} into student_words (word) select distinct ${word(dialect)} from ${from} where ${STUDENT(row)} and ${isWord(dialect)} ${nothing}`,
+    row === 'users'
+      ? sql`insert ${ignore} into student_domains (domain) select distinct ${domain(dialect, row)} from users where ${STUDENT(row)} ${nothing}`
+      : sql`insert ${ignore} into student_domains (domain) select ${domain(dialect, row)} where ${STUDENT(row)} ${nothing}`,
+  ];
+}
+
+/** The statement that removes a user's terms (`old` in a trigger). */
+export function removeTerms(): RawBuilder<unknown> {
+  return sql`delete from student_terms where id = old.id`;
+}
+
+/**
+ * The terms of every student made again from `users` (the scale seed, after its load), with the
+ * order indexes built after the rows: the tables end as the triggers would have left them.
+ */
+export async function remakeTerms(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  for (const order of TERM_ORDERS) await sql.raw(`drop index if exists student_terms_${order}`).execute(db);
+  if (dialect === 'postgres') await sql`alter table student_terms drop constraint if exists student_terms_pk`.execute(db);
+  await sql`delete from student_terms`.execute(db);
+  for (const statement of addTerms(dialect, 'users')) await statement.execute(db);
+  for (const statement of termIndexes(dialect)) await sql.raw(statement).execute(db);
+}
+
+/**
+ * How the students that contain `needle` (lowercased) are found through their words: `none` (no
+ * student's word contains it), `word` (one word does: its students), or null (the text may lie
+ * across words, in digits or in a domain, or in several words: searched as before).
+ */
+export async function termOf(db: Kysely<any>, dialect: Dialect, needle: string): Promise<{ word: string } | 'none' | null> {
+  if (needle === '' || /^[0-9]*$/.test(needle) || [...WORD_SEPARATORS].some((c) => needle.includes(c))) return null;
+  const contains = (column: string) =>
+    dialect === 'postgres' ? sql`strpos(${sql.ref(column)}, ${needle}) > 0` : sql`instr(${sql.ref(column)}, ${needle}) > 0`;
+  const { rows } = await sql<{ word: string | null; domain: number }>`
+    select w.word, (select count(*) from (select 1 from student_domains as d where ${contains('d.domain')} limit 1) as found) as domain
+    from (select 1 as one) as one left join (select word from student_words as v where ${contains('v.word')} limit 2) as w on true`.execute(
+    db,
+  );
+  if (rows.some((row) => Number(row.domain) > 0)) return null;
+  const found = rows.flatMap((row) => (row.word === null ? [] : [row.word]));
+  if (found.length === 0) return 'none';
+  return found.length === 1 ? { word: found[0] as string } : null;
+}

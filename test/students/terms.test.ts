@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { termOf } from '../../src/db/student-terms.ts';
+import { type Fixtures, fixtures } from '../support/fixtures.ts';
+import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+
+// A search text that one word of the students' names and emails contains is read from that word's
+// students (`student_terms`, ADR 0026); any other text is searched as before. Both ways must give
+// exactly the students whose name or email contains the text, case folded beyond ASCII, in every
+// order, status and direction, and keep doing so after the writes that change a student's words.
+describe('GET /students?search: the words of names and emails', () => {
+  let app: TestApp;
+  let make: Fixtures;
+  let token: string;
+  // Letters alone, new to the database: every text searched here holds it, so that other tests'
+  // students never match (they share the database on PostgreSQL).
+  const tag = `q${Math.random().toString(36).slice(2, 8).replace(/[0-9]/g, 'x')}`;
+  const TAG = tag.toUpperCase();
+  const ids: number[] = [];
+
+  before(async () => {
+    app = await createTestApp({ env: { ACADEMY_RATE_LIMIT_PER_MINUTE: '1000000' } });
+    make = fixtures(app.platform);
+    token = await app.token(['students:read']);
+    const course = await make.course();
+    const people: [string, string][] = [
+      [`Nadia ${tag}okafor`, `nadia.${tag}okafor.1@${tag}dom.test`],
+      [`${TAG}OKAFOR Quinn`, `quinn.2@learners.test`],
+      [`Ana ${tag}okafor-smith`, `ana.${tag}okafor.3@learners.test`],
+      [`ZOË ${TAG}MÜLLER`, `zoe.${tag}muller.4@learners.test`],
+      [`Élodie ${tag}müller`, `elodie.${tag}muller.5@learners.test`],
+      [`Rhys "${tag}rocky" O'Brien`, `rhys.obrien.6@learners.test`],
+      [`Back\\slash ${tag}ana`, `back.7@learners.test`],
+      [`Agent 007`, `${tag}agent.007@learners.test`],
+      [`Adam ${tag}adams`, `adam.${tag}adams.9@learners.test`],
+      [`Nadia ${tag}okafor`, `nadia.10@learners.test`],
+    ];
+    for (const [i, [name, email]] of people.entries()) {
+      const student = await make.student({ name, email, email_verified: i % 3 === 0 }, { courseId: course.id });
+      ids.push(student.id);
+    }
+    // Staff, and a user who never applied, hold the words too and are never students.
+    await make.user({ name: `Staff ${tag}okafor`, email: `staff.${tag}okafor@${tag}staff.test`, is_admin: true });
+    await make.user({ name: `Applicant ${tag}okafor`, email: `nobody.${tag}okafor@learners.test` });
+  });
+
+  /** The students whose name or email contains `text`, by the definition, in the order asked. */
+  const expected = async (text: string, status: string | undefined, sort: string, direction: 'asc' | 'desc') => {
+    const needle = text.toLowerCase();
+    const rows = await app.platform.database.db
+      .selectFrom('users')
+      .select(['users.id', 'users.name', 'users.email', 'users.email_verified'])
+      .where(sql<boolean>`not users.is_admin`)
+      .where(sql<boolean>`exists (select 1 from course_applications a where a.user_id = users.id)`)
+      .orderBy(sql.ref(`users.${sort}`), direction)
+      .orderBy('users.id', direction)
+      .execute();
+    return rows
+      .filter((r) => r.name.toLowerCase().includes(needle) || r.email.toLowerCase().includes(needle))
+      .filter((r) => status === undefined || Boolean(r.email_verified) === (status === 'verified'))
+      .map((r) => Number(r.id));
+  };
+
+  const apiPage = async (query: string) => {
+    const res = await app.http.inject({ method: 'GET', url: `/api/v1/students?${query}`, headers: bearer(token) });
+    assert.equal(res.statusCode, 200, `${query}: ${res.body}`);
+    const body = res.json() as { data: { id: number }[]; meta: { total: number } };
+    return { ids: body.data.map((r) => r.id), total: body.meta.total };
+  };
+
+  /** Every page of size 2 of `text` in every order, status and direction is the matches' slice. */
+  const everyPage = async (text: string, matches: number) => {
+    assert.equal((await expected(text, undefined, 'id', 'asc')).length, matches, `${text}: students that contain it`);
+    for (const status of [undefined, 'verified', 'unverified']) {
+      for (const sort of ['id', 'name', 'email', 'created_at', 'updated_at']) {
+        for (const direction of ['asc', 'desc'] as const) {
+          const all = await expected(text, status, sort, direction);
+          for (let page = 1; page <= Math.ceil(all.length / 2) + 1; page++) {
+            const query = `search=${encodeURIComponent(text)}&sort=${sort}&direction=${direction}&per_page=2&page=${page}${status ? `&status=${status}` : ''}`;
+            const got = await apiPage(query);
+            assert.equal(got.total, all.length, `${query}: total`);
+            assert.deepEqual(got.ids, all.slice((page - 1) * 2, page * 2), `${query}: the page`);
+          }
+        }
+      }
+    }
+  };
+
+  /** How the repository reads `text`: through one word, none, or as before (null). */
+  const way = (text: string) => termOf(app.platform.database.db, app.platform.database.dialect, text.toLowerCase());
+
+  test('a text within one word is read from that word’s students; others as before; both exact', async () => {
+    // One word holds these (names and emails alike; letter case folded beyond ASCII).
+    assert.deepEqual(await way(`${tag}okafor-`), { word: `${tag}okafor-smith` });
+    assert.deepEqual(await way(`${TAG}MÜLL`), { word: `${tag}müller` });
+    assert.deepEqual(await way(`"${tag}rock`), { word: `"${tag}rocky"` });
+    assert.deepEqual(await way(`${tag}adams`), { word: `${tag}adams` });
+    assert.equal(await way(`${tag}zzz`), 'none');
+    // Several words, across words, digits alone, a domain: as before.
+    assert.equal(await way(`${tag}okafor`), null, 'okafor and okafor-smith');
+    assert.equal(await way(`${tag}a`), null);
+    assert.equal(await way(`nadia ${tag}okafor`), null);
+    assert.equal(await way('007'), null);
+    assert.equal(await way(`${tag}do`), null, 'in a domain');
+
+    await everyPage(`${tag}okafor-`, 1);
+    await everyPage(`${TAG}MÜLL`, 2);
+    await everyPage(`${tag}müller`, 2);
+    await everyPage(`${tag}muller`, 2);
+    await everyPage(`"${tag}rocky"`, 1);
+    await everyPage(`${tag}adams`, 1);
+    await everyPage(`${tag}agent`, 1);
+    await everyPage(`${tag}zzz`, 0);
+    await everyPage(`${tag}okafor`, 4);
+    await everyPage(`${tag}a`, 3);
+    await everyPage(`nadia ${tag}okafor`, 2);
+    await everyPage(`${tag}dom`, 1);
+  });
+
+  test('the words follow renames, new emails, verification and staff rights in the writing transaction', async () => {
+    const { db, dialect } = app.platform.database;
+    const yes = dialect === 'sqlite' ? 1 : true;
+    const no = dialect === 'sqlite' ? 0 : false;
+    const at = (n: number) => ids[n] as number;
+    // Quinn takes a new surname; Élodie a new email; Nadia (the second) is verified; Adam becomes staff.
+    await db
+      .updateTable('users')
+      .set({ name: `Quinn ${tag}okoro`, updated_at: new Date().toISOString() })
+      .where('id', '=', at(1))
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ email: `elodie.${tag}okoro.5@learners.test` })
+      .where('id', '=', at(4))
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ email_verified: yes as never })
+      .where('id', '=', at(9))
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ is_admin: yes as never })
+      .where('id', '=', at(8))
+      .execute();
+    assert.deepEqual(await way(`${tag}okor`), { word: `${tag}okoro` });
+    await everyPage(`${tag}okoro`, 2);
+    await everyPage(`${tag}okafor`, 3);
+    await everyPage(`${tag}müller`, 2);
+    await everyPage(`${tag}muller`, 1);
+    // A word no student holds any more stays one (the vocabulary only grows): its students are none.
+    assert.deepEqual(await way(`${tag}adams`), { word: `${tag}adams` });
+    await everyPage(`${tag}adams`, 0);
+    // Staff rights taken away: a student again.
+    await db
+      .updateTable('users')
+      .set({ is_admin: no as never })
+      .where('id', '=', at(8))
+      .execute();
+    await everyPage(`${tag}adams`, 1);
+    // The terms are those a remake from the users gives.
+    const held = await sql<{
+      term: string;
+      id: number;
+    }>`select term, id from student_terms where term like ${`%${tag}%`} order by term, id`.execute(db);
+    const words = (
+      await db.selectFrom('users').select(['id', 'name', 'email', 'is_admin', 'is_student']).where('id', 'in', ids).execute()
+    ).flatMap((u) =>
+      u.is_student && !u.is_admin
+        ? [...new Set(`${u.name} ${u.email.slice(0, u.email.indexOf('@'))}`.toLowerCase().split(/[ .@]/))]
+            .filter((w) => w.includes(tag))
+            .map((term) => ({ term, id: Number(u.id) }))
+        : [],
+    );
+    const sorted = (list: { term: string; id: number }[]) =>
+      list.map((r) => `${r.term} ${Number(r.id)}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    assert.deepEqual(sorted(held.rows), sorted(words));
+  });
+});
