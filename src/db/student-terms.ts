@@ -104,22 +104,25 @@ export async function remakeTerms(db: Kysely<any>, dialect: Dialect): Promise<vo
   for (const statement of termIndexes(dialect)) await sql.raw(statement).execute(db);
 }
 
+/** The most words a text may lie in and still be searched through them (their ranges are merged). */
+export const MAX_WORDS = 4;
+
 /**
  * How the students that contain `needle` (lowercased) are found through their words: `none` (no
- * student's word contains it), `word` (one word does: its students), or null (the text may lie
- * across words, in digits or in a domain, or in several words: searched as before).
+ * student's word contains it), `words` (these words, at most MAX_WORDS, do: their students), or null
+ * (the text may lie across words, in digits or in a domain, or in too many words: searched as before).
  */
-export async function termOf(db: Kysely<any>, dialect: Dialect, needle: string): Promise<{ word: string } | 'none' | null> {
+export async function termOf(db: Kysely<any>, dialect: Dialect, needle: string): Promise<{ words: string[] } | 'none' | null> {
   if (needle === '' || /^[0-9]*$/.test(needle) || [...WORD_SEPARATORS].some((c) => needle.includes(c))) return null;
   const contains = (column: string) =>
     dialect === 'postgres' ? sql`strpos(${sql.ref(column)}, ${needle}) > 0` : sql`instr(${sql.ref(column)}, ${needle}) > 0`;
   const { rows } = await sql<{ word: string | null; domain: number }>`
     select w.word, (select count(*) from (select 1 from student_domains as d where ${contains('d.domain')} limit 1) as found) as domain
-    from (select 1 as one) as one left join (select word from student_words as v where ${contains('v.word')} limit 2) as w on true`.execute(
+    from (select 1 as one) as one left join (select word from student_words as v where ${contains('v.word')} limit ${sql.lit(MAX_WORDS + 1)}) as w on true`.execute(
     db,
   );
   if (rows.some((row) => Number(row.domain) > 0)) return null;
-  const found = rows.flatMap((row) => (row.word === null ? [] : [row.word]));
-  if (found.length === 0) return 'none';
-  return found.length === 1 ? { word: found[0] as string } : null;
+  const words = rows.flatMap((row) => (row.word === null ? [] : [row.word]));
+  if (words.length === 0) return 'none';
+  return words.length <= MAX_WORDS ? { words: words.sort() } : null;
 }

@@ -296,34 +296,51 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
   }
 
   /**
-   * A page of the students who hold `word` (`student_terms`, ADR 0026): the search text lies within
-   * that word alone of all the students' words, so they are its students. The page's ids are a
-   * range of the index of the term in the page's order (skipping at most the word's students before
-   * it), then its rows are read by id; the total is a count of the term's index range.
+   * A page of the students who hold one of `words` (`student_terms`, ADR 0026): the search text lies
+   * within these words alone of all the students' words, so the students are theirs. Each word's
+   * students are a range of the index of the page's order; a student who also holds an earlier word
+   * is left to that word's range, so the ranges are apart and are merged in the page's order
+   * (`union all` with the compound's own order: both databases merge the ranges instead of sorting
+   * them), skipping at most the students before the page. Then the page's rows are read by id; the
+   * total is a count of the ranges.
    */
   async function termList(
-    word: string,
+    words: readonly string[],
     status: StudentFilter['status'],
     list: ListRequest<StudentSort>,
   ): Promise<Page<StudentWithCourses>> {
     const direction = list.direction;
-    const held = db.selectFrom('student_terms').where('student_terms.term', '=', word);
-    const terms = status === undefined ? held : held.where('student_terms.email_verified', '=', status === 'verified');
-    const sorted = list.sort === 'id' ? terms : terms.orderBy(`student_terms.${list.sort}`, direction);
-    const ids = sorted
-      .select('student_terms.id')
-      .orderBy('student_terms.id', direction)
+    const key = list.sort === 'id' ? [] : [list.sort];
+    const ranges = words.map((word, i) => {
+      const held = db
+        .selectFrom('student_terms as t')
+        .select([...key.map((k) => `t.${k}` as 't.name'), 't.id'])
+        .where('t.term', '=', word);
+      const range = status === undefined ? held : held.where('t.email_verified', '=', status === 'verified');
+      if (i === 0) return range;
+      return range.where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('student_terms as e').select('e.id').where('e.term', 'in', words.slice(0, i)).whereRef('e.id', '=', 't.id'))),
+      );
+    });
+    const merged = ranges.slice(1).reduce((all, range) => all.unionAll(range), ranges[0] as (typeof ranges)[number]);
+    const ids = [...key, 'id']
+      .reduce((q, column) => q.orderBy(sql.ref(column), direction), merged)
       // A literal page size, as in `wholeList`.
       .limit(sql.lit(list.page.perPage) as RawBuilder<number>)
       .offset(list.page.offset);
     const rows = db
       .selectFrom('users')
       .select([...COLUMNS, coursesColumn(dialect)])
-      .where('users.id', 'in', ids);
+      .where('users.id', 'in', (db as Kysely<any>).selectFrom(ids.as('page')).select('page.id'));
     const ordered = list.sort === 'id' ? rows : rows.orderBy(`users.${list.sort}`, direction);
-    const total = terms.select(sql<number>`count(*)`.as('total'));
-    // Prepared on PostgreSQL: one plan serves every word and page.
-    return mapPage(await pageAndTotal(db, ordered.orderBy('users.id', direction), total, { prepared: true }), withCourses);
+    const total = (db as Kysely<any>).selectFrom(merged.as('matches')).select(sql<number>`count(*)`.as('total'));
+    // Kept per version like the other lists' pages (ADR 0017), named by the words' ranges and the window.
+    const window = `${list.sort} ${direction} ${list.page.offset} ${list.page.perPage}`;
+    const page = await totals.page(merged, window, () =>
+      // Prepared on PostgreSQL: one plan serves every word and page.
+      pageAndTotal(db, ordered.orderBy('users.id', direction), total, { prepared: true }),
+    );
+    return mapPage(page, withCourses);
   }
 
   function filtered(status: 'verified' | 'unverified') {
@@ -340,7 +357,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       if (list.updatedSince === undefined) {
         const term = await termOf(db, dialect, search.toLowerCase());
         if (term === 'none') return { items: [], total: 0 };
-        if (term) return termList(term.word, filter.status, list);
+        if (term) return termList(term.words, filter.status, list);
       }
       const statements = statementsOf(search, filter.status, list.sort === 'id');
       // PostgreSQL, a text many students contain (its last total says so): the page walks the ids
