@@ -14,7 +14,6 @@ import { rowEstimate } from '../../db/estimate.ts';
 import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type Page, pageAndTotal } from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
-import { readSnapshot } from '../../db/snapshot.ts';
 import { marksTable } from '../../db/student-marks.ts';
 import { termOf } from '../../db/student-terms.ts';
 import { keptTotals } from '../../db/totals.ts';
@@ -102,6 +101,12 @@ function withCourses(row: Parameters<typeof decode>[0] & { courses: unknown }): 
   const courses = JSON.parse(row.courses as string) as string[];
   return { ...decode(row), courses: courses.length > 1 ? courses.sort() : courses };
 }
+
+/** The columns of a page of `student_terms` ranges (`termList`): the compound's own, unqualified. */
+const TERM_COLUMNS = {
+  sort: { id: 'id', name: 'name', email: 'email', created_at: 'created_at', updated_at: 'updated_at' },
+  id: 'id',
+} satisfies ListColumns<StudentSort>;
 
 /** Students are counted per range of this many ids (`student_counts`, migration 0027). */
 const STUDENT_ID_RANGE = 4096;
@@ -324,32 +329,23 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       );
     });
     const merged = ranges.slice(1).reduce((all, range) => all.unionAll(range), ranges[0] as (typeof ranges)[number]);
-    const ids = [...key, 'id']
-      .reduce((q, column) => q.orderBy(sql.ref(column), direction), merged)
-      // A literal page size, as in `wholeList`.
-      .limit(sql.lit(list.page.perPage) as RawBuilder<number>)
-      .offset(list.page.offset);
-    const rows = db
-      .selectFrom('users')
-      .select([...COLUMNS, coursesColumn(dialect)])
-      .where('users.id', 'in', (db as Kysely<any>).selectFrom(ids.as('page')).select('page.id'));
-    const ordered = list.sort === 'id' ? rows : rows.orderBy(`users.${list.sort}`, direction);
-    const page = ordered.orderBy('users.id', direction);
-    const matches = (db as Kysely<any>).selectFrom(merged.as('matches')).selectAll('matches') as SelectQueryBuilder<DB, any, any>;
-    const read = async (): Promise<Page<Parameters<typeof withCourses>[0]>> => {
-      // One word's range is counted with its page (0.4 ms for 16,000 students on SQLite);
-      // several words' are counted once per version of the database (KeptTotals.count), as their
-      // students are counted apart (25 ms for 33,000).
-      if (words.length === 1)
-        return pageAndTotal(db, page, matches.clearSelect().select(sql<number>`count(*)`.as('total')), { prepared: true });
-      return readSnapshot(db, dialect, async (connection) => ({
-        items: (await connection.executeQuery(page.compile())).rows,
-        total: await totals.count(matches, connection),
-      }));
-    };
-    // Kept per version like the other lists' pages (ADR 0017), named by the words' ranges and the window.
-    const window = `${list.sort} ${direction} ${list.page.offset} ${list.page.perPage}`;
-    return mapPage(await totals.page(merged, window, read), withCourses);
+    // The words' students as one list (its count, and what its pages are kept by).
+    const matches = (db as Kysely<any>).selectFrom(merged.as('matches')) as unknown as SelectQueryBuilder<DB, any, any>;
+    const page = await listPage(db, merged, list, TERM_COLUMNS, {
+      // The total counted once per version of the database and the page kept with it (ADR 0015, 0017).
+      kept: totals,
+      keepCount: true,
+      count: matches,
+      // The page's ids from the ranges, then its rows by id.
+      decorate: (ids) => {
+        const rows = db
+          .selectFrom('users')
+          .select([...COLUMNS, coursesColumn(dialect)])
+          .where('users.id', 'in', (db as Kysely<any>).selectFrom(ids.as('page')).select('page.id'));
+        return (list.sort === 'id' ? rows : rows.orderBy(`users.${list.sort}`, direction)).orderBy('users.id', direction);
+      },
+    });
+    return mapPage(page as Page<Parameters<typeof withCourses>[0]>, withCourses);
   }
 
   function filtered(status: 'verified' | 'unverified') {
