@@ -247,7 +247,9 @@ async function startApp(data: Dataset, checkout: string | null): Promise<{ child
   const child = fork(script, [], {
     cwd: checkout ?? process.cwd(),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: SERVER_FLAGS,
+    // BENCH_SERVER_FLAGS: more flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles` to
+    // see where a mix's time goes (node refuses --cpu-prof in NODE_OPTIONS).
+    execArgv: [...SERVER_FLAGS, ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])],
     env: { ...process.env, BENCH_DATABASE_URL: data.url, BENCH_DATA_DIR: data.dataDir },
   });
   const ready = await new Promise<{ base: string; token: string }>((resolve, reject) => {

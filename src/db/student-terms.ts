@@ -39,7 +39,9 @@ type Row = 'new' | 'old' | 'users';
 function words(dialect: Dialect, row: Row): RawBuilder<unknown> {
   const r = sql.raw(row);
   if (dialect === 'postgres') {
-    return sql`regexp_split_to_table(lower(${r}.name || ' ' || split_part(${r}.email, '@', 1)), '[ .@]') as w(word)`;
+    // Each student's words without repeats (a `distinct` over every student's words sorted them all).
+    const text = sql`translate(lower(${r}.name || ' ' || split_part(${r}.email, '@', 1)), ${sql.lit(WORD_SEPARATORS.slice(1))}, ${sql.lit(' '.repeat(WORD_SEPARATORS.length - 1))})`;
+    return sql`lateral (select distinct s.word from string_to_table(${text}, ' ') as s(word) where s.word ~ '[^0-9]') as w`;
   }
   // A JSON array of the parts: the text quoted as one JSON string (which escapes what JSON must),
   // then cut at each separator (none of which an escape holds).
@@ -53,9 +55,9 @@ function word(dialect: Dialect): RawBuilder<unknown> {
   return sql.ref(dialect === 'postgres' ? 'w.word' : 'w.value');
 }
 
-/** The parts that are words: not empty, not digits alone. */
+/** The parts that are words: not empty, not digits alone (PostgreSQL's `words` keeps only those). */
 function isWord(dialect: Dialect): RawBuilder<unknown> {
-  return dialect === 'postgres' ? sql`w.word ~ '[^0-9]'` : sql`w.value glob '*[^0-9]*'`;
+  return dialect === 'postgres' ? sql`true` : sql`w.value glob '*[^0-9]*'`;
 }
 
 function domain(dialect: Dialect, row: Row): RawBuilder<unknown> {
@@ -78,7 +80,7 @@ export function addTerms(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
   return [
     // SQLite skips a word the student already has (cheaper than `distinct` over a million students).
     sql`insert ${ignore} into student_terms (term, id, email_verified, name, email, created_at, updated_at)
-      select ${sql.raw(dialect === 'sqlite' ? '' : 'distinct')} ${word(dialect)}, ${r}.id, ${r}.email_verified, ${r}.name, ${r}.email, ${r}.created_at, ${r}.updated_at
+      select ${word(dialect)}, ${r}.id, ${r}.email_verified, ${r}.name, ${r}.email, ${r}.created_at, ${r}.updated_at
       from ${from} where ${STUDENT(row)} and ${isWord(dialect)}`,
     sql`insert ${ignore} into student_words (word) select distinct ${word(dialect)} from ${from} where ${STUDENT(row)} and ${isWord(dialect)} ${nothing}`,
     row === 'users'
