@@ -79,10 +79,13 @@ export function addTerms(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
   const nothing = dialect === 'sqlite' ? sql`` : sql`on conflict do nothing`;
   return [
     // SQLite skips a word the student already has (cheaper than `distinct` over a million students).
+    // Every student's words in the order of the key (SQLite writes them faster so).
     sql`insert ${ignore} into student_terms (term, id, email_verified, name, email, created_at, updated_at)
       select ${word(dialect)}, ${r}.id, ${r}.email_verified, ${r}.name, ${r}.email, ${r}.created_at, ${r}.updated_at
-      from ${from} where ${STUDENT(row)} and ${isWord(dialect)}`,
-    sql`insert ${ignore} into student_words (word) select distinct ${word(dialect)} from ${from} where ${STUDENT(row)} and ${isWord(dialect)} ${nothing}`,
+      from ${from} where ${STUDENT(row)} and ${isWord(dialect)} ${row === 'users' && dialect === 'sqlite' ? sql`order by 1, 2` : sql``}`,
+    row === 'users'
+      ? sql`insert ${ignore} into student_words (word) select distinct term from student_terms ${nothing}`
+      : sql`insert ${ignore} into student_words (word) select distinct ${word(dialect)} from ${from} where ${STUDENT(row)} and ${isWord(dialect)} ${nothing}`,
     row === 'users'
       ? sql`insert ${ignore} into student_domains (domain) select distinct ${domain(dialect, row)} from users where ${STUDENT(row)} ${nothing}`
       : sql`insert ${ignore} into student_domains (domain) select ${domain(dialect, row)} where ${STUDENT(row)} ${nothing}`,
