@@ -164,7 +164,7 @@ export async function listPage<O, S extends string>(
       return { items, total: await kept.count(filters, connection) };
     });
   };
-  if (!kept || !filters) return read();
+  if (!kept || !filters || options.keepPages === false) return read();
   // A kept list keeps its whole page per version of the database (ADR 0017), named by its filters
   // (the count's) and its window, whichever way its rows and total are read.
   const window = `${request.sort} ${request.direction} ${request.page.offset} ${request.page.perPage}`;
@@ -321,6 +321,8 @@ export interface ListCount {
    * statement with the version (`pageBeside`), on SQLite in one read transaction.
    */
   keepCount?: boolean;
+  /** False: the caller keeps the whole page itself (the total may still be kept, `keepCount`). */
+  keepPages?: boolean;
   /**
    * Runs the page and the count as named prepared statements on PostgreSQL, planned once per
    * connection (`runsPrepared`): for lists whose best plan does not depend on the values, such as

@@ -116,13 +116,18 @@ export async function remakeTerms(db: Kysely<any>, dialect: Dialect): Promise<vo
  */
 export const MAX_WORDS: Record<Dialect, number> = { sqlite: 4, postgres: 1 };
 
+/** Whether `needle` (lowercased) can lie within one word: not empty, not digits alone, no separator. */
+export function mayLieInWords(needle: string): boolean {
+  return needle !== '' && !/^[0-9]*$/.test(needle) && ![...WORD_SEPARATORS].some((c) => needle.includes(c));
+}
+
 /**
  * How the students that contain `needle` (lowercased) are found through their words: `none` (no
  * student's word contains it), `words` (these words, at most MAX_WORDS, do: their students), or null
  * (the text may lie across words, in digits or in a domain, or in too many words: searched as before).
  */
 export async function termOf(db: Kysely<any>, dialect: Dialect, needle: string): Promise<{ words: string[] } | 'none' | null> {
-  if (needle === '' || /^[0-9]*$/.test(needle) || [...WORD_SEPARATORS].some((c) => needle.includes(c))) return null;
+  if (!mayLieInWords(needle)) return null;
   const contains = (column: string) =>
     dialect === 'postgres' ? sql`strpos(${sql.ref(column)}, ${needle}) > 0` : sql`instr(${sql.ref(column)}, ${needle}) > 0`;
   const { rows } = await sql<{ word: string | null; domain: number }>`

@@ -15,7 +15,7 @@ import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type 
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
 import { marksTable } from '../../db/student-marks.ts';
-import { termOf } from '../../db/student-terms.ts';
+import { mayLieInWords, termOf } from '../../db/student-terms.ts';
 import { keptTotals } from '../../db/totals.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
 
@@ -97,7 +97,10 @@ function coursesColumn(dialect: Dialect, user = 'users.id') {
   return slugs.as('courses');
 }
 
-function withCourses(row: Parameters<typeof decode>[0] & { courses: unknown }): StudentWithCourses {
+/** A page's row as read: the user's columns and its courses' slugs as JSON text. */
+type StudentPageRow = Parameters<typeof decode>[0] & { courses: unknown };
+
+function withCourses(row: StudentPageRow): StudentWithCourses {
   const courses = JSON.parse(row.courses as string) as string[];
   return { ...decode(row), courses: courses.length > 1 ? courses.sort() : courses };
 }
@@ -314,7 +317,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     words: readonly string[],
     status: StudentFilter['status'],
     list: ListRequest<StudentSort>,
-  ): Promise<Page<StudentWithCourses>> {
+  ): Promise<Page<StudentPageRow>> {
     const direction = list.direction;
     const key = list.sort === 'id' ? [] : [list.sort];
     const ranges = words.map((word, i) => {
@@ -332,9 +335,10 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     // The words' students as one list (its count, and what its pages are kept by).
     const matches = (db as Kysely<any>).selectFrom(merged.as('matches')) as unknown as SelectQueryBuilder<DB, any, any>;
     const page = await listPage(db, merged, list, TERM_COLUMNS, {
-      // The total counted once per version of the database and the page kept with it (ADR 0015, 0017).
+      // The total counted once per version of the database (ADR 0015); the page is kept by `list`.
       kept: totals,
       keepCount: true,
+      keepPages: false,
       count: matches,
       // The page's ids from the ranges, then its rows by id.
       decorate: (ids) => {
@@ -345,7 +349,39 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
         return (list.sort === 'id' ? rows : rows.orderBy(`users.${list.sort}`, direction)).orderBy('users.id', direction);
       },
     });
-    return mapPage(page as Page<Parameters<typeof withCourses>[0]>, withCourses);
+    return page as Page<StudentPageRow>;
+  }
+
+  /**
+   * A page of a search through the trigram index (or, on PostgreSQL, a walk of the ids): its rows
+   * with their courses, its total kept per version, and the page kept too unless `keepPages` is false.
+   */
+  async function searchPage(
+    statements: ReturnType<typeof statementsOf>,
+    search: string,
+    list: ListRequest<StudentSort>,
+    keepPages: boolean,
+  ): Promise<Page<StudentPageRow>> {
+    // PostgreSQL, a text many students contain (its last total says so): the page walks the ids
+    // and tests each user, in a prepared statement planned once per connection; planning this
+    // statement cost PostgreSQL as much as running it. Other texts are looked up in the index,
+    // planned for their own selectivity. The total is counted through the index either way.
+    const walk = search !== '' && dialect === 'postgres' && list.sort === 'id' && (await walksFew(statements.students, list));
+    const fenced = search !== '' && dialect === 'postgres' && !walk && (await matchesFirst(statements.students, list));
+    const direction = list.direction;
+    const page = await listPage(db, fenced ? statements.fenced() : statements.page(walk), list, statements.columns, {
+      kept: totals,
+      keepCount: true,
+      keepPages,
+      count: statements.students,
+      prepared: walk,
+      decorate: (rows) => {
+        const ordered = (db as Kysely<any>).selectFrom(rows.as('page')).selectAll('page').select(coursesColumn(dialect, 'page.id'));
+        return (list.sort === 'id' ? ordered : ordered.orderBy(`page.${list.sort}`, direction)).orderBy('page.id', direction);
+      },
+    });
+    // The rows carry the courses that `decorate` added.
+    return page as Page<StudentPageRow>;
   }
 
   function filtered(status: 'verified' | 'unverified') {
@@ -359,31 +395,20 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
     list: async (filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<StudentWithCourses>> => {
       const search = filter.search === undefined ? '' : searchText(filter.search);
       if (search === '' && list.updatedSince === undefined) return wholeList(filter.status, list);
-      if (list.updatedSince === undefined) {
-        const term = await termOf(db, dialect, search.toLowerCase());
-        if (term === 'none') return { items: [], total: 0 };
-        if (term) return termList(term.words, filter.status, list);
-      }
       const statements = statementsOf(search, filter.status, list.sort === 'id');
-      // PostgreSQL, a text many students contain (its last total says so): the page walks the ids
-      // and tests each user, in a prepared statement planned once per connection; planning this
-      // statement cost PostgreSQL as much as running it. Other texts are looked up in the index,
-      // planned for their own selectivity. The total is counted through the index either way.
-      const walk = search !== '' && dialect === 'postgres' && list.sort === 'id' && (await walksFew(statements.students, list));
-      const fenced = search !== '' && dialect === 'postgres' && !walk && (await matchesFirst(statements.students, list));
-      const direction = list.direction;
-      const page = await listPage(db, fenced ? statements.fenced() : statements.page(walk), list, statements.columns, {
-        kept: totals,
-        keepCount: true,
-        count: statements.students,
-        prepared: walk,
-        decorate: (rows) => {
-          const ordered = (db as Kysely<any>).selectFrom(rows.as('page')).selectAll('page').select(coursesColumn(dialect, 'page.id'));
-          return (list.sort === 'id' ? ordered : ordered.orderBy(`page.${list.sort}`, direction)).orderBy('page.id', direction);
-        },
+      const needle = search.toLowerCase();
+      if (list.updatedSince !== undefined || !mayLieInWords(needle))
+        return mapPage(await searchPage(statements, search, list, true), withCourses);
+      // A text that may lie within words (ADR 0026). Its kept page (ADR 0017) is named by the text's
+      // own filter and given before the words are looked up; read, it is its words' students, none,
+      // or the search as before.
+      const window = `words ${list.sort} ${list.direction} ${list.page.offset} ${list.page.perPage}`;
+      const current = await totals.page(statements.students, window, async (): Promise<Page<StudentPageRow>> => {
+        const term = await termOf(db, dialect, needle);
+        if (term === 'none') return { items: [], total: 0 };
+        return term ? termList(term.words, filter.status, list) : searchPage(statements, search, list, false);
       });
-      // The rows carry the courses that `decorate` added.
-      return mapPage(page as Page<Parameters<typeof withCourses>[0]>, withCourses);
+      return mapPage({ items: current.items, total: current.total, kept: current }, withCourses);
     },
 
     findStudent: async (id: number): Promise<StudentWithCourses | undefined> => {
