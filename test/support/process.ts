@@ -69,8 +69,12 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs `academy <args>` (the package bin) to completion, with stdout and stderr apart. */
-export function runAcademy(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<Finished> {
+/**
+ * Runs `academy <args>` (the package bin) to completion, with stdout and stderr apart. Given 90 s, as
+ * a server is to start (`startServer`): under CI's two suites at once a command once took more than
+ * 30 s to load and run, where it takes 2 s on a quiet machine.
+ */
+export function runAcademy(args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<Finished> {
   const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
