@@ -5,8 +5,8 @@ import type { Dialect } from './database.ts';
 // ADR 0026). A search text that holds no separator lies within one word of the text it is found in,
 // so the students that contain it are those with a word that contains it. When one word of all the
 // students' words contains the text (`okafor`, `amelia`), its students are a range of
-// `student_terms` in any order of the list: a page deep in the 16,000 students of a surname is read
-// from an index, not sorted from every match. Triggers on `users` keep the words in the writing
+// `student_terms` in any order of the list (a few words' ranges are merged, `MAX_WORDS`): a page deep
+// in the 16,000 students of a surname is read from an index, not sorted from every match. Triggers on `users` keep the words in the writing
 // transaction.
 //
 // Not words: the parts made only of digits (the numbers of emails), and the email's domain, which
@@ -15,6 +15,9 @@ import type { Dialect } from './database.ts';
 
 /** The characters that end a word (and that a text searched through the words must not hold). */
 export const WORD_SEPARATORS = ' .@';
+
+/** The separators other than the space, which PostgreSQL's `words` turns into spaces before it cuts. */
+const OTHER_SEPARATORS = WORD_SEPARATORS.replace(' ', '');
 
 /** The orders of the students' list that `student_terms` has an index of (id order is its key). */
 export const TERM_ORDERS = ['name', 'email', 'created_at', 'updated_at'] as const;
@@ -40,7 +43,7 @@ function words(dialect: Dialect, row: Row): RawBuilder<unknown> {
   const r = sql.raw(row);
   if (dialect === 'postgres') {
     // Each student's words without repeats (a `distinct` over every student's words sorted them all).
-    const text = sql`translate(lower(${r}.name || ' ' || split_part(${r}.email, '@', 1)), ${sql.lit(WORD_SEPARATORS.slice(1))}, ${sql.lit(' '.repeat(WORD_SEPARATORS.length - 1))})`;
+    const text = sql`translate(lower(${r}.name || ' ' || split_part(${r}.email, '@', 1)), ${sql.lit(OTHER_SEPARATORS)}, ${sql.lit(' '.repeat(OTHER_SEPARATORS.length))})`;
     return sql`lateral (select distinct s.word from string_to_table(${text}, ' ') as s(word) where s.word ~ '[^0-9]') as w`;
   }
   // A JSON array of the parts: the text quoted as one JSON string (which escapes what JSON must),
