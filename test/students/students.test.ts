@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { clearTrigramSamples, estimatedRows } from '../../src/db/trigrams.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
 
@@ -88,6 +89,24 @@ describe('GET /students', () => {
       const found = (await list(`search=${encodeURIComponent(text)}&sort=id&direction=desc&per_page=100`)).data.map((s) => s.id);
       assert.ok(found.includes(short.id), text);
     }
+  });
+
+  test("a long text is looked up by the parts that the users' sample finds rarest, as GET /search does", async () => {
+    const tag = unique('sampled').toLowerCase();
+    const course = await make.course();
+    const student = await make.student({ name: `Ines ${tag}`, email: `ines.${tag}.54321@learners.example` }, { courseId: course.id });
+    clearTrigramSamples();
+    assert.equal(estimatedRows('users', 'learners'), null, 'no sample yet');
+    // A short text does not need one; a long one takes it (PostgreSQL waits for it, SQLite takes it meanwhile).
+    await list('search=ines');
+    assert.equal(estimatedRows('users', 'learners'), null, 'a short text takes no sample');
+    const body = await list(`search=${encodeURIComponent(`.${tag}.54321@learners`)}`);
+    assert.deepEqual(
+      body.data.map((s) => s.id),
+      [student.id],
+    );
+    for (let wait = 0; estimatedRows('users', 'learners') === null && wait < 100; wait++) await new Promise((r) => setTimeout(r, 50));
+    assert.notEqual(estimatedRows('users', 'learners'), null, 'the users were sampled');
   });
 
   test('status filters on email verification; an unknown status is a 422', async () => {

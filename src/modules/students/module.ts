@@ -14,6 +14,7 @@ export const studentsModule = {
     students: ({ platform }) =>
       createStudentService({
         db: platform.database.db,
+        dialect: platform.database.dialect,
         students: createStudentRepository(platform.database.db, platform.database.dialect),
       }),
   },

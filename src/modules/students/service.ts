@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
+import { SEARCH_SOURCES } from '../../db/search.ts';
+import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
 import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { normaliseEmail } from '../../platform/email.ts';
@@ -24,12 +27,28 @@ export function presentStudent(row: StudentRow, courses: readonly string[]): Stu
 /** A listed student (a row with its courses), as a function of the module: mapPage keeps a kept page's mapped once per function. */
 const presentRow = (row: StudentWithCourses): Student => presentStudent(row, row.courses);
 
-export function createStudentService(deps: { db: Kysely<DB>; students: StudentRepository }) {
-  const { students } = deps;
+/** The users' search text, sampled to choose the parts of a long text to look up (src/db/trigrams.ts). */
+const USERS_SAMPLE = { users: SEARCH_SOURCES.users };
+
+export function createStudentService(deps: { db: Kysely<DB>; dialect: Dialect; students: StudentRepository }) {
+  const { students, db, dialect } = deps;
 
   return {
-    async list(_ctx: ServiceContext, filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<Student>> {
+    async list(ctx: ServiceContext, filter: StudentFilter, list: ListRequest<StudentSort>): Promise<Page<Student>> {
       const search = filter.search?.trim().toLowerCase();
+      // A long text that the trigram index looks up is looked up by its rarest parts, chosen from a
+      // sample of the users, as GET /search does: `.123@learners` read the lists of `lea`, `ear`, …,
+      // which every student's email holds (113 ms at a million students on PostgreSQL; 3 ms by
+      // `.123@`). PostgreSQL's first search waits for the sample; SQLite takes it meanwhile.
+      if (search && [...search].length > LOOKUP_CHARACTERS + 1) {
+        await ensureTrigramSamples(
+          db,
+          dialect,
+          USERS_SAMPLE,
+          (error) => ctx.logger.warn({ err: error }, 'Students could not sample the users; texts are looked up whole.'),
+          dialect === 'postgres',
+        );
+      }
       const page = await students.list({ ...filter, search: search || undefined }, list);
       return mapPage(page, presentRow);
     },
