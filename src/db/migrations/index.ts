@@ -29,6 +29,7 @@ import * as m0029 from './0029_staff_orders.ts';
 import * as m0030 from './0030_staff_search.ts';
 import * as m0031 from './0031_student_marks.ts';
 import * as m0032 from './0032_student_terms.ts';
+import * as m0033 from './0033_staff_search_staff_only.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -62,6 +63,7 @@ const steps: Record<string, Step> = {
   '0030_staff_search': m0030,
   '0031_student_marks': m0031,
   '0032_student_terms': m0032,
+  '0033_staff_search_staff_only': m0033,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Insertable, type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import { SEARCH_COLUMNS, SEARCH_SUBSETS, type SearchTable } from '../../db/search.ts';
 import { MARK_ORDERS, remakeMarks } from '../../db/student-marks.ts';
 import { remakeTerms } from '../../db/student-terms.ts';
 
@@ -122,7 +123,7 @@ export type BulkInsert = <T extends BulkTable>(
 interface SetAside {
   drop: string;
   restore: string;
-  rebuild?: string;
+  rebuild?: string[];
 }
 
 /**
@@ -176,12 +177,28 @@ async function sqliteSetAside(db: Kysely<DB>): Promise<SetAside[]> {
   const students = rows.filter((r) => r.type === 'trigger' && STUDENT_TRIGGERS.includes(r.name));
   return [
     ...indexes.map((r) => ({ drop: `drop index "${r.name}"`, restore: r.sql })),
-    ...students.map((r, i) => ({ drop: `drop trigger "${r.name}"`, restore: r.sql, ...(i === 0 ? { rebuild: COUNT_STUDENTS } : {}) })),
+    ...students.map((r, i) => ({ drop: `drop trigger "${r.name}"`, restore: r.sql, ...(i === 0 ? { rebuild: [COUNT_STUDENTS] } : {}) })),
     ...fullText.map(({ index, trigger }) => ({
       drop: `drop trigger "${trigger.name}"`,
       restore: trigger.sql,
-      rebuild: `insert into "${index}" ("${index}") values ('rebuild')`,
+      rebuild: fullTextRebuild(index),
     })),
+  ];
+}
+
+/**
+ * The statements that make a full-text index again from its table: FTS5's `rebuild` indexes every
+ * row of the content table, so an index of part of it (`staff_search`: the staff alone,
+ * SEARCH_SUBSETS) is emptied and given those rows (migration 0033 repaired the ones made otherwise).
+ */
+function fullTextRebuild(index: string): string[] {
+  const subset = Object.entries(SEARCH_SUBSETS).find(([table]) => `${table}_search` === index);
+  if (!subset) return [`insert into "${index}" ("${index}") values ('rebuild')`];
+  const [table, { table: rows, where }] = subset;
+  const columns = SEARCH_COLUMNS[table as SearchTable].map((column) => `"${column}"`).join(', ');
+  return [
+    `insert into "${index}" ("${index}") values ('delete-all')`,
+    `insert into "${index}" (rowid, ${columns}) select id, ${columns} from "${rows}" where ${where}`,
   ];
 }
 
@@ -211,7 +228,7 @@ async function postgresSetAside(db: Kysely<DB>): Promise<SetAside[]> {
     ...triggers.map((t, i) => ({
       drop: `alter table "${t.table}" disable trigger "${t.name}"`,
       restore: `alter table "${t.table}" enable trigger "${t.name}"`,
-      ...(i === 0 ? { rebuild: COUNT_STUDENTS } : {}),
+      ...(i === 0 ? { rebuild: [COUNT_STUDENTS] } : {}),
     })),
   ];
 }
@@ -322,7 +339,7 @@ export function createBulkRepository(db: Kysely<DB>, dialect: Dialect) {
           await work(inserter((step) => step(trx), Number.POSITIVE_INFINITY));
           await run(
             trx,
-            aside.flatMap((a) => [a.restore, ...(a.rebuild ? [a.rebuild] : [])]),
+            aside.flatMap((a) => [a.restore, ...(a.rebuild ?? [])]),
           );
           await remakeEveryMark(trx, dialect);
         });
@@ -343,7 +360,7 @@ export function createBulkRepository(db: Kysely<DB>, dialect: Dialect) {
         await db.transaction().execute(async (trx) => {
           await run(
             trx,
-            aside.flatMap((a) => [a.restore, ...(a.rebuild ? [a.rebuild] : [])]),
+            aside.flatMap((a) => [a.restore, ...(a.rebuild ?? [])]),
           );
           await remakeEveryMark(trx, dialect);
         });
