@@ -113,6 +113,20 @@ export async function listPage<O, S extends string>(
   };
   const postgres = isPostgres(db);
   const prepared = options.prepared === true && postgres;
+  /**
+   * The page read from the list's far end when it lies nearer to it among `total` rows (a page past
+   * the end reads none), or null: read it as usual.
+   */
+  const fromFarEnd = (total: number): SelectQueryBuilder<any, any, O> | null => {
+    const { offset, perPage } = request.page;
+    if (!options.nearerEnd || offset <= (total - perPage) / 2) return null;
+    const reversed = request.direction === 'asc' ? 'desc' : 'asc';
+    const ordered = filtered.orderBy(sql.ref(sortColumn), reversed);
+    const window = (sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), reversed))
+      .limit(Math.max(0, Math.min(perPage, total - offset)))
+      .offset(Math.max(0, total - offset - perPage));
+    return (options.decorate as NonNullable<ListCount['decorate']>)(window);
+  };
   const read = async (): Promise<Page<O>> => {
     const sorted = sortedRows();
     const decorate = options.decorate ?? ((rows: SelectQueryBuilder<any, any, O>) => rows);
@@ -134,15 +148,20 @@ export async function listPage<O, S extends string>(
       // statement (a count apart could see a write committed after the page was read); straight
       // away when no total of these filters is kept. Not prepared: a generic plan of the count
       // cannot see how selective a search text is.
-      if (kept.hint(filters) !== undefined) {
+      const hint = kept.hint(filters);
+      if (hint !== undefined) {
+        // From the far end by the last total, given only if that is the total of the version read.
+        const far = fromFarEnd(hint);
         const { items, head } = await pageBeside(
           kept.db,
           sql<{ list_version: string }>`select ${kept.versionColumn} as list_version`,
-          prepared ? decorate(preparedPage(sorted)) : page,
-          prepared,
+          far ?? (prepared ? decorate(preparedPage(sorted)) : page),
+          prepared && !far,
         );
         const total = head && kept.known(filters, head.list_version);
-        if (total !== undefined) return { items, total };
+        // A far page is right only by the total it was read with: another request may have kept a
+        // new total of the version read meanwhile.
+        if (total !== undefined && (!far || total === hint)) return { items, total };
       }
       const { items, head } = await pageBeside(
         kept.db,
@@ -160,6 +179,11 @@ export async function listPage<O, S extends string>(
     // SQLite: the page, the version and the count (when the kept one is not of this version) in one
     // read transaction.
     return readSnapshot(db, 'sqlite', async (connection) => {
+      if (options.nearerEnd) {
+        const total = await kept.count(filters, connection);
+        const far = fromFarEnd(total);
+        return { items: (await connection.executeQuery((far ?? page).compile())).rows as O[], total };
+      }
       const items = (await connection.executeQuery(page.compile())).rows as O[];
       return { items, total: await kept.count(filters, connection) };
     });
@@ -338,4 +362,12 @@ export interface ListCount {
    * sorts, before the window keeps a page of them.
    */
   decorate?: (rows: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>;
+  /**
+   * With a kept count (`keepCount`): a page past the middle of the list is read from its other end,
+   * the window reversed, skipping the rows after it instead of those before (half the rows at
+   * most), by the total of the version it is read at (PostgreSQL: the last total, checked against
+   * the version the page was read at, else read again as usual). `decorate` must order the page's
+   * rows itself.
+   */
+  nearerEnd?: boolean;
 }

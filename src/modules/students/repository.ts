@@ -340,6 +340,9 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       keepCount: true,
       keepPages: false,
       count: matches,
+      // A page past the middle of the words' students skips those after it (ids read backwards,
+      // rows ordered by `decorate`).
+      nearerEnd: true,
       // The page's ids from the ranges, then its rows by id.
       decorate: (ids) => {
         const rows = db
