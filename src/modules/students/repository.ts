@@ -309,9 +309,9 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
    * within these words alone of all the students' words, so the students are theirs. Each word's
    * students are a range of the index of the page's order; a student who also holds an earlier word
    * is left to that word's range, so the ranges are apart and are merged in the page's order
-   * (`union all` with the compound's own order: both databases merge the ranges instead of sorting
-   * them), skipping at most the students before the page. Then the page's rows are read by id; the
-   * total is a count of the ranges.
+   * (`union all` with the compound's own order: SQLite merges the ranges, skipping at most the
+   * students before the page; PostgreSQL 15 sorts them, `MAX_WORDS`). Then the page's rows are read
+   * by id; the total is a count of the ranges, kept per version.
    */
   async function termList(
     words: readonly string[],
