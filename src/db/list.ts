@@ -94,6 +94,9 @@ export async function listPage<O, S extends string>(
   const count = options.count;
   const kept = options.kept;
   if (kept && typeof count === 'function') throw new Error('listPage: a kept list is named by its count query, not a count function');
+  if (options.nearerEnd && (!options.decorate || !options.keepCount)) {
+    throw new Error('listPage: nearerEnd needs a kept count and a decorate that orders the rows itself');
+  }
   const filters =
     typeof count === 'function' || (!kept && options.total)
       ? null
@@ -125,7 +128,7 @@ export async function listPage<O, S extends string>(
     const window = (sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), reversed))
       .limit(Math.max(0, Math.min(perPage, total - offset)))
       .offset(Math.max(0, total - offset - perPage));
-    return (options.decorate as NonNullable<ListCount['decorate']>)(window);
+    return (options.decorate as NonNullable<ListCount['decorate']>)(window); // checked on entry
   };
   const read = async (): Promise<Page<O>> => {
     const sorted = sortedRows();

@@ -162,6 +162,20 @@ export async function ensureTrigramSamples(
 }
 
 /**
+ * The samples a search takes before it plans a text (GET /search, the students' list): PostgreSQL
+ * waits for a source's first sample (a common text through the trigram index costs more than the
+ * sample), SQLite, which samples in this process, takes it meanwhile and looks texts up whole until then.
+ */
+export function sampleForSearch(
+  db: Kysely<DB>,
+  dialect: 'sqlite' | 'postgres',
+  sources: Readonly<Record<string, SampleSource>>,
+  onError: (error: unknown) => void,
+): Promise<void> {
+  return ensureTrigramSamples(db, dialect, sources, onError, dialect === 'postgres');
+}
+
+/**
  * About how many of `table`'s rows contain `needle` (lowercased, at least three characters), by its
  * sample: the sampled rows that hold every trigram of it, scaled to the table, and their share of
  * it. Null without a sample. Only to choose how to read the rows (GET /search), never an answer.

@@ -1,7 +1,7 @@
 import { executePrepared } from '../../db/prepared.ts';
 import { SEARCH_SOURCES, searchText } from '../../db/search.ts';
 import { versionCheck } from '../../db/totals.ts';
-import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
+import { LOOKUP_CHARACTERS, sampleForSearch } from '../../db/trigrams.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { grants } from '../../platform/tokens/scopes.ts';
@@ -115,16 +115,10 @@ export function createSearchService(
         );
       }
       // The samples choose the parts of a long text to look up, and on PostgreSQL whether a text is
-      // common enough in a table to read it row by row (searchPlan), which its first search waits
-      // for (a common text through the trigram index cost more than the sample). SQLite, which
-      // samples in this process, takes its samples meanwhile and looks the text up whole until then.
+      // common enough in a table to read it row by row (searchPlan).
       if (dialect === 'postgres' ? [...q].length >= 3 : q.length > LOOKUP_CHARACTERS + 1) {
-        await ensureTrigramSamples(
-          db,
-          dialect,
-          SEARCH_SOURCES,
-          (error) => platform.logger.warn({ err: error }, 'Search could not sample its tables; texts are looked up whole.'),
-          dialect === 'postgres',
+        await sampleForSearch(db, dialect, SEARCH_SOURCES, (error) =>
+          platform.logger.warn({ err: error }, 'Search could not sample its tables; texts are looked up whole.'),
         );
       }
       const names = allowed.map((group) => group.name).join(',');

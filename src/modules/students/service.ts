@@ -3,7 +3,7 @@ import type { Dialect } from '../../db/database.ts';
 import { type ListRequest, mapPage, type Page } from '../../db/list.ts';
 import type { DB } from '../../db/schema.ts';
 import { SEARCH_SOURCES } from '../../db/search.ts';
-import { ensureTrigramSamples, LOOKUP_CHARACTERS } from '../../db/trigrams.ts';
+import { LOOKUP_CHARACTERS, sampleForSearch } from '../../db/trigrams.ts';
 import { audit } from '../../platform/audit.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { normaliseEmail } from '../../platform/email.ts';
@@ -38,15 +38,10 @@ export function createStudentService(deps: { db: Kysely<DB>; dialect: Dialect; s
       const search = filter.search?.trim().toLowerCase();
       // A long text that the trigram index looks up is looked up by its rarest parts, chosen from a
       // sample of the users, as GET /search does: `.123@learners` read the lists of `lea`, `ear`, …,
-      // which every student's email holds (113 ms at a million students on PostgreSQL; 3 ms by
-      // `.123@`). PostgreSQL's first search waits for the sample; SQLite takes it meanwhile.
+      // which every student's email holds (113 ms at a million students on PostgreSQL; 3 ms by `.123@`).
       if (search && [...search].length > LOOKUP_CHARACTERS + 1) {
-        await ensureTrigramSamples(
-          db,
-          dialect,
-          USERS_SAMPLE,
-          (error) => ctx.logger.warn({ err: error }, 'Students could not sample the users; texts are looked up whole.'),
-          dialect === 'postgres',
+        await sampleForSearch(db, dialect, USERS_SAMPLE, (error) =>
+          ctx.logger.warn({ err: error }, 'Students could not sample the users; texts are looked up whole.'),
         );
       }
       const page = await students.list({ ...filter, search: search || undefined }, list);
