@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { createOrganizationRepository } from '../../src/modules/organization/repository.ts';
-import { DISABLED_BEFORE_RUN } from '../../src/modules/tasks/jobs.ts';
+import { DISABLED_BEFORE_RUN, taskJobs } from '../../src/modules/tasks/jobs.ts';
 import { createTaskRepository } from '../../src/modules/tasks/repository.ts';
 import { queueRun } from '../../src/modules/tasks/schedule.ts';
 import { createTaskService } from '../../src/modules/tasks/service.ts';
@@ -269,6 +269,55 @@ describe('scheduled tasks API', () => {
     assert.equal(job.attempts, 1, 'a task run is attempted once');
     assert.equal(JSON.parse(job.payload).runId, res.json().data.id);
     await db.deleteFrom('scheduled_tasks').where('id', '=', id).execute();
+  });
+
+  test('a run whose database connection was cut is attempted again, not recorded as a failure of the task', async () => {
+    const db = app.platform.database.db;
+    const now = new Date().toISOString();
+    const { id: taskId } = await db
+      .insertInto('scheduled_tasks')
+      .values({
+        task_type: 'test.cut',
+        name: 'Cut task',
+        description: 'Its work loses its database connection once.',
+        cron: '0 0 1 1 *',
+        enabled: true,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { id: runId } = await fixtures(app.platform).taskRun({ task_id: taskId });
+    let calls = 0;
+    const handler = taskJobs(app.platform, app.services, {
+      'test.cut': async () => {
+        calls += 1;
+        // pg's own message for a connection the server or the network ended.
+        if (calls === 1) throw new Error('Connection terminated unexpectedly');
+        return { ok: true };
+      },
+    })['tasks.run'].handler;
+    const ctx = (attempt: number) => ({
+      job: {} as never,
+      attempt,
+      maxAttempts: 3,
+      signal: new AbortController().signal,
+      logger: app.platform.logger,
+    });
+    await assert.rejects(handler({ runId }, ctx(1)), (error: Error) => {
+      assert.equal(error.name === 'PermanentJobError', false, 'the job is retried, not failed for good');
+      assert.match(error.message, /Connection terminated/);
+      return true;
+    });
+    const cut = await db.selectFrom('scheduled_task_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+    assert.equal(cut.status, 'running', 'the run is not recorded as failed');
+    const untouched = await db.selectFrom('scheduled_tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+    assert.equal(untouched.last_outcome, null, "the task's last outcome is not a failure");
+    await handler({ runId }, ctx(2));
+    const done = await db.selectFrom('scheduled_task_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+    assert.equal(done.status, 'succeeded');
+    assert.equal(calls, 2);
+    await db.deleteFrom('scheduled_tasks').where('id', '=', taskId).execute();
   });
 
   test('a run whose worker died during its last attempt ends failed instead of staying running', async () => {

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../../db/errors.ts';
 import type { JobDefinitions } from '../../platform/jobs/registry.ts';
 import { PermanentJobError } from '../../platform/jobs/registry.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -18,7 +19,9 @@ function message(error: unknown): string {
 /**
  * The `tasks.run` job: one run of a scheduled task. It marks the run running, does the task type's
  * work and records the outcome on the run and on the task. A failed run also fails its job for good
- * (no retry: the next scheduled time is the retry), which reports `job.failed`.
+ * (no retry: the next scheduled time is the retry), which reports `job.failed`. A run whose database
+ * went away under it (a connection cut, a failover) did not fail: the task is not broken, so the run
+ * stays running and its job's next attempt does it again; only the last attempt's outage is recorded.
  */
 export function taskJobs(platform: Platform, services: Services, taskTypes: Record<string, TaskFunction>) {
   const tasks = createTaskRepository(platform.database.db);
@@ -52,6 +55,7 @@ export function taskJobs(platform: Platform, services: Services, taskTypes: Reco
           const summary = await work({ platform, services, now: started, signal: ctx.signal, logger });
           logger.info({ summary }, 'task run succeeded');
         } catch (caught) {
+          if (isDatabaseUnavailable(caught)) throw caught;
           error = message(caught);
           logger.warn({ err: caught }, 'task run failed');
         }
