@@ -570,6 +570,7 @@ export interface DB {
   student_marks_updated_at: StudentMarkTable;
   student_terms: StudentTermTable;
   student_words: { word: string };
+  student_pairs: { second: string; first: string };
   student_domains: { domain: string };
   notifications: NotificationTable;
   user_invitations: UserInvitationTable;

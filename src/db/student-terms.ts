@@ -12,6 +12,12 @@ import type { Dialect } from './database.ts';
 // Not words: the parts made only of digits (the numbers of emails), and the email's domain, which
 // nearly every student shares. A text that could lie in either is searched as before: one with
 // digits alone, or one that some domain of `student_domains` contains.
+//
+// Pairs (migration 0034): a text with one space (`amelia smith`, `a smi`) lies across two words, the
+// end of one and the start of the next. The students' terms also hold each pair of neighbouring
+// words of a name (and of an email's local part) as written, `amelia smith`: the students that
+// contain such a text are those with a pair that contains it, a range again. Their vocabulary
+// `student_pairs` is kept by the pair's second word, which the text's second part begins.
 
 /** The characters that end a word (and that a text searched through the words must not hold). */
 export const WORD_SEPARATORS = ' .@';
@@ -75,7 +81,7 @@ const STUDENT = (row: Row) => sql`(${sql.raw(row)}.is_student and not ${sql.raw(
  * when it is a student: its terms, and its words and domain to the vocabularies, which only grow (a
  * word no student holds any more only makes a search take the other way).
  */
-export function addTerms(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
+export function addWords(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
   const r = sql.raw(row);
   const from = row === 'users' ? sql`users cross join ${words(dialect, row)}` : words(dialect, row);
   const ignore = dialect === 'sqlite' ? sql`or ignore` : sql``;
@@ -95,9 +101,95 @@ export function addTerms(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
   ];
 }
 
+/**
+ * The neighbouring words of a user's name and of its email's local part, each pair as written with
+ * the one space between (as a table of `pair`, `first`, `second`): the text split at spaces alone,
+ * so that a pair holds its words' dots and digits. The two texts are apart: no pair joins the
+ * name's last word to the email's first. Emails hold no space today; their pairs cost nothing.
+ */
+function postgresPairs(row: Row): RawBuilder<unknown> {
+  const r = sql.raw(row);
+  return sql`lateral (select distinct s.a[i] || ' ' || s.a[i + 1] as pair, s.a[i] as first, s.a[i + 1] as second
+    from (select string_to_array(lower(${r}.name), ' ') as a union all select string_to_array(lower(split_part(${r}.email, '@', 1)), ' ')) as s,
+      generate_subscripts(s.a, 1) as i
+    where i < cardinality(s.a) and s.a[i] <> '' and s.a[i + 1] <> '') as p`;
+}
+
+/** SQLite: the pairs of one text (`json_each` of its parts, each joined to the next), as `a` and `b`. */
+function sqlitePairs(text: RawBuilder<unknown>): RawBuilder<unknown> {
+  const parts = sql`'[' || replace(json_quote(${text}), ' ', '","') || ']'`;
+  return sql`json_each(${parts}) as a join json_each(${parts}) as b on b.key = a.key + 1 and a.value <> '' and b.value <> ''`;
+}
+
+/** The statements that add a student's pairs of words to its terms and to `student_pairs` (see `addWords`). */
+export function addPairs(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
+  const r = sql.raw(row);
+  const columns = sql`${r}.id, ${r}.email_verified, ${r}.name, ${r}.email, ${r}.created_at, ${r}.updated_at`;
+  if (dialect === 'postgres') {
+    const from = row === 'users' ? sql`users cross join ${postgresPairs(row)}` : postgresPairs(row);
+    return [
+      sql`insert into student_terms (term, id, email_verified, name, email, created_at, updated_at)
+        select p.pair, ${columns} from ${from} where ${STUDENT(row)}`,
+      sql`insert into student_pairs (second, first) select distinct p.second, p.first from ${from} where ${STUDENT(row)} on conflict do nothing`,
+    ];
+  }
+  const users = row === 'users' ? sql`users cross join ` : sql``;
+  // Over every student, in the order of the key (as the words).
+  const ordered = row === 'users' ? sql`order by 1, 2` : sql``;
+  const texts = [sql`lower(${r}.name)`, sql`lower(substr(${r}.email, 1, instr(${r}.email, '@') - 1))`];
+  return texts.flatMap((text) => [
+    sql`insert or ignore into student_terms (term, id, email_verified, name, email, created_at, updated_at)
+      select a.value || ' ' || b.value, ${columns} from ${users}${sqlitePairs(text)} where ${STUDENT(row)} ${ordered}`,
+    sql`insert or ignore into student_pairs (second, first) select b.value, a.value from ${users}${sqlitePairs(text)} where ${STUDENT(row)}`,
+  ]);
+}
+
+/** Every term of a user: its words and its pairs of words. */
+export function addTerms(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
+  return [...addWords(dialect, row), ...addPairs(dialect, row)];
+}
+
 /** The statement that removes a user's terms (`old` in a trigger). */
 export function removeTerms(): RawBuilder<unknown> {
   return sql`delete from student_terms where id = old.id`;
+}
+
+/**
+ * The triggers on `users` that rewrite a student's terms in the writing transaction with `added`
+ * (statements over `new`): on insert, on an update of the keys or of the student state, and on
+ * delete. Made again when they exist (a migration that adds terms).
+ */
+export async function createTermTriggers(db: Kysely<any>, dialect: Dialect, added: RawBuilder<unknown>[]): Promise<void> {
+  const student = (row: 'old' | 'new') => sql`(${sql.raw(row)}.is_student and not ${sql.raw(row)}.is_admin)`;
+  const keys = sql.raw(['name', 'email', 'email_verified', 'is_student', 'is_admin', 'created_at', 'updated_at'].join(', '));
+  const statements = sql.join(
+    added.map((s) => sql`${s};`),
+    sql` `,
+  );
+  const names = ['insert', 'update', 'delete'].map((event) => `users_student_terms_${event}`);
+  if (dialect === 'sqlite') {
+    for (const name of names) await sql`drop trigger if exists ${sql.id(name)}`.execute(db);
+    await sql`create trigger users_student_terms_insert after insert on users when ${student('new')}
+      begin ${statements} end`.execute(db);
+    await sql`create trigger users_student_terms_update after update of ${keys} on users when ${student('old')} or ${student('new')}
+      begin ${removeTerms()}; ${statements} end`.execute(db);
+    await sql`create trigger users_student_terms_delete after delete on users when ${student('old')}
+      begin ${removeTerms()}; end`.execute(db);
+    return;
+  }
+  await sql`create or replace function users_student_terms() returns trigger language plpgsql as $$
+    begin
+      if tg_op <> 'INSERT' then ${removeTerms()}; end if;
+      if tg_op <> 'DELETE' then ${statements} end if;
+      return null;
+    end $$`.execute(db);
+  for (const name of names) await sql`drop trigger if exists ${sql.id(name)} on users`.execute(db);
+  await sql`create trigger users_student_terms_insert after insert on users
+    for each row when ${student('new')} execute function users_student_terms()`.execute(db);
+  await sql`create trigger users_student_terms_update after update of ${keys} on users
+    for each row when (${student('old')} or ${student('new')}) execute function users_student_terms()`.execute(db);
+  await sql`create trigger users_student_terms_delete after delete on users
+    for each row when ${student('old')} execute function users_student_terms()`.execute(db);
 }
 
 /**
@@ -125,20 +217,53 @@ export function mayLieInWords(needle: string): boolean {
   return needle !== '' && !/^[0-9]*$/.test(needle) && ![...WORD_SEPARATORS].some((c) => needle.includes(c));
 }
 
+/** Whether `needle` (lowercased, trimmed) lies across two words, in a pair: one space, with text on either side. */
+export function mayLieInPairs(needle: string): boolean {
+  const space = needle.indexOf(' ');
+  return space > 0 && space < needle.length - 1 && needle.indexOf(' ', space + 1) === -1;
+}
+
+/** Whether `needle` is looked up in the students' terms (`termOf`) rather than searched as before. */
+export function mayLieInTerms(needle: string): boolean {
+  return mayLieInWords(needle) || mayLieInPairs(needle);
+}
+
+/** The least text after every text that begins with `prefix` (in code point order, SQLite's and PostgreSQL's "C"); null: none. */
+function pastPrefix(prefix: string): string | null {
+  const points = [...prefix].map((c) => c.codePointAt(0) as number);
+  while (points.length > 0) {
+    let last = (points.pop() as number) + 1;
+    if (last >= 0xd800 && last <= 0xdfff) last = 0xe000;
+    if (last <= 0x10ffff) return String.fromCodePoint(...points, last);
+  }
+  return null;
+}
+
 /**
- * How the students that contain `needle` (lowercased) are found through their words: `none` (no
- * student's word contains it), `words` (these words, at most MAX_WORDS, do: their students), or null
- * (the text may lie across words, in digits or in a domain, or in too many words: searched as before).
+ * How the students that contain `needle` (lowercased) are found through their terms: `none` (no
+ * student's word, or pair of words, contains it), `words` (these terms, at most MAX_WORDS, do: their
+ * students), or null (the text may lie across more words, in digits or in a domain, or in too many
+ * terms: searched as before). A text with one space is looked for among the pairs whose second word
+ * begins with its second part.
  */
 export async function termOf(db: Kysely<any>, dialect: Dialect, needle: string): Promise<{ words: string[] } | 'none' | null> {
-  if (!mayLieInWords(needle)) return null;
-  const contains = (column: string) =>
-    dialect === 'postgres' ? sql`strpos(${sql.ref(column)}, ${needle}) > 0` : sql`instr(${sql.ref(column)}, ${needle}) > 0`;
+  const inPairs = mayLieInPairs(needle);
+  if (!inPairs && !mayLieInWords(needle)) return null;
+  const contains = (column: RawBuilder<unknown>) =>
+    dialect === 'postgres' ? sql`strpos(${column}, ${needle}) > 0` : sql`instr(${column}, ${needle}) > 0`;
+  let found: RawBuilder<unknown>;
+  if (inPairs) {
+    const second = needle.slice(needle.indexOf(' ') + 1);
+    const pair = sql`v.first || ' ' || v.second`;
+    const past = pastPrefix(second);
+    found = sql`select ${pair} as word from student_pairs as v
+      where v.second >= ${second} ${past === null ? sql`` : sql`and v.second < ${past}`} and ${contains(pair)} limit ${sql.lit(MAX_WORDS + 1)}`;
+  } else {
+    found = sql`select word from student_words as v where ${contains(sql.ref('v.word'))} limit ${sql.lit(MAX_WORDS + 1)}`;
+  }
   const { rows } = await sql<{ word: string | null; domain: number }>`
-    select w.word, (select count(*) from (select 1 from student_domains as d where ${contains('d.domain')} limit 1) as found) as domain
-    from (select 1 as one) as one left join (select word from student_words as v where ${contains('v.word')} limit ${sql.lit(MAX_WORDS + 1)}) as w on true`.execute(
-    db,
-  );
+    select w.word, (select count(*) from (select 1 from student_domains as d where ${contains(sql.ref('d.domain'))} limit 1) as found) as domain
+    from (select 1 as one) as one left join (${found}) as w on true`.execute(db);
   if (rows.some((row) => Number(row.domain) > 0)) return null;
   const words = rows.flatMap((row) => (row.word === null ? [] : [row.word]));
   if (words.length === 0) return 'none';

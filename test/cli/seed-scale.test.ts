@@ -72,12 +72,15 @@ const INVARIANTS: Record<string, string> = {
     )
     .reduce((sum, one) => `${sum} + ${one}`, 'select 0')
     .concat(' as n'),
-  'every student’s words carry its keys, and only students have words (migration 0032)': `
+  'every student’s words and pairs of words carry its keys, and only students have them (migrations 0032, 0034)': `
     select (select count(*) from users u where u.is_student and not u.is_admin and not exists (select 1 from student_terms t where t.id = u.id))
          + (select count(*) from student_terms t left join users u on u.id = t.id
             where u.id is null or not (u.is_student and not u.is_admin) or t.name <> u.name or t.email <> u.email
                or t.email_verified <> u.email_verified or t.created_at <> u.created_at or t.updated_at <> u.updated_at)
-         + (select count(*) from student_terms t where not exists (select 1 from student_words w where w.word = t.term))
+         + (select count(*) from student_terms t where not exists (select 1 from student_words w where w.word = t.term)
+            and not exists (select 1 from student_pairs p where p.first || ' ' || p.second = t.term))
+         + (select count(*) from users u where u.is_student and not u.is_admin and u.name like '% %'
+            and not exists (select 1 from student_terms t where t.id = u.id and t.term like '% %'))
       as n`,
   'nothing happened before what it depends on': `
     select (select count(*) from enrolments e join users u on u.id = e.user_id where e.created_at < u.created_at)

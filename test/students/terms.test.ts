@@ -113,8 +113,15 @@ describe('GET /students?search: the words of names and emails', () => {
     // A few words: their students, each once.
     assert.deepEqual(await way(`${tag}okafor`), { words: [`${tag}okafor`, `${tag}okafor-smith`] });
     assert.deepEqual(await way(`${tag}a`), { words: [`${tag}adams`, `${tag}agent`, `${tag}ana`] });
-    // Across words, digits alone, a domain: as before.
-    assert.equal(await way(`nadia ${tag}okafor`), null);
+    // Across two words (one space): the pairs of neighbouring words that contain it.
+    assert.deepEqual(await way(`nadia ${tag}okafor`), { words: [`nadia ${tag}okafor`] });
+    assert.deepEqual(await way(`a ${tag}okafor`), { words: [`ana ${tag}okafor-smith`, `nadia ${tag}okafor`] });
+    assert.deepEqual(await way(`${TAG}OKAFOR q`), { words: [`${tag}okafor quinn`] });
+    assert.deepEqual(await way(`${tag}rocky" o'b`), { words: [`"${tag}rocky" o'brien`] });
+    assert.deepEqual(await way(`h ${tag}an`), { words: [`back\\slash ${tag}ana`] });
+    assert.equal(await way(`${tag}zzz q`), 'none');
+    // Across more words, digits alone, a domain: as before.
+    assert.equal(await way(`rhys "${tag}rocky" o'brien`), null);
     assert.equal(await way('007'), null);
     assert.equal(await way(`${tag}do`), null, 'in a domain');
 
@@ -129,6 +136,13 @@ describe('GET /students?search: the words of names and emails', () => {
     await everyPage(`${tag}okafor`, 4);
     await everyPage(`${tag}a`, 3);
     await everyPage(`nadia ${tag}okafor`, 2);
+    await everyPage(`a ${tag}okafor`, 3);
+    await everyPage(`${TAG}OKAFOR q`, 1);
+    await everyPage(`${tag}rocky" o'b`, 1);
+    await everyPage(`h ${tag}an`, 1);
+    await everyPage(`ZOË ${TAG}MÜ`, 1);
+    await everyPage(`${tag}zzz q`, 0);
+    await everyPage(`rhys "${tag}rocky" o'brien`, 1);
     await everyPage(`${tag}dom`, 1);
     assert.deepEqual(await way(`${tag}crow`), { words: [`${tag}crowd`] });
     await everyPage(`${tag}crowd`, 7);
@@ -161,6 +175,11 @@ describe('GET /students?search: the words of names and emails', () => {
       .where('id', '=', at(8))
       .execute();
     assert.deepEqual(await way(`${tag}okor`), { words: [`${tag}okoro`] });
+    assert.deepEqual(await way(`n ${tag}okor`), { words: [`quinn ${tag}okoro`] });
+    await everyPage(`quinn ${tag}okoro`, 1);
+    // A pair no student holds any more stays one: its students are none.
+    assert.deepEqual(await way(`${tag}okafor quinn`), { words: [`${tag}okafor quinn`] });
+    await everyPage(`${tag}okafor quinn`, 0);
     await everyPage(`${tag}okoro`, 2);
     await everyPage(`${tag}okafor`, 3);
     await everyPage(`${tag}müller`, 2);
@@ -197,7 +216,18 @@ describe('GET /students?search: the words of names and emails', () => {
         .execute()
     ).flatMap((u) =>
       u.is_student && !u.is_admin
-        ? [...new Set(`${u.name} ${u.email.slice(0, u.email.indexOf('@'))}`.toLowerCase().split(/[ .@]/))]
+        ? [
+            ...new Set([
+              ...`${u.name} ${u.email.slice(0, u.email.indexOf('@'))}`.toLowerCase().split(/[ .@]/),
+              // Pairs of neighbouring words, of the name and of the email's local part apart.
+              ...[u.name, u.email.slice(0, u.email.indexOf('@'))].flatMap((text) =>
+                text
+                  .toLowerCase()
+                  .split(' ')
+                  .flatMap((part, i, parts) => (part && parts[i + 1] ? [`${part} ${parts[i + 1]}`] : [])),
+              ),
+            ]),
+          ]
             .filter((w) => w.includes(tag))
             .map((term) => ({ term, id: Number(u.id) }))
         : [],

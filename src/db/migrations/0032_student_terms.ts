@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../database.ts';
-import { addTerms, removeTerms, termIndexes } from '../student-terms.ts';
+import { addWords, createTermTriggers, termIndexes } from '../student-terms.ts';
 import { columns } from './columns.ts';
 
 // The words of the students' names and emails with the students' order keys (ADR 0026,
@@ -33,39 +33,8 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
       .$call((t) => (dialect === 'sqlite' ? t.modifyEnd(sql`without rowid`) : t))
       .execute();
   }
-  for (const statement of addTerms(dialect, 'users')) await statement.execute(db);
+  for (const statement of addWords(dialect, 'users')) await statement.execute(db);
   for (const statement of termIndexes(dialect)) await sql.raw(statement).execute(db);
 
-  const student = (row: 'old' | 'new') => sql`(${sql.raw(row)}.is_student and not ${sql.raw(row)}.is_admin)`;
-  const keys = sql.raw(['name', 'email', 'email_verified', 'is_student', 'is_admin', 'created_at', 'updated_at'].join(', '));
-  const added = addTerms(dialect, 'new');
-  if (dialect === 'sqlite') {
-    const statements = (list: ReturnType<typeof addTerms>) =>
-      sql.join(
-        list.map((s) => sql`${s};`),
-        sql` `,
-      );
-    await sql`create trigger users_student_terms_insert after insert on users when ${student('new')}
-      begin ${statements(added)} end`.execute(db);
-    await sql`create trigger users_student_terms_update after update of ${keys} on users when ${student('old')} or ${student('new')}
-      begin ${removeTerms()}; ${statements(added)} end`.execute(db);
-    await sql`create trigger users_student_terms_delete after delete on users when ${student('old')}
-      begin ${removeTerms()}; end`.execute(db);
-  } else {
-    await sql`create function users_student_terms() returns trigger language plpgsql as $$
-      begin
-        if tg_op <> 'INSERT' then ${removeTerms()}; end if;
-        if tg_op <> 'DELETE' then ${sql.join(
-          added.map((s) => sql`${s};`),
-          sql` `,
-        )} end if;
-        return null;
-      end $$`.execute(db);
-    await sql`create trigger users_student_terms_insert after insert on users
-      for each row when ${student('new')} execute function users_student_terms()`.execute(db);
-    await sql`create trigger users_student_terms_update after update of ${keys} on users
-      for each row when (${student('old')} or ${student('new')}) execute function users_student_terms()`.execute(db);
-    await sql`create trigger users_student_terms_delete after delete on users
-      for each row when ${student('old')} execute function users_student_terms()`.execute(db);
-  }
+  await createTermTriggers(db, dialect, addWords(dialect, 'new'));
 }

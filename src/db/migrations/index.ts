@@ -30,6 +30,7 @@ import * as m0030 from './0030_staff_search.ts';
 import * as m0031 from './0031_student_marks.ts';
 import * as m0032 from './0032_student_terms.ts';
 import * as m0033 from './0033_staff_search_staff_only.ts';
+import * as m0034 from './0034_student_pairs.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -64,6 +65,7 @@ const steps: Record<string, Step> = {
   '0031_student_marks': m0031,
   '0032_student_terms': m0032,
   '0033_staff_search_staff_only': m0033,
+  '0034_student_pairs': m0034,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -15,7 +15,7 @@ import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type 
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
 import { marksTable } from '../../db/student-marks.ts';
-import { mayLieInWords, termOf } from '../../db/student-terms.ts';
+import { mayLieInTerms, termOf } from '../../db/student-terms.ts';
 import { keptTotals } from '../../db/totals.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
 
@@ -400,11 +400,11 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       if (search === '' && list.updatedSince === undefined) return wholeList(filter.status, list);
       const statements = statementsOf(search, filter.status, list.sort === 'id');
       const needle = search.toLowerCase();
-      if (list.updatedSince !== undefined || !mayLieInWords(needle))
+      if (list.updatedSince !== undefined || !mayLieInTerms(needle))
         return mapPage(await searchPage(statements, search, list, true), withCourses);
-      // A text that may lie within words (ADR 0026). Its kept page (ADR 0017) is named by the text's
-      // own filter and given before the words are looked up; read, it is its words' students, none,
-      // or the search as before.
+      // A text that may lie within a word or a pair of words (ADR 0026). Its kept page (ADR 0017) is
+      // named by the text's own filter and given before the terms are looked up; read, it is its
+      // terms' students, none, or the search as before.
       const window = `words ${list.sort} ${list.direction} ${list.page.offset} ${list.page.perPage}`;
       const current = await totals.page(statements.students, window, async (): Promise<Page<StudentPageRow>> => {
         const term = await termOf(db, dialect, needle);
