@@ -31,7 +31,7 @@ const { platform } = assembly;
 await migrate(platform.database);
 const issued = given ? await platform.tokens.create({ name: 'bench', scopes: ['*'], expiresInDays: 1 }) : null;
 const token = issued?.token ?? (await seedDemo(platform, assembly.services)).token;
-const app = await buildApp(assembly, { logRequests: false });
+const app = await buildApp(assembly, { logRequests: false, warm: true });
 const listenOptions = { port: Number(process.env.BENCH_PORT ?? 0), host: '127.0.0.1', reusePort: config.reusePort };
 const url = await app.http.listen(listenOptions);
 process.send?.({ url: `${url}/api/v1/organization`, base: url, token });

@@ -78,6 +78,11 @@ export interface AppOptions {
   logRequests?: boolean;
   /** Mounts extra routes before the app is ready (tests use it for test-only routes). */
   register?: (http: FastifyInstance) => Promise<void>;
+  /**
+   * Once ready, starts in the background what a server's first requests would otherwise wait for: the
+   * search's samples (`academy serve`; tests build apps without it).
+   */
+  warm?: boolean;
 }
 
 export interface App {
@@ -124,6 +129,7 @@ export async function buildApp({ platform, services }: Assembly, options: AppOpt
   // first burst of requests reads (their token, say) is kept rather than read by each of them.
   http.addHook('onReady', (done) => {
     platform.changes.stamp();
+    if (options.warm) void services.search.warm();
     done();
   });
   if (options.logRequests) {

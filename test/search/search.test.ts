@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { buildApp } from '../../src/assembly/app.ts';
 import { modules } from '../../src/assembly/modules.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { SEARCH_SOURCES, textMatchPlan } from '../../src/db/search.ts';
-import { clearTrigramSamples, ensureTrigramSamples } from '../../src/db/trigrams.ts';
+import { clearTrigramSamples, ensureTrigramSamples, estimatedRows } from '../../src/db/trigrams.ts';
 import type { SearchGroup } from '../../src/modules/manifest.ts';
 import { createSearchService, searchGroupsOf } from '../../src/modules/search/service.ts';
 import { operatorContext, type ServiceContext } from '../../src/platform/context.ts';
@@ -227,6 +228,33 @@ describe('GET /search', () => {
     const words = (await search(`${lasts[0]} ${firsts[0]}`)).students?.items.map((hit) => hit.id);
     assert.deepEqual(words, [reversed.id]);
     assert.equal((await search(`${firsts[0]} and`)).students?.items[0]?.id, between.id);
+  });
+
+  test('a server that warms takes the samples as it becomes ready, before any search asks', async () => {
+    const t = tag();
+    await make.student({ name: `Warm ${t}`, email: `warm.${t}@learners.example` });
+    clearTrigramSamples();
+    assert.equal(estimatedRows('users', 'learners'), null, 'no sample yet');
+    // The same services, served by an app that warms (`academy serve`); no request is made to it.
+    const served = await buildApp({ platform: app.platform, services: app.services }, { warm: true });
+    try {
+      await served.http.ready();
+      for (let wait = 0; estimatedRows('users', 'learners') === null && wait < 200; wait++) await new Promise((r) => setTimeout(r, 25));
+      assert.notEqual(estimatedRows('users', 'learners'), null, 'the users were sampled');
+      assert.notEqual(estimatedRows('courses', 'course'), null, 'and the other tables searched');
+    } finally {
+      await served.http.close();
+    }
+    // An app that does not warm (tests, by default) takes none until a search needs them.
+    clearTrigramSamples();
+    const cold = await buildApp({ platform: app.platform, services: app.services });
+    try {
+      await cold.http.ready();
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(estimatedRows('users', 'learners'), null);
+    } finally {
+      await cold.http.close();
+    }
   });
 
   test('short text, and text with %, _ and quotes, match literally', async () => {

@@ -75,7 +75,7 @@ export function serveCommands(program: Command, run: Runner): void {
           }
           // Rate limits shared through Redis must not start counted locally: wait (a little) for it.
           if (platform.redis) await redisReady(platform.redis, 5000, logger);
-          const app = await buildApp({ platform, services }, { logRequests: config.accessLog });
+          const app = await buildApp({ platform, services }, { logRequests: config.accessLog, warm: true });
           // Fastify hands these to net.Server#listen, whose `reusePort` its own types do not list yet.
           const listenOptions = { port: config.port, host: config.host, reusePort: config.reusePort };
           const address = await app.http.listen(listenOptions);
