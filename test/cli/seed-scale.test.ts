@@ -164,6 +164,35 @@ describe('academy seed --scale N', () => {
     assert.deepEqual(found, Object.fromEntries(Object.keys(INVARIANTS).map((rule) => [rule, 0])));
   });
 
+  test('the students’ terms are exactly their words and pairs of words, as the triggers would have made them', async () => {
+    const { db } = platform.database;
+    const students = await db
+      .selectFrom('users')
+      .select(['id', 'name', 'email'])
+      .where(sql<boolean>`is_student and not is_admin`)
+      .execute();
+    const expected = students.flatMap((u) => {
+      const local = u.email.slice(0, u.email.indexOf('@'));
+      const words = `${u.name} ${local}`
+        .toLowerCase()
+        .split(/[ .@]/)
+        .filter((w) => /[^0-9]/.test(w));
+      const pairs = [u.name, local].flatMap((text) =>
+        text
+          .toLowerCase()
+          .split(' ')
+          .flatMap((part, i, parts) => (part && parts[i + 1] ? [`${part} ${parts[i + 1]}`] : [])),
+      );
+      return [...new Set([...words, ...pairs])].map((term) => `${term}\u0000${Number(u.id)}`);
+    });
+    const held = (await sql<{ term: string; id: number }>`select term, id from student_terms`.execute(db)).rows.map(
+      (r) => `${r.term}\u0000${Number(r.id)}`,
+    );
+    const sorted = (list: string[]) => list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    assert.ok(expected.length > 2 * summary.students, `terms: ${expected.length}`);
+    assert.deepEqual(sorted(held), sorted(expected));
+  });
+
   test('SQLite: the index of the staff holds the staff alone, as the triggers would have (migration 0033)', async (t) => {
     if (platform.database.dialect !== 'sqlite') return t.skip('PostgreSQL’s is a partial index');
     const { db } = platform.database;
