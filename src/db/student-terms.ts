@@ -215,6 +215,27 @@ export async function createTermTriggers(db: Kysely<any>, dialect: Dialect, adde
 }
 
 /**
+ * Runs `add`'s statements (`addTerms`, `addPairs`) over every student: on SQLite from `term_texts`,
+ * each student's texts lowercased once (see TEXTS), made for them and dropped after.
+ */
+export async function addForEveryStudent(
+  db: Kysely<any>,
+  dialect: Dialect,
+  add: (dialect: Dialect, row: Row) => RawBuilder<unknown>[],
+): Promise<void> {
+  if (dialect === 'postgres') {
+    for (const statement of add(dialect, 'users')) await statement.execute(db);
+    return;
+  }
+  await sql`drop table if exists temp.term_texts`.execute(db);
+  await sql`create temp table term_texts as
+    select id, email_verified, name, email, created_at, updated_at, lower(name) as lname, lower(substr(email, 1, instr(email, '@') - 1)) as llocal
+    from users where is_student and not is_admin`.execute(db);
+  for (const statement of add(dialect, TEXTS)) await statement.execute(db);
+  await sql`drop table temp.term_texts`.execute(db);
+}
+
+/**
  * The terms of every student made again from `users` (the scale seed, after its load), with the
  * order indexes built after the rows: the tables end as the triggers would have left them.
  */
@@ -222,16 +243,7 @@ export async function remakeTerms(db: Kysely<any>, dialect: Dialect): Promise<vo
   for (const order of TERM_ORDERS) await sql.raw(`drop index if exists student_terms_${order}`).execute(db);
   if (dialect === 'postgres') await sql`alter table student_terms drop constraint if exists student_terms_pk`.execute(db);
   await sql`delete from student_terms`.execute(db);
-  if (dialect === 'sqlite') {
-    await sql`drop table if exists temp.term_texts`.execute(db);
-    await sql`create temp table term_texts as
-      select id, email_verified, name, email, created_at, updated_at, lower(name) as lname, lower(substr(email, 1, instr(email, '@') - 1)) as llocal
-      from users where is_student and not is_admin`.execute(db);
-    for (const statement of addTerms(dialect, TEXTS)) await statement.execute(db);
-    await sql`drop table temp.term_texts`.execute(db);
-  } else {
-    for (const statement of addTerms(dialect, 'users')) await statement.execute(db);
-  }
+  await addForEveryStudent(db, dialect, addTerms);
   for (const statement of termIndexes(dialect)) await sql.raw(statement).execute(db);
 }
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { termOf } from '../../src/db/student-terms.ts';
+import { addForEveryStudent, addPairs, termOf } from '../../src/db/student-terms.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
-import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
+import { bearer, createTestApp, createTestPlatform, type TestApp } from '../support/platform.ts';
 
 // A search text that one word of the students' names and emails contains is read from that word's
 // students (`student_terms`, ADR 0026); any other text is searched as before. Both ways must give
@@ -235,5 +235,43 @@ describe('GET /students?search: the words of names and emails', () => {
     const sorted = (list: { term: string; id: number }[]) =>
       list.map((r) => `${r.term} ${Number(r.id)}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     assert.deepEqual(sorted(held.rows), sorted(words));
+  });
+});
+
+describe('migration 0034: the pairs of the students there are', () => {
+  test('are made as the triggers make them, whatever the database held', async () => {
+    const platform = await createTestPlatform();
+    try {
+      const make = fixtures(platform);
+      const course = await make.course();
+      const people = [
+        ['Ana María López', 'ana.maria.1@learners.test'],
+        ['ZOË  Müller', 'zoe.2@learners.test'],
+        ['J. R. R. Tolkien', 'jrr.3@learners.test'],
+        ['Agent 007 Bond', 'agent.4@learners.test'],
+        ['Single', 'single.5@learners.test'],
+      ];
+      for (const [name, email] of people) await make.student({ name: name as string, email: email as string }, { courseId: course.id });
+      await make.user({ name: 'Staff Person', email: 'staff.6@staff.test', is_admin: true });
+      const { db, dialect } = platform.database;
+      const pairsHeld = async () =>
+        (
+          await sql<{ term: string; id: number }>`select term, id from student_terms where term like ${'% %'} order by term, id`.execute(db)
+        ).rows.map((r) => `${r.term} #${Number(r.id)}`);
+      const made = await pairsHeld();
+      // As before the upgrade: no pairs at all. Then the upgrade's step.
+      await sql`delete from student_terms where term like ${'% %'}`.execute(db);
+      await sql`delete from student_pairs`.execute(db);
+      await addForEveryStudent(db, dialect, addPairs);
+      assert.deepEqual(await pairsHeld(), made);
+      assert.deepEqual(
+        made.map((r) => r.replace(/ #\d+$/, '')),
+        ['007 bond', 'agent 007', 'ana maría', 'j. r.', 'maría lópez', 'r. r.', 'r. tolkien'],
+      );
+      const vocabulary = await db.selectFrom('student_pairs').select(['first', 'second']).orderBy('second').orderBy('first').execute();
+      assert.equal(vocabulary.length, 7);
+    } finally {
+      await platform.close();
+    }
   });
 });

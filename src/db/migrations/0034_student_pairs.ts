@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../database.ts';
-import { addPairs, addTerms, createTermTriggers } from '../student-terms.ts';
+import { addForEveryStudent, addPairs, addTerms, createTermTriggers } from '../student-terms.ts';
 
 // The students' pairs of neighbouring words (src/db/student-terms.ts, ADR 0026): a text with one
 // space (`amelia smith`, half of what registrars type for a person) lies across two words, so its
@@ -18,7 +18,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addPrimaryKeyConstraint('student_pairs_pk', ['second', 'first'])
     .$call((t) => (dialect === 'sqlite' ? t.modifyEnd(sql`without rowid`) : t))
     .execute();
-  for (const statement of addPairs(dialect, 'users')) await statement.execute(db);
+  await addForEveryStudent(db, dialect, addPairs);
   // A term's rows were a word's thousands; most are now a pair's hundreds. PostgreSQL planned the
   // pairs' pages with the old estimate (parallel workers for 170 rows: 450 ms instead of 3 ms).
   if (dialect === 'postgres') await sql`analyze student_terms`.execute(db);
