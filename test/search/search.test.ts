@@ -291,6 +291,18 @@ describe('GET /search', () => {
     const fifty = (await search(t, '&limit=50')).courses;
     assert.deepEqual([fifty?.total, fifty?.items.length], [12, 12]);
     assert.deepEqual([(await search(t, '&limit=1')).courses?.items.length], [1]);
+    // Every limit gives the first `limit` of the same order, and the same total (a statement built
+    // for a larger page serves it).
+    const all = created.map((course) => course.id);
+    for (const limit of [1, 3, 4, 6, 7, 11, 12, 13, 21]) {
+      const courses = (await search(t, `&limit=${limit}`)).courses;
+      assert.equal(courses?.total, 12, `limit ${limit}`);
+      assert.deepEqual(
+        courses?.items.map((hit) => hit.id),
+        all.slice(0, limit),
+        `limit ${limit}`,
+      );
+    }
   });
 
   test('a change is searchable as soon as it is written, and a renamed record no longer by its old name', async () => {
