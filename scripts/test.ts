@@ -61,6 +61,12 @@ function runningFiles(pid: number): string[] {
 }
 
 /**
+ * A test that runs past this is failed as hung. Not a speed check: under CI, with both suites and
+ * Chromium side by side on 2 cores, tests took up to 116 s against the 120 s this was.
+ */
+const TEST_TIMEOUT_MS = 600_000;
+
+/**
  * Runs one suite in its own process group, printing its lines as they come (prefixed by the suite's
  * name), so that a run cut short still shows how far it went. A suite past SUITE_TIMEOUT_S (a file
  * that left a handle open and so never exits, say) is killed and failed, naming the files it was
@@ -72,7 +78,14 @@ function run(suite: Suite): Promise<{ suite: Suite; code: number; output: string
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [`--import=${tsxLoader}`, '--test', '--test-concurrency=2', '--test-timeout=120000', '--test-reporter=spec', ...suite.files],
+      [
+        `--import=${tsxLoader}`,
+        '--test',
+        '--test-concurrency=2',
+        `--test-timeout=${TEST_TIMEOUT_MS}`,
+        '--test-reporter=spec',
+        ...suite.files,
+      ],
       { env: { NODE_COMPILE_CACHE: compileCache, ...process.env, ...suite.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     let output = '';

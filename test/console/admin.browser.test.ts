@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { operatorContext } from '../../src/platform/context.ts';
 import { addDays, localDate } from '../../src/platform/time.ts';
 import { checkPage } from '../support/axe.ts';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.ts';
+import { BROWSER_JOURNEY_MS, launchChromium, skipWithoutChromium } from '../support/chromium.ts';
 import { STAFF_PASSWORD, signedInStaff } from '../support/console.ts';
 import { fixtures, unique } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/platform.ts';
@@ -65,7 +65,7 @@ describe('the console’s administration in a browser', { skip: skipWithoutChrom
   });
 
   // Under load each axe pass takes seconds: each part of the journey is a test of its own, in turn, on one page.
-  const slow = { timeout: 240_000 };
+  const slow = { timeout: BROWSER_JOURNEY_MS };
   let user: { id: number; name: string; email: string };
 
   test('an administrator signs in to the home, then invites a staff member; every page passes axe', slow, async () => {

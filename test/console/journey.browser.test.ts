@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { operatorContext } from '../../src/platform/context.ts';
 import type { Worker } from '../../src/platform/jobs/worker.ts';
 import type { Role } from '../../src/platform/permissions.ts';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.ts';
+import { BROWSER_JOURNEY_MS, launchChromium, skipWithoutChromium } from '../support/chromium.ts';
 import { STAFF_PASSWORD } from '../support/console.ts';
 import { eventually } from '../support/eventually.ts';
 import { fixtures, unique } from '../support/fixtures.ts';
@@ -72,7 +72,9 @@ describe('the console’s journey across roles', { skip: skipWithoutChromium }, 
     await worker?.stop(2000);
   });
 
-  test('coordinator → approver → coordinator → registrar, with a webhook and a valid certificate', { timeout: 240_000 }, async () => {
+  test('coordinator → approver → coordinator → registrar, with a webhook and a valid certificate', {
+    timeout: BROWSER_JOURNEY_MS,
+  }, async () => {
     // Started in the test: a receiver closes when the test that started it ends.
     receiver = await startReceiver();
     await app.services.webhooks.create(operatorContext(app.platform), { url: `${receiver.url}/academy` });

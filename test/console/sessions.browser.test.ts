@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { operatorContext } from '../../src/platform/context.ts';
 import { checkPage } from '../support/axe.ts';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.ts';
+import { BROWSER_JOURNEY_MS, launchChromium, skipWithoutChromium } from '../support/chromium.ts';
 import { STAFF_PASSWORD, signedInStaff } from '../support/console.ts';
 import { fixtures, unique } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/platform.ts';
@@ -58,7 +58,9 @@ describe('the session and enrolment pages in a browser', { skip: skipWithoutChro
     await browser?.close();
   });
 
-  test('an administrator creates a session, enrols, cancels and completes; every page passes axe', { timeout: 240_000 }, async () => {
+  test('an administrator creates a session, enrols, cancels and completes; every page passes axe', {
+    timeout: BROWSER_JOURNEY_MS,
+  }, async () => {
     const { user } = await signedInStaff(app, ['administrator'], unique('Administrator'));
     await page.goto(`${origin}/console/courses/${slug}/sessions`);
     await page.waitForURL(/\/console\/sign-in\?next=/);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { checkPage } from '../support/axe.ts';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.ts';
+import { BROWSER_JOURNEY_MS, launchChromium, skipWithoutChromium } from '../support/chromium.ts';
 import { STAFF_PASSWORD, signedInStaff } from '../support/console.ts';
 import { fixtures, unique } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/platform.ts';
@@ -62,7 +62,7 @@ describe('the students’ pages in a browser', { skip: skipWithoutChromium }, ()
   });
 
   test('a registrar finds and creates students, imports a file chosen by keyboard, issues and revokes a certificate; every page passes axe', {
-    timeout: 240_000,
+    timeout: BROWSER_JOURNEY_MS,
   }, async () => {
     const { user } = await signedInStaff(app, ['registrar'], unique('Registrar'));
     await page.goto(`${origin}/console/students`);

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { operatorContext, systemContext } from '../../src/platform/context.ts';
 import { checkPage } from '../support/axe.ts';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.ts';
+import { BROWSER_JOURNEY_MS, launchChromium, skipWithoutChromium } from '../support/chromium.ts';
 import { STAFF_PASSWORD, signedInStaff } from '../support/console.ts';
 import { unique } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/platform.ts';
@@ -82,7 +82,7 @@ describe('the console’s approvals, documents and reports in a browser', { skip
   });
 
   test('an administrator decides a review, uploads a document, requests a report; every page passes axe', {
-    timeout: 240_000,
+    timeout: BROWSER_JOURNEY_MS,
   }, async () => {
     const { user } = await signedInStaff(app, ['administrator'], unique('Administrator'));
     await page.goto(`${origin}/console/approvals`);

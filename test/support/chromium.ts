@@ -10,6 +10,13 @@ const available = process.env.TEST_CHROMIUM !== '0' && existsSync(executablePath
 export const skipWithoutChromium: string | false =
   !available && !ci ? `Chromium not available at ${executablePath} (install Debian's chromium or set CHROMIUM_PATH)` : false;
 
+/**
+ * The time a browser journey may take. Not a speed check (those are the benchmarks'): a journey of
+ * a dozen pages, each checked with axe, took 66–300 s when CI ran both databases' suites side by side
+ * with Chromium on a 2-core machine, and 240 s failed one. A hang still ends within the suite's limit.
+ */
+export const BROWSER_JOURNEY_MS = 900_000;
+
 /** A headless Chromium that talks to nothing but the pages under test; `extraArgs` e.g. a host-name mapping. */
 export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
