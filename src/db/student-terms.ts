@@ -43,8 +43,9 @@ export function termIndexes(dialect: Dialect): string[] {
 }
 
 /**
- * Whose terms a statement adds: a trigger's `new` (`old`), every row of `users`, or (SQLite, the
- * scale seed) every row of `term_texts`, the students with their texts lowercased once (`remakeTerms`).
+ * Whose terms a statement adds: a trigger's `new` (`old`), every row of `users`, or (SQLite: the
+ * scale seed, the upgrade that adds pairs) every row of `term_texts`, the students with their texts
+ * lowercased once (`addForEveryStudent`).
  */
 type Row = 'new' | 'old' | 'users' | typeof TEXTS;
 
@@ -52,7 +53,8 @@ type Row = 'new' | 'old' | 'users' | typeof TEXTS;
  * SQLite's `lower` is this application's JavaScript function (Unicode case folding): over a million
  * students each call's string lived until its statement ended, so every such statement grew V8's
  * heap by about 70 MiB until a full collection (the seed's peak went from 551 to 894 MiB with the
- * pairs' four statements). The seed lowercases each student's texts once, into this temporary table.
+ * pairs' four statements). The seed and migration 0034 lowercase each student's texts once, into this
+ * temporary table.
  */
 const TEXTS = 'term_texts';
 
