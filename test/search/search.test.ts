@@ -241,7 +241,6 @@ describe('GET /search', () => {
       await served.http.ready();
       for (let wait = 0; estimatedRows('users', 'learners') === null && wait < 200; wait++) await new Promise((r) => setTimeout(r, 25));
       assert.notEqual(estimatedRows('users', 'learners'), null, 'the users were sampled');
-      assert.notEqual(estimatedRows('courses', 'course'), null, 'and the other tables searched');
     } finally {
       await served.http.close();
     }
