@@ -32,6 +32,16 @@ describe('scheduled tasks API', () => {
   after(() => worker.stop(2000));
 
   const get = (url: string, token = reader) => app.http.inject({ method: 'GET', url, headers: bearer(token) });
+  /** An enabled task of `taskType` (one this version may have no work for), never due by its schedule. */
+  const taskOfType = async (taskType: string, name: string, description: string): Promise<number> => {
+    const now = new Date().toISOString();
+    const { id } = await app.platform.database.db
+      .insertInto('scheduled_tasks')
+      .values({ task_type: taskType, name, description, cron: '0 0 1 1 *', enabled: true, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  };
   const run = (id: number | string, token = writer) =>
     app.http.inject({ method: 'POST', url: `/api/v1/tasks/${id}/run`, headers: bearer(token) });
 
@@ -234,21 +244,8 @@ describe('scheduled tasks API', () => {
 
   test('a failing task records the failure on the run and the task, and its job fails once, without retries', async () => {
     const db = app.platform.database.db;
-    const now = new Date().toISOString();
     // A task row whose type this version has no work for: the run fails, like any task function that throws.
-    const { id } = await db
-      .insertInto('scheduled_tasks')
-      .values({
-        task_type: 'legacy.removed',
-        name: 'Removed task',
-        description: 'A task type from another version.',
-        cron: '0 0 1 1 *',
-        enabled: true,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await taskOfType('legacy.removed', 'Removed task', 'A task type from another version.');
     const res = await run(id);
     assert.equal(res.statusCode, 202);
     const task = await eventually(
@@ -273,20 +270,7 @@ describe('scheduled tasks API', () => {
 
   test('a run whose database connection was cut is attempted again, not recorded as a failure of the task', async () => {
     const db = app.platform.database.db;
-    const now = new Date().toISOString();
-    const { id: taskId } = await db
-      .insertInto('scheduled_tasks')
-      .values({
-        task_type: 'test.cut',
-        name: 'Cut task',
-        description: 'Its work loses its database connection once.',
-        cron: '0 0 1 1 *',
-        enabled: true,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const taskId = await taskOfType('test.cut', 'Cut task', 'Its work loses its database connection once.');
     const { id: runId } = await fixtures(app.platform).taskRun({ task_id: taskId });
     let calls = 0;
     const handler = taskJobs(app.platform, app.services, {
