@@ -161,10 +161,12 @@ export function addPairs(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
     row === TEXTS
       ? [sql`${r}.lname`, sql`${r}.llocal`]
       : [sql`lower(${r}.name)`, sql`lower(substr(${r}.email, 1, instr(${r}.email, '@') - 1))`];
+  // Over every student, only the texts with a space are cut (no email's local part has one).
+  const spaced = (text: RawBuilder<unknown>) => (isBulk(row) ? sql`and instr(${text}, ' ') > 0` : sql``);
   return texts.flatMap((text) => [
     sql`insert or ignore into student_terms (term, id, email_verified, name, email, created_at, updated_at)
-      select a.value || ' ' || b.value, ${columns} from ${users}${sqlitePairs(text)} where ${STUDENT(row)} ${ordered}`,
-    sql`insert or ignore into student_pairs (second, first) select b.value, a.value from ${users}${sqlitePairs(text)} where ${STUDENT(row)}`,
+      select a.value || ' ' || b.value, ${columns} from ${users}${sqlitePairs(text)} where ${STUDENT(row)} ${spaced(text)} ${ordered}`,
+    sql`insert or ignore into student_pairs (second, first) select b.value, a.value from ${users}${sqlitePairs(text)} where ${STUDENT(row)} ${spaced(text)}`,
   ]);
 }
 
