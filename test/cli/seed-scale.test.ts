@@ -82,6 +82,9 @@ const INVARIANTS: Record<string, string> = {
          + (select count(*) from users u where u.is_student and not u.is_admin and u.name like '% %'
             and not exists (select 1 from student_terms t where t.id = u.id and t.term like '% %'))
       as n`,
+  'applications are written student by student, each one’s in the order of its courses (their key ascends with their id)': `
+    select count(*) as n from course_applications a join course_applications b on b.id = a.id + 1
+    where b.user_id < a.user_id or (b.user_id = a.user_id and b.course_id <= a.course_id)`,
   'nothing happened before what it depends on': `
     select (select count(*) from enrolments e join users u on u.id = e.user_id where e.created_at < u.created_at)
          + (select count(*) from course_applications a join courses c on c.id = a.course_id where a.created_at < c.created_at)
@@ -268,6 +271,11 @@ describe('academy seed --scale N', () => {
     const seeded = await runCli(['seed', '--scale', '0.002'], fresh);
     assert.equal(seeded.code, 0, seeded.stderr);
     assert.match(seeded.stderr, /\[#{20}\] 100%/);
+    // After the rows, each step of putting the schema back, the last one the statistics.
+    assert.match(seeded.stderr, /100% {2}index \w+ \(step 1 of \d+\)/);
+    assert.match(seeded.stderr, /100% {2}words of the students \(step \d+ of \d+\)/);
+    const [, last, steps] = /100% {2}statistics \(step (\d+) of (\d+)\)/.exec(seeded.stderr) ?? [];
+    assert.ok(last !== undefined && last === steps, 'the statistics are the last step');
     assert.match(seeded.stdout, /^Loaded scale 0\.002 in [\d.]+ s: 200 students, 5 courses, 12 sessions/);
   });
 

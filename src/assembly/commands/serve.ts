@@ -175,13 +175,18 @@ async function seedScaleCommand(platform: Platform, out: Output, text: string): 
   const started = performance.now();
   let shown = -1;
   const summary = await seedScale(platform, scale, {
-    onProgress: ({ percent, table, written, total }) => {
-      // A line every 5%, so that a log file gets a readable bar too.
-      if (percent < shown + 5 && percent < 100) return;
+    onProgress: (progress) => {
+      const { percent } = progress;
+      // A line every 5%, so that a log file gets a readable bar too; then one per step after the rows.
+      if (percent < shown + 5 && percent < 100 && !('step' in progress)) return;
       shown = percent;
       const bar = '#'.repeat(Math.floor(percent / 5)).padEnd(20, '.');
       const seconds = ((performance.now() - started) / 1000).toFixed(0);
-      out.progress(`[${bar}] ${String(percent).padStart(3)}%  ${table} ${written}/${total}  ${seconds} s`);
+      const what =
+        'step' in progress
+          ? `${progress.step} (step ${progress.done + 1} of ${progress.steps})`
+          : `${progress.table} ${progress.written}/${progress.total}`;
+      out.progress(`[${bar}] ${String(percent).padStart(3)}%  ${what}  ${seconds} s`);
     },
   });
   out.result(

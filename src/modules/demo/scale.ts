@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Insertable } from 'kysely';
 import { openDatabase } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -7,7 +9,14 @@ import { certificateNumber } from '../certificates/service.ts';
 import type { CourseState } from '../courses/schemas.ts';
 import type { SessionState } from '../sessions/schemas.ts';
 import { createRandom, type Random } from './random.ts';
-import { type BulkInsert, type BulkRepository, type BulkTable, createBulkRepository, createDemoRepository } from './repository.ts';
+import {
+  type BulkInsert,
+  type BulkRepository,
+  type BulkTable,
+  createBulkRepository,
+  createDemoRepository,
+  type LoadStep,
+} from './repository.ts';
 
 /**
  * `academy seed --scale N`: a large academy for benchmarks, planned in compact arrays and streamed
@@ -23,7 +32,7 @@ import { type BulkInsert, type BulkRepository, type BulkTable, createBulkReposit
  */
 
 /** Bumped whenever the data a given N produces changes (the benchmark cache compares it). */
-export const SCALE_SEED_VERSION = 2;
+export const SCALE_SEED_VERSION = 3;
 
 /** What N = 1 produces (about; enrolments and certificates follow from the capacities drawn). */
 export const PER_SCALE = {
@@ -295,12 +304,15 @@ export interface ScaleSummary {
   seconds: number;
 }
 
-export interface ScaleProgress {
-  /** The table being written, or `staff` for the staff users (written to `users` after the students). */
-  table: BulkTable | 'staff';
-  written: number;
-  total: number;
-}
+/** Rows written so far into a table, or, after the rows, the step that starts (its indexes put back, its statistics). */
+export type ScaleProgress =
+  | {
+      /** The table being written, or `staff` for the staff users (written to `users` after the students). */
+      table: BulkTable | 'staff';
+      written: number;
+      total: number;
+    }
+  | LoadStep;
 
 export class ScaleRefusedError extends Error {}
 
@@ -386,9 +398,9 @@ interface EnrolmentRows {
 }
 
 /**
- * The applications, in the order they were made (their ids follow it): an enrolment's student applied
- * to its course two days before enrolling, once however often they enrolled in it (at the earliest);
- * then each student who never enrolled applied to one course.
+ * The applications: an enrolment's student applied to its course two days before enrolling, once
+ * however often they enrolled in it (at the earliest); each student who never enrolled applied to one
+ * course. They are written student by student (`studentsApplications`).
  */
 interface ApplicationRows {
   count: number;
@@ -800,16 +812,59 @@ const iso = (() => {
 const isoOrNull = (moment: number) => (moment ? iso(moment) : null);
 const dateOf = (today: number, days: number) => new Date(today + days * DAY).toISOString().slice(0, 10);
 
+/** Rows written between two full garbage collections (`collectGarbage`). */
+const ROWS_PER_COLLECTION = 500_000;
+
+/**
+ * A full garbage collection, asked for. V8 collects its old generation when it reaches a limit it
+ * sets at about three times what was live at the last collection, and the load's garbage (each
+ * statement's rows, a little of which outlives the young generation) filled it: the heap reached
+ * 195 MiB where 54 MiB were live, and the seed at scale 10 peaked at 508 MiB; collected every
+ * ROWS_PER_COLLECTION rows, 443 MiB (docs/performance.md). V8's `gc` is reached as Jest's leak
+ * detector does, by exposing it at run time; the seed is the only caller.
+ */
+function garbageCollector(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  try {
+    return runInNewContext('gc') as () => void;
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc');
+  }
+}
+
 /** Writes a plan into an empty catalogue, table after table, row after row (nothing is held but the plan). */
 async function write(bulk: BulkRepository, plan: ScalePlan, onProgress: (progress: ScaleProgress) => void) {
   const ids = await bulk.maxIds();
-  await bulk.load(async (insert) => {
-    await writeTables(insert, ids, plan, onProgress);
-    // The plan's arrays (about 110 MB at scale 10) are freed before the indexes are built again,
-    // which is when the load needs the most memory: the arrays' memory goes back at once, where
-    // dropping the references would wait for a collection that a process busy in SQLite never runs.
-    release(plan);
-  });
+  const collect = garbageCollector();
+  let collected = 0;
+  const written = new Map<BulkTable | 'staff', number>();
+  const progress = (report: ScaleProgress) => {
+    if (!('step' in report)) {
+      written.set(report.table, report.written);
+      const rows = [...written.values()].reduce((sum, n) => sum + n, 0);
+      if (rows - collected >= ROWS_PER_COLLECTION) {
+        collected = rows;
+        collect();
+      }
+    }
+    onProgress(report);
+  };
+  // The statistics are the last step, after the load's own.
+  let steps = 1;
+  await bulk.load(
+    async (insert) => {
+      await writeTables(insert, ids, plan, progress);
+      // The plan's arrays (about 110 MB at scale 10) are freed before the indexes are built again,
+      // which is when the load needs the most memory: the arrays' memory goes back at once, where
+      // dropping the references would wait for a collection that a process busy in SQLite never runs.
+      release(plan);
+    },
+    (step) => {
+      steps = step.steps + 1;
+      onProgress({ ...step, steps });
+    },
+  );
+  onProgress({ step: 'statistics', done: steps - 1, steps });
   await bulk.finish();
 }
 
@@ -1005,30 +1060,7 @@ async function writeTables(
   await table(
     'course_applications',
     applications.count,
-    (function* () {
-      let id = ids.course_applications;
-      const application = (student: number, course: number, moment: number) => ({
-        id: ++id,
-        user_id: userId(student),
-        course_id: courseId(course),
-        source: 'import',
-        created_at: iso(moment),
-        updated_at: iso(moment),
-      });
-      for (let e = 0; e < enrolments.count; e++) {
-        if (applications.first[e]) {
-          yield application(
-            enrolments.user[e] as number,
-            sessionOf(e).course,
-            applications.earlier.get(e) ?? (enrolments.created[e] as number) - 2 * DAY,
-          );
-        }
-      }
-      for (let student = 0; student < plan.studentCount; student++) {
-        const course = applications.unenrolled[student] as number;
-        if (course >= 0) yield application(student, course, applications.latest[student] as number);
-      }
-    })(),
+    studentsApplications(plan, (student) => userId(student), courseId, ids.course_applications),
   );
   // Staff after the students, so that a student's id does not depend on the number of staff.
   await table(
@@ -1055,6 +1087,57 @@ async function writeTables(
     })(),
     'staff',
   );
+}
+
+/**
+ * The applications, as an import writes them: student after student, each student's in the order of
+ * their courses. Their ids follow that order, and so does their key `(user_id, course_id)`: SQLite
+ * appends to its unique index instead of inserting at random into five million entries (54 s of the
+ * load at scale 10 in enrolment order, 8 s so). Each student's applications are gathered by a
+ * counting sort of the enrolments that stand for one (`first`), freed once written.
+ */
+function* studentsApplications(
+  plan: ScalePlan,
+  userId: (student: number) => number,
+  courseId: (course: number) => number,
+  lastId: number,
+): Generator<Insertable<DB['course_applications']>> {
+  const { enrolments, applications, sessions } = plan;
+  const starts = new Int32Array(plan.studentCount + 1);
+  for (let e = 0; e < enrolments.count; e++) if (applications.first[e]) (starts[(enrolments.user[e] as number) + 1] as number)++;
+  for (let student = 0; student < plan.studentCount; student++)
+    starts[student + 1] = (starts[student + 1] as number) + (starts[student] as number);
+  const byStudent = new Int32Array(starts[plan.studentCount] as number);
+  const filled = starts.slice(0, plan.studentCount);
+  for (let e = 0; e < enrolments.count; e++) if (applications.first[e]) byStudent[(filled[enrolments.user[e] as number] as number)++] = e;
+  (filled.buffer as ArrayBuffer).transfer(0);
+  let id = lastId;
+  /** A student's applications: [course, moment] pairs. */
+  const courses: [number, number][] = [];
+  for (let student = 0; student < plan.studentCount; student++) {
+    courses.length = 0;
+    for (let i = starts[student] as number; i < (starts[student + 1] as number); i++) {
+      const e = byStudent[i] as number;
+      courses.push([
+        (sessions[enrolments.session[e] as number] as SessionPlan).course,
+        applications.earlier.get(e) ?? (enrolments.created[e] as number) - 2 * DAY,
+      ]);
+    }
+    const unenrolled = applications.unenrolled[student] as number;
+    if (unenrolled >= 0) courses.push([unenrolled, applications.latest[student] as number]);
+    courses.sort((a, b) => a[0] - b[0]);
+    for (const [course, moment] of courses) {
+      yield {
+        id: ++id,
+        user_id: userId(student),
+        course_id: courseId(course),
+        source: 'import',
+        created_at: iso(moment),
+        updated_at: iso(moment),
+      };
+    }
+  }
+  for (const array of [starts, byStudent]) (array.buffer as ArrayBuffer).transfer(0);
 }
 
 /**
@@ -1085,8 +1168,12 @@ export async function seedScale(
   const database = own ?? platform.database;
   const started = performance.now();
   try {
-    const done = new Map<ScaleProgress['table'], number>();
+    const done = new Map<BulkTable | 'staff', number>();
     await write(createBulkRepository(database.db, database.dialect), plan, (progress) => {
+      if ('step' in progress) {
+        options.onProgress?.({ ...progress, percent: 100 });
+        return;
+      }
       done.set(progress.table, progress.written);
       const written = [...done.values()].reduce((sum, n) => sum + n, 0);
       options.onProgress?.({ ...progress, percent: Math.floor((100 * written) / total) });
