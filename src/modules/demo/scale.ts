@@ -813,7 +813,7 @@ const isoOrNull = (moment: number) => (moment ? iso(moment) : null);
 const dateOf = (today: number, days: number) => new Date(today + days * DAY).toISOString().slice(0, 10);
 
 /** Rows written between two full garbage collections (`collectGarbage`). */
-const ROWS_PER_COLLECTION = 500_000;
+const ROWS_PER_COLLECTION = 1_000_000;
 
 /**
  * A full garbage collection, asked for. V8 collects its old generation when it reaches a limit it
