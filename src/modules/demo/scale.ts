@@ -812,7 +812,7 @@ const iso = (() => {
 const isoOrNull = (moment: number) => (moment ? iso(moment) : null);
 const dateOf = (today: number, days: number) => new Date(today + days * DAY).toISOString().slice(0, 10);
 
-/** Rows written between two full garbage collections (`collectGarbage`). */
+/** Rows written between two full garbage collections (`garbageCollector`): each costs a few hundred milliseconds. */
 const ROWS_PER_COLLECTION = 1_000_000;
 
 /**
@@ -820,8 +820,9 @@ const ROWS_PER_COLLECTION = 1_000_000;
  * sets at about three times what was live at the last collection, and the load's garbage (each
  * statement's rows, a little of which outlives the young generation) filled it: the heap reached
  * 195 MiB where 54 MiB were live, and the seed at scale 10 peaked at 508 MiB; collected every
- * ROWS_PER_COLLECTION rows, 443 MiB (docs/performance.md). V8's `gc` is reached as Jest's leak
- * detector does, by exposing it at run time; the seed is the only caller.
+ * million rows, 471 MiB (every 500,000: 429–443 MiB, twice the collections; docs/performance.md).
+ * V8's `gc` is reached as Jest's leak detector does, by exposing it at run time; the seed is the
+ * only caller.
  */
 function garbageCollector(): () => void {
   v8.setFlagsFromString('--expose-gc');
