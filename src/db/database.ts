@@ -1,5 +1,8 @@
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import { hookedDialect } from './commit-hooks.ts';
 import { type HeldSnapshot, holdPostgresSnapshot, holdSqliteSnapshot } from './held-snapshot.ts';
 import type { DB } from './schema.ts';
@@ -197,6 +200,34 @@ export function openDatabase(
     poolStats: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await Promise.all([db.destroy(), planned?.destroy()]);
+    },
+  };
+}
+
+/** Runs `statement` (`copy … from stdin`) with `chunks` as its input, on the connection it belongs to. */
+export type CopyFrom = (statement: string, chunks: Iterable<string> | AsyncIterable<string>) => Promise<void>;
+
+/**
+ * PostgreSQL: one connection of its own, as a Kysely instance and `copyFrom` on that same connection,
+ * so that a `COPY … FROM STDIN` runs within the transaction the instance began (bulk loads: the
+ * scale seed). No timeouts: a load runs for minutes.
+ */
+export async function openCopyingConnection(url: string): Promise<{ db: Kysely<DB>; copyFrom: CopyFrom; close(): Promise<void> }> {
+  const client = new NamingClient({ connectionString: url });
+  client.on('error', () => {});
+  await client.connect();
+  // The one client, lent to Kysely as often as it asks (it runs one query at a time on it).
+  const lent = Object.assign(client, { release: () => {} }) as unknown as PostgresPoolClient;
+  const pool: PostgresPool = { connect: async () => lent, end: async () => {}, options: {} };
+  const db = new Kysely<DB>({ dialect: hookedDialect(new PostgresDialect({ pool })) });
+  return {
+    db,
+    copyFrom: async (statement, chunks) => {
+      await pipeline(Readable.from(chunks), client.query(copyFromStdin(statement)));
+    },
+    async close() {
+      await db.destroy();
+      await client.end();
     },
   };
 }

@@ -4,7 +4,9 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { assemble } from '../../src/assembly/modules.ts';
 import { loadConfig } from '../../src/config.ts';
+import { openCopyingConnection } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { createBulkRepository } from '../../src/modules/demo/repository.ts';
 import { type ScaleSummary, seedScale } from '../../src/modules/demo/scale.ts';
 import { fixedClock } from '../../src/platform/clock.ts';
 import type { Platform } from '../../src/platform/platform.ts';
@@ -305,5 +307,49 @@ describe('academy seed --scale N', () => {
     const [first, second] = [await snapshot(), await snapshot()];
     assert.ok(first.enrolments.length > 1000);
     assert.deepEqual(first, second);
+  });
+
+  test('writes text as it is, whatever it holds: tabs, newlines, backslashes, quotes, nulls (PostgreSQL copies it)', async () => {
+    const p = await createTestPlatform();
+    platforms.push(p);
+    await migrate(p.database);
+    const connection = p.database.dialect === 'postgres' ? await openCopyingConnection(p.database.url) : null;
+    try {
+      const bulk = connection
+        ? createBulkRepository(connection.db, 'postgres', connection.copyFrom)
+        : createBulkRepository(p.database.db, p.database.dialect);
+      const names = ['tab\there', 'line\nbreak\r\nend', 'back\\slash \\N \\t', 'O\'Brien "quoted"', 'Zoë Müller 😀', '\\'];
+      const at = '2027-05-04T08:15:00.000Z';
+      await bulk.load(async (insert) => {
+        await insert(
+          'users',
+          names.map((name, i) => ({
+            id: i + 1,
+            name,
+            email: `user${i}@example.com`,
+            status: 'active',
+            is_admin: i % 2 === 0,
+            is_student: i % 2 === 1,
+            permissions: '[]',
+            email_verified: i % 3 === 0,
+            job_title: i % 2 === 0 ? null : '\\N',
+            created_at: at,
+            updated_at: at,
+          })),
+          () => {},
+        );
+      });
+      const rows = await p.database.db
+        .selectFrom('users')
+        .select(['name', 'job_title', 'is_admin', 'email_verified'])
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => ({ ...r, is_admin: Boolean(r.is_admin), email_verified: Boolean(r.email_verified) })),
+        names.map((name, i) => ({ name, job_title: i % 2 === 0 ? null : '\\N', is_admin: i % 2 === 0, email_verified: i % 3 === 0 })),
+      );
+    } finally {
+      await connection?.close();
+    }
   });
 });

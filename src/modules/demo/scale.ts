@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Insertable } from 'kysely';
-import { openDatabase } from '../../db/database.ts';
+import { openCopyingConnection } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { certificateNumber } from '../certificates/service.ts';
@@ -1143,7 +1143,8 @@ function* studentsApplications(
 
 /**
  * Loads the data set of `scale` into a database without users or a catalogue (ScaleRefusedError
- * otherwise). On PostgreSQL it writes over a connection of its own, free of the request timeouts.
+ * otherwise). On PostgreSQL it writes over a connection of its own, free of the request timeouts,
+ * which also copies the rows (`openCopyingConnection`).
  */
 export async function seedScale(
   platform: Platform,
@@ -1165,12 +1166,14 @@ export async function seedScale(
     summary.enrolments +
     summary.certificates +
     summary.applications;
-  const own = platform.database.dialect === 'postgres' ? openDatabase(platform.database.url, { poolSize: 1 }) : null;
-  const database = own ?? platform.database;
+  const own = platform.database.dialect === 'postgres' ? await openCopyingConnection(platform.database.url) : null;
   const started = performance.now();
   try {
     const done = new Map<BulkTable | 'staff', number>();
-    await write(createBulkRepository(database.db, database.dialect), plan, (progress) => {
+    const bulk = own
+      ? createBulkRepository(own.db, 'postgres', own.copyFrom)
+      : createBulkRepository(platform.database.db, platform.database.dialect);
+    await write(bulk, plan, (progress) => {
       if ('step' in progress) {
         options.onProgress?.({ ...progress, percent: 100 });
         return;
