@@ -35,7 +35,7 @@ const SQLITE_TRANSACTION_ROWS = 500_000;
 
 type Row = Readonly<Record<string, unknown>>;
 
-/** One statement's worth of rows, in the shape its dialect binds them. */
+/** SQLite: one statement's worth of rows, bound as its parameters. */
 interface Batch {
   readonly size: number;
   readonly full: boolean;
@@ -72,14 +72,17 @@ function sqliteBatch(table: BulkTable, columns: readonly string[]): Batch {
   };
 }
 
-/** PostgreSQL: rows per piece of a COPY's input (a few hundred kilobytes of text). */
+/**
+ * PostgreSQL: rows per piece of a COPY's input (about 28 KiB of enrolments): with pieces of 1,000
+ * rows the process kept up to 100 MiB more of the buffers they became (docs/performance.md).
+ */
 const COPY_ROWS = 200;
 
 /** What COPY's text format escapes in a value: the backslash and the separators of fields and rows. */
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /** A value as a field of COPY's text format: `\N` for null, `t` and `f` for booleans, text escaped. */
-export function copyField(value: unknown): string {
+function copyField(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
   if (typeof value === 'boolean') return value ? 't' : 'f';
   const text = String(value);
