@@ -1058,11 +1058,7 @@ async function writeTables(
       }
     })(),
   );
-  await table(
-    'course_applications',
-    applications.count,
-    studentsApplications(plan, (student) => userId(student), courseId, ids.course_applications),
-  );
+  await table('course_applications', applications.count, studentsApplications(plan, userId, courseId, ids.course_applications));
   // Staff after the students, so that a student's id does not depend on the number of staff.
   await table(
     'users',
