@@ -239,8 +239,11 @@ describe('GET /search', () => {
     const served = await buildApp({ platform: app.platform, services: app.services }, { warm: true });
     try {
       await served.http.ready();
-      for (let wait = 0; estimatedRows('users', 'learners') === null && wait < 200; wait++) await new Promise((r) => setTimeout(r, 25));
+      // Each table's sample arrives in its own time: waited for until both are there (or 10 s).
+      const sampled = () => estimatedRows('users', 'learners') !== null && estimatedRows('courses', 'course') !== null;
+      for (let wait = 0; !sampled() && wait < 400; wait++) await new Promise((r) => setTimeout(r, 25));
       assert.notEqual(estimatedRows('users', 'learners'), null, 'the users were sampled');
+      assert.notEqual(estimatedRows('courses', 'course'), null, 'and the other tables searched');
     } finally {
       await served.http.close();
     }

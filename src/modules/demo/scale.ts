@@ -836,25 +836,11 @@ function garbageCollector(): () => void {
 /** Writes a plan into an empty catalogue, table after table, row after row (nothing is held but the plan). */
 async function write(bulk: BulkRepository, plan: ScalePlan, onProgress: (progress: ScaleProgress) => void) {
   const ids = await bulk.maxIds();
-  const collect = garbageCollector();
-  let collected = 0;
-  const written = new Map<BulkTable | 'staff', number>();
-  const progress = (report: ScaleProgress) => {
-    if (!('step' in report)) {
-      written.set(report.table, report.written);
-      const rows = [...written.values()].reduce((sum, n) => sum + n, 0);
-      if (rows - collected >= ROWS_PER_COLLECTION) {
-        collected = rows;
-        collect();
-      }
-    }
-    onProgress(report);
-  };
   // The statistics are the last step, after the load's own.
   let steps = 1;
   await bulk.load(
     async (insert) => {
-      await writeTables(insert, ids, plan, progress);
+      await writeTables(insert, ids, plan, onProgress);
       // The plan's arrays (about 110 MB at scale 10) are freed before the indexes are built again,
       // which is when the load needs the most memory: the arrays' memory goes back at once, where
       // dropping the references would wait for a collection that a process busy in SQLite never runs.
@@ -1166,6 +1152,8 @@ export async function seedScale(
   const started = performance.now();
   try {
     const done = new Map<BulkTable | 'staff', number>();
+    const collect = garbageCollector();
+    let collected = 0;
     const bulk = own
       ? createBulkRepository(own.db, 'postgres', own.copyFrom)
       : createBulkRepository(platform.database.db, platform.database.dialect);
@@ -1176,6 +1164,10 @@ export async function seedScale(
       }
       done.set(progress.table, progress.written);
       const written = [...done.values()].reduce((sum, n) => sum + n, 0);
+      if (written - collected >= ROWS_PER_COLLECTION) {
+        collected = written;
+        collect();
+      }
       options.onProgress?.({ ...progress, percent: Math.floor((100 * written) / total) });
     });
   } finally {
