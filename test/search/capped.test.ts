@@ -82,8 +82,10 @@ describe('GET /search: totals counted up to 1,000', () => {
     const named = await make.course({ title: `Masonry ${t}` });
     const namedSession = await make.session({ course_id: named.id });
 
-    // 1,200 users, interleaved by id: 1,100 students carrying the tag, 88 students not, 12 staff with it.
-    const users = Array.from({ length: 1200 }, (_, i) => {
+    // 3,000 users, interleaved by id: 2,730 students carrying the tag, 240 students not, 30 staff with
+    // it. More than 2,500 users hold the tag: the groups that match through users then read their
+    // rows in id order, testing each row's user, instead of collecting every one (FEW_USERS).
+    const users = Array.from({ length: 3000 }, (_, i) => {
       const tagged = i % 12 !== 5 || i % 100 === 5;
       const staff = i % 100 === 5;
       const name = tagged ? `Pupil ${t} ${String(i).padStart(4, '0')}` : `Other ${unique('p')}`;
@@ -143,6 +145,13 @@ describe('GET /search: totals counted up to 1,000', () => {
         updated_at: now,
       }));
     await insertAll(db, 'certificates', certificates);
+    // A student who enrolled and then joined the staff: no longer a student, still the holder of
+    // their enrolment and certificate, which still match by their name.
+    await db
+      .updateTable('users')
+      .set({ is_admin: true })
+      .where('id', '=', students[0] as number)
+      .execute();
   });
 
   test('more than 1,000 matches: total 1000, total_capped, and the first items of them all by id', async () => {
@@ -166,7 +175,8 @@ describe('GET /search: totals counted up to 1,000', () => {
   });
 
   test('fewer matches: the exact total, total_capped false, and the first items by id', async () => {
-    for (const q of [t, `${t} 01`, `u17.${t}`, `masonry ${t}`, `cert-${t}`]) {
+    // `${t} 0000`: the student who joined the staff, through their enrolments and certificate alone.
+    for (const q of [t, `${t} 01`, `${t} 0000`, `u17.${t}`, `masonry ${t}`, `cert-${t}`]) {
       const defined = definitions(q);
       for (const limit of [1, 10, 50]) {
         const data = await search(q, limit);
