@@ -60,8 +60,13 @@ export interface SearchScope {
   dialect: Dialect;
   /** The rows of `table` (as `alias`) whose search columns contain the text (`textMatch`). */
   match(table: SearchTable, alias?: string): RawBuilder<SqlBool>;
-  /** `column` (a user id) is one of the users whose name or email contains the text, looked up once per search. */
-  user(column: string): RawBuilder<SqlBool>;
+  /**
+   * `column` (the id of a student: a user who has applied, `users.is_student`, whether or not they
+   * joined the staff since) is one of the students whose name or email contains the text, looked up
+   * once per search. Only students enrol, so enrolments and certificates name their holders so; a
+   * user who never applied is never found through it.
+   */
+  student(column: string): RawBuilder<SqlBool>;
 }
 
 /**

@@ -357,6 +357,37 @@ describe('GET /search', () => {
     assert.ok(after?.items.some((hit) => hit.id === instance.id) || (after?.total ?? 0) > 50);
   });
 
+  test('a student whose name holds the text in two words is found once, and their enrolments once each', async () => {
+    const t = tag();
+    const course = await make.course({ title: `Joinery ${unique('c')}` });
+    const session = await make.session({ course_id: course.id });
+    const other = await make.session({ course_id: course.id });
+    // The text lies in two of the students' words, `${t}` and `${t}son`, and both are Ada's.
+    const ada = await make.student({ name: `Ada ${t} ${t}son` });
+    const bob = await make.student({ name: `Bob ${t}son` });
+    const enrolments = [
+      await make.enrolment({ session_id: session.id, user_id: ada.id, completion_outcome: 'passed' }),
+      await make.enrolment({ session_id: other.id, user_id: ada.id }),
+      await make.enrolment({ session_id: session.id, user_id: bob.id }),
+    ];
+    const certificate = await make.certificate({ enrolment_id: (enrolments[0] as { id: number }).id });
+    const results = await search(t, '&limit=50');
+    assert.deepEqual(
+      {
+        students: results.students?.items.map((hit) => hit.id),
+        enrolments: results.enrolments?.items.map((hit) => hit.id),
+        certificates: results.certificates?.items.map((hit) => hit.id),
+        totals: [results.students?.total, results.enrolments?.total, results.certificates?.total],
+      },
+      {
+        students: [ada.id, bob.id],
+        enrolments: enrolments.map((enrolment) => enrolment.id),
+        certificates: [certificate.id],
+        totals: [2, 3, 1],
+      },
+    );
+  });
+
   test('groups that match through users answer alike in the whole search and asked alone', async () => {
     const t = tag();
     const course = await make.course({ title: `Masonry ${t}` });

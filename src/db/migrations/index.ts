@@ -31,6 +31,7 @@ import * as m0031 from './0031_student_marks.ts';
 import * as m0032 from './0032_student_terms.ts';
 import * as m0033 from './0033_staff_search_staff_only.ts';
 import * as m0034 from './0034_student_pairs.ts';
+import * as m0035 from './0035_students_on_staff.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -66,6 +67,7 @@ const steps: Record<string, Step> = {
   '0032_student_terms': m0032,
   '0033_staff_search_staff_only': m0033,
   '0034_student_pairs': m0034,
+  '0035_students_on_staff': m0035,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -9,11 +9,11 @@ export const certificateSearch: SearchGroup = {
   scopes: ['certificates:read', 'students:read'],
   columns: ['certificate_number'],
   order: 'id',
-  matches: ({ db, match, user }) =>
+  matches: ({ db, match, student }) =>
     db
       .selectFrom('certificates')
       .select(['certificates.id', 'certificates.certificate_number'])
-      .where((eb) => eb.or([match('certificates'), user('certificates.user_id')])),
+      .where((eb) => eb.or([match('certificates'), student('certificates.user_id')])),
   details: (page) =>
     page
       .innerJoin('certificates', 'certificates.id', 'page.id')

@@ -13,13 +13,13 @@ export const enrolmentSearch: SearchGroup = {
   scopes: ['enrolments:read', 'students:read', 'courses:read'],
   columns: [],
   order: 'id',
-  matches: ({ db, match, user }) =>
+  matches: ({ db, match, student }) =>
     db
       .selectFrom('enrolments')
       .select('enrolments.id')
       .where((eb) =>
         eb.or([
-          user('enrolments.user_id'),
+          student('enrolments.user_id'),
           eb(
             'enrolments.session_id',
             'in',

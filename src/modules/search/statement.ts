@@ -122,7 +122,7 @@ export interface SearchStatement {
 type Form = 'lookup' | 'test' | 'true' | 'false';
 
 /** A text condition a group's query asked the scope for, in the order asked. */
-type Condition = { kind: 'match'; table: SearchTable; alias: string } | { kind: 'user'; column: string };
+type Condition = { kind: 'match'; table: SearchTable; alias: string } | { kind: 'student'; column: string };
 
 /**
  * One way a group's rows match: `own` (the text of its own rows), `link` (the user whose id is in
@@ -217,40 +217,42 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
   function build(plans: Record<SearchTable, TextMatchPlan>, limit: number, terms: number | null): Statement {
     const usersAlias = 'search_user';
     /**
-     * SQLite: the users that contain the text, when it lies within at most MAX_WORDS of the students'
-     * words or pairs (`terms`: how many, ADR 0026): the students of those terms, a range of
-     * `student_terms`' key each, merged in id order with the staff that contain it (`staff_search`,
-     * read alone in rowid order). Every other user is neither a student nor staff, and only students
-     * enrol (enrolments and certificates are theirs), so the groups that match through users miss
-     * nobody. A row's user is tested by a probe of that key instead of lowercasing its text, and a
-     * full name is not looked up by its trigrams (3.7 ms against 0.01 ms for "arthur svensson").
-     * PostgreSQL keeps its trigram index: the same plan there cost more (ADR 0026).
+     * The users that contain the text, when it lies within at most MAX_WORDS of the students' words
+     * or pairs (`terms`: how many, ADR 0026): the students of those terms, a range of
+     * `student_terms`' key each (SQLite merges them in id order), and the students who joined the
+     * staff since, who left the terms (`users_students_on_staff`, a few users, their text tested).
+     * A group's own users are students; rows found through a student (`student`) are enrolments and
+     * certificates, which only students hold. A row's student is tested by a probe of the terms' key
+     * instead of lowercasing its text (SQLite) or reading its user (PostgreSQL), and no trigram list
+     * is read: "arthur svensson" 3.7 ms through SQLite's trigram index, 0.01 ms through its pair.
      */
-    const byTerms = terms !== null && dialect === 'sqlite';
+    const byTerms = terms !== null;
     const termSlots = Array.from({ length: terms ?? 0 }, (_, i) => slot(`users.term${i}`));
-    const staffByText = (): AnyQuery => {
-      let staff = any
-        .selectFrom('staff_search')
-        .select(sql<number>`staff_search.rowid`.as('id'))
-        .where(sql<SqlBool>`staff_search match ${values('staff').lookup}`);
-      // A text looked up by its parts is checked whole on the columns read through the index.
-      if (plans.staff.recheck) staff = staff.where(matchTest(dialect, 'staff', plans.staff, values('staff'), 'staff_search'));
-      return staff;
+    const studentsOnStaff = (): AnyQuery =>
+      any
+        .selectFrom('users as search_staff')
+        .select('search_staff.id as id')
+        .where(sql<SqlBool>`search_staff.is_student and search_staff.is_admin`)
+        .where(matchTest(dialect, 'users', plans.users, values('users'), 'search_staff'));
+    /** Each term's students; on PostgreSQL, without those of an earlier term (SQLite's `union` drops them as it merges). */
+    const termRanges = (): AnyQuery[] =>
+      termSlots.map((term, i): AnyQuery => {
+        const range = any.selectFrom('student_terms as search_term').select('search_term.id as id').where('search_term.term', '=', term);
+        if (dialect === 'sqlite' || i === 0) return range;
+        return range.where(
+          sql<SqlBool>`not exists (select 1 from student_terms as search_earlier where search_earlier.term in (${sql.join(termSlots.slice(0, i))}) and search_earlier.id = search_term.id)`,
+        );
+      });
+    /** Every student that contains the text (`byTerms`); in id order on SQLite. */
+    const usersByTerms = (): AnyQuery => {
+      const all = termRanges().reduce((all, range) => (dialect === 'sqlite' ? all.union(range) : all.unionAll(range)), studentsOnStaff());
+      return dialect === 'sqlite' ? all.orderBy('id') : all;
     };
-    /** Every user that contains the text (`byTerms`), in id order. */
-    const usersByTerms = (): AnyQuery =>
-      termSlots
-        .map(
-          (term): AnyQuery =>
-            any.selectFrom('student_terms as search_term').select('search_term.id as id').where('search_term.term', '=', term),
-        )
-        .reduce((all, range) => all.union(range), staffByText())
-        .orderBy('id');
-    /** Whether the user whose id is `id` contains the text (`byTerms`). */
+    /** Whether the student whose id is `id` contains the text (`byTerms`): a probe of the terms' key per row. */
     const termsTest = (id: RawBuilder<unknown>) => {
-      const staff = sql<SqlBool>`${id} in (${staffByText()})`;
+      const staff = sql<SqlBool>`${id} in (${studentsOnStaff()})`;
       if (termSlots.length === 0) return staff;
-      return sql<SqlBool>`(exists (select 1 from student_terms as search_term where search_term.term in (${sql.join(termSlots)}) and search_term.id = ${id}) or ${staff})`;
+      return sql<SqlBool>`(coalesce((select true from student_terms as search_term where search_term.term in (${sql.join(termSlots)}) and search_term.id = ${id} limit 1), false) or ${staff})`;
     };
     /** The users that contain the text, up to one past FEW_USERS: counted once, for every group that matches through users. */
     const seen = 'search_users_seen';
@@ -295,8 +297,8 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
             () => matchTest(dialect, table, plans[table], values(table), alias),
           );
         },
-        user: (column) => {
-          asked?.push({ kind: 'user', column });
+        student: (column) => {
+          asked?.push({ kind: 'student', column });
           return written(
             forms(i++),
             () => userLookup(column),
@@ -316,7 +318,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
         if (condition.kind === 'match' && condition.alias === alias && rowsOf(condition.table) === table) {
           return { kind: 'own', table: condition.table };
         }
-        if (condition.kind === 'user' && condition.column.startsWith(`${alias}.`)) {
+        if (condition.kind === 'student' && condition.column.startsWith(`${alias}.`)) {
           return { kind: 'link', column: condition.column.slice(alias.length + 1) };
         }
         return { kind: 'other' };
@@ -407,13 +409,14 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           usersSeen = true;
         }
         if (way.kind === 'own' && way.table === 'users' && byTerms) {
-          // The users of the terms in id order, joined to the group's own rows (its filters).
+          // The students of the terms (in id order on SQLite) joined to the group's own rows (its
+          // filters): PostgreSQL stops at the bound, where `id in (…)` hashed every student first.
           rows = any
             .selectFrom(usersByTerms().as('search_terms'))
             .crossJoin(filtered(w) ? query(group, only(w, 'true')).as('search_row') : (sql.table(table).as('search_row') as never))
             .where(sql<SqlBool>`search_row.id = search_terms.id`)
             .select('search_row.id as id');
-          order = 'search_terms.id';
+          if (dialect === 'sqlite') order = 'search_terms.id';
         } else if (way.kind === 'own' && dialect === 'sqlite' && plans[way.table].kind === 'index') {
           // The index joined to the group's own rows (its filters), which SQLite flattens into one loop.
           const source = matchSource(
@@ -614,11 +617,9 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
         known.set(`${table}.needle`, plan.needle);
         shape += `${plan.kind}${plan.recheck ? '+' : ''},`;
       }
-      // SQLite: a text within a few of the students' words or pairs, its users through their terms
-      // (a text shorter than a trigram, which the staff's index does not serve, as before).
+      // A text within a few of the students' words or pairs: its students through their terms.
       const needle = plans.users.needle;
-      const terms =
-        dialect === 'sqlite' && plans.staff.kind === 'index' && mayLieInTerms(needle) ? await termOf(db, dialect, needle) : null;
+      const terms = mayLieInTerms(needle) ? await termOf(db, dialect, needle) : null;
       const words = terms === null || terms === 'none' ? [] : terms.words;
       for (const [i, word] of words.entries()) known.set(`users.term${i}`, word);
       if (terms !== null) shape += `terms${words.length}`;
