@@ -36,7 +36,7 @@ import {
   searchPlan,
   type TextMatchPlan,
 } from '../../db/search.ts';
-import { mayLieInTerms, termOf } from '../../db/student-terms.ts';
+import { MAX_WORDS, mayLieInTerms, termOf } from '../../db/student-terms.ts';
 import { databaseVersion } from '../../db/totals.ts';
 import type { SearchGroup, SearchScope } from '../manifest.ts';
 import { SEARCH_TOTAL_CAP, type SearchGroupResult } from './schemas.ts';
@@ -621,11 +621,14 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
       const needle = plans.users.needle;
       const terms = mayLieInTerms(needle) ? await termOf(db, dialect, needle) : null;
       const words = terms === null || terms === 'none' ? [] : terms.words;
-      for (const [i, word] of words.entries()) known.set(`users.term${i}`, word);
-      if (terms !== null) shape += `terms${words.length}`;
+      // SQLite compiles a statement for each count of words; PostgreSQL plans one per connection for
+      // every shape, so its statement has a slot for each word a text may lie in, null past its own.
+      const termSlots = dialect === 'postgres' ? MAX_WORDS : words.length;
+      for (let i = 0; i < termSlots; i++) known.set(`users.term${i}`, words[i] ?? null);
+      if (terms !== null) shape += `terms${termSlots}`;
       let statement = statements.get(shape);
       if (!statement) {
-        statement = build(plans, size, terms === null ? null : words.length);
+        statement = build(plans, size, terms === null ? null : termSlots);
         if (statements.size >= MAX_SHAPES) statements.clear();
         statements.set(shape, statement);
       }
