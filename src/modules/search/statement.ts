@@ -48,7 +48,7 @@ import { SEARCH_TOTAL_CAP, type SearchGroupResult } from './schemas.ts';
  *
  * No group's matches are read whole: a group's query (`matches`) is a condition on its own table's
  * rows (the first table it reads from) made of the scope's text conditions — `match` on a table,
- * `user` on a column holding a user's id — and filters. The statement reads the rows each of those
+ * `student` on a column holding a student's id — and filters. The statement reads the rows each of those
  * conditions reaches through its own index, one after the other, each without the rows an earlier
  * one reached, and stops counting at the cap. A page in id order is then
  * - read in that order from the index where it gives it (SQLite's FTS5 index is in rowid order),
