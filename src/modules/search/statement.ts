@@ -466,21 +466,31 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
         // instead (SQLite looked a course's 80,000 enrolments up by session and sorted them). SQLite
         // joins the group's query (`CROSS JOIN` keeps the table outside): asked row by row in a
         // subquery, it listed the course's sessions again for each row.
+        const way = ways[w] as Way;
         let rows =
-          dialect === 'sqlite'
-            ? any
+          way.kind === 'link' && !filtered(w)
+            ? // A row's student tested on the row itself: the group's query would read the row again.
+              any
                 .selectFrom(`${table} as search_row`)
-                .crossJoin(query(group, only(w, 'test')).as('search_q'))
-                .where(sql<SqlBool>`search_q.id = search_row.id`)
                 .select('search_row.id as id')
-            : any
-                // The group's own rows (its filters), which PostgreSQL reads from a partial index of
-                // them when there is one: the staff, after every student, are not walked to from id 1.
-                .selectFrom(
-                  (filtered(w) ? query(group, only(w, 'true')) : sql.table(table)).as('search_row') as AliasedExpression<any, 'search_row'>,
-                )
-                .select('search_row.id as id')
-                .where(holds(w, 'test', 'search_row.id'));
+                .where(userTest(`search_row.${way.column}`))
+            : dialect === 'sqlite'
+              ? any
+                  .selectFrom(`${table} as search_row`)
+                  .crossJoin(query(group, only(w, 'test')).as('search_q'))
+                  .where(sql<SqlBool>`search_q.id = search_row.id`)
+                  .select('search_row.id as id')
+              : any
+                  // The group's own rows (its filters), which PostgreSQL reads from a partial index of
+                  // them when there is one: the staff, after every student, are not walked to from id 1.
+                  .selectFrom(
+                    (filtered(w) ? query(group, only(w, 'true')) : sql.table(table)).as('search_row') as AliasedExpression<
+                      any,
+                      'search_row'
+                    >,
+                  )
+                  .select('search_row.id as id')
+                  .where(holds(w, 'test', 'search_row.id'));
         for (const condition of fresh(w, 'search_row.id')) rows = rows.where(condition);
         const ordered = rows.orderBy('search_row.id', direction);
         return count === null ? ordered : ordered.limit(count);
