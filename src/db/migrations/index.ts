@@ -32,6 +32,7 @@ import * as m0032 from './0032_student_terms.ts';
 import * as m0033 from './0033_staff_search_staff_only.ts';
 import * as m0034 from './0034_student_pairs.ts';
 import * as m0035 from './0035_students_on_staff.ts';
+import * as m0036 from './0036_certificates_by_student.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -68,6 +69,7 @@ const steps: Record<string, Step> = {
   '0033_staff_search_staff_only': m0033,
   '0034_student_pairs': m0034,
   '0035_students_on_staff': m0035,
+  '0036_certificates_by_student': m0036,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
