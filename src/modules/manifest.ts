@@ -92,6 +92,12 @@ export interface SearchGroup {
   /** The column of `columns` (or `id`) that the page is ordered by. */
   order: string;
   direction?: 'asc' | 'desc';
+  /**
+   * True when the group's rows are the students themselves (`users` where `is_student and not
+   * is_admin`, no other filter), whose words `student_terms` holds: a text within a few of their
+   * terms is then counted and paged from the terms alone, without reading a user (ADR 0026).
+   */
+  students?: boolean;
   matches(scope: SearchScope): SelectQueryBuilder<DB, any, any>;
   /**
    * The page's rows with details: `page` reads the page (its `id` and `columns`) as `page` and

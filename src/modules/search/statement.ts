@@ -243,10 +243,14 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           sql<SqlBool>`not exists (select 1 from student_terms as search_earlier where search_earlier.term in (${sql.join(termSlots.slice(0, i))}) and search_earlier.id = search_term.id)`,
         );
       });
+    const merge = (all: AnyQuery, range: AnyQuery) => (dialect === 'sqlite' ? all.union(range) : all.unionAll(range));
+    const inOrder = (all: AnyQuery) => (dialect === 'sqlite' ? all.orderBy('id') : all);
     /** Every student that contains the text (`byTerms`); in id order on SQLite. */
-    const usersByTerms = (): AnyQuery => {
-      const all = termRanges().reduce((all, range) => (dialect === 'sqlite' ? all.union(range) : all.unionAll(range)), studentsOnStaff());
-      return dialect === 'sqlite' ? all.orderBy('id') : all;
+    const usersByTerms = (): AnyQuery => inOrder(termRanges().reduce(merge, studentsOnStaff()));
+    /** The students who are not staff that contain the text (`byTerms`): the terms' ranges alone; null when there are none. */
+    const termStudents = (): AnyQuery | null => {
+      const [first, ...ranges] = termRanges();
+      return first ? inOrder(ranges.reduce(merge, first)) : null;
     };
     /** Whether the student whose id is `id` contains the text (`byTerms`): a probe of the terms' key per row. */
     const termsTest = (id: RawBuilder<unknown>) => {
@@ -411,11 +415,16 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
         if (way.kind === 'own' && way.table === 'users' && byTerms) {
           // The students of the terms (in id order on SQLite) joined to the group's own rows (its
           // filters): PostgreSQL stops at the bound, where `id in (…)` hashed every student first.
-          rows = any
-            .selectFrom(usersByTerms().as('search_terms'))
-            .crossJoin(filtered(w) ? query(group, only(w, 'true')).as('search_row') : (sql.table(table).as('search_row') as never))
-            .where(sql<SqlBool>`search_row.id = search_terms.id`)
-            .select('search_row.id as id');
+          // A group of the students themselves takes the terms' students as they are: reading each
+          // one's user to filter it cost a surname's count 0.9 ms on SQLite.
+          const students = group.students ? termStudents() : null;
+          rows = students
+            ? any.selectFrom(students.as('search_terms')).select('search_terms.id as id')
+            : any
+                .selectFrom(usersByTerms().as('search_terms'))
+                .crossJoin(filtered(w) ? query(group, only(w, 'true')).as('search_row') : (sql.table(table).as('search_row') as never))
+                .where(sql<SqlBool>`search_row.id = search_terms.id`)
+                .select('search_row.id as id');
           if (dialect === 'sqlite') order = 'search_terms.id';
         } else if (way.kind === 'own' && dialect === 'sqlite' && plans[way.table].kind === 'index') {
           // The index joined to the group's own rows (its filters), which SQLite flattens into one loop.
