@@ -425,7 +425,9 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
                 .crossJoin(filtered(w) ? query(group, only(w, 'true')).as('search_row') : (sql.table(table).as('search_row') as never))
                 .where(sql<SqlBool>`search_row.id = search_terms.id`)
                 .select('search_row.id as id');
-          if (dialect === 'sqlite') order = 'search_terms.id';
+          // PostgreSQL merges a term's ranges in id order too when they are alone (each an ordered
+          // index scan); joined to the group's rows, it would sort them.
+          if (dialect === 'sqlite' || students) order = 'search_terms.id';
         } else if (way.kind === 'own' && dialect === 'sqlite' && plans[way.table].kind === 'index') {
           // The index joined to the group's own rows (its filters), which SQLite flattens into one loop.
           const source = matchSource(
