@@ -88,12 +88,13 @@ describe('GET /search: totals counted up to 1,000', () => {
     const users = Array.from({ length: 3000 }, (_, i) => {
       const tagged = i % 12 !== 5 || i % 100 === 5;
       const staff = i % 100 === 5;
-      // Every seventh holds the tag in two words, `${t}` and `${t}son`: found once all the same.
-      const words = i % 7 === 0 ? `${t} ${t}son` : t;
+      // Every fourteenth holds the tag in two words, `${t}` and `${t}son` (found once all the same),
+      // and as many in `${t}son` alone (found through that word).
+      const words = i % 14 === 0 ? `${t} ${t}son` : i % 14 === 7 ? `${t}son` : t;
       const name = tagged ? `Pupil ${words} ${String(i).padStart(4, '0')}` : `Other ${unique('p')}`;
       return {
         name,
-        email: `u${i}.${tagged ? t : unique('o').toLowerCase()}@capped.example`,
+        email: `u${i}.${tagged ? (i % 14 === 7 ? `${t}son` : t) : unique('o').toLowerCase()}@capped.example`,
         status: 'active',
         is_admin: staff,
         permissions: '[]',
