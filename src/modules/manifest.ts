@@ -93,11 +93,12 @@ export interface SearchGroup {
   order: string;
   direction?: 'asc' | 'desc';
   /**
-   * True when the group's rows are the students themselves (`users` where `is_student and not
-   * is_admin`, no other filter), whose words `student_terms` holds: a text within a few of their
-   * terms is then counted and paged from the terms alone, without reading a user (ADR 0026).
+   * True when the group's rows are exactly those its own text index holds, with no other filter:
+   * the students (`is_student and not is_admin`, whose words `student_terms` holds, ADR 0026) or the
+   * staff (`is_admin`, SQLite's `staff_search`). A text's matches are then counted and paged from
+   * the index alone, without reading a row to filter it.
    */
-  students?: boolean;
+  indexed?: boolean;
   matches(scope: SearchScope): SelectQueryBuilder<DB, any, any>;
   /**
    * The page's rows with details: `page` reads the page (its `id` and `columns`) as `page` and

@@ -426,7 +426,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           // filters): PostgreSQL stops at the bound, where `id in (…)` hashed every student first.
           // A group of the students themselves takes the terms' students as they are: reading each
           // one's user to filter it cost a surname's count 0.9 ms on SQLite.
-          const students = group.students ? termStudents() : null;
+          const students = group.indexed ? termStudents() : null;
           rows = students
             ? any.selectFrom(students.as('search_terms')).select('search_terms.id as id')
             : any
@@ -437,6 +437,21 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           // PostgreSQL merges a term's ranges in id order too when they are alone (each an ordered
           // index scan); joined to the group's rows, it would sort them.
           if (dialect === 'sqlite' || students) order = 'search_terms.id';
+        } else if (
+          way.kind === 'own' &&
+          group.indexed &&
+          dialect === 'sqlite' &&
+          way.table === 'staff' &&
+          plans.staff.kind === 'index' &&
+          !plans.staff.recheck
+        ) {
+          // A group of the staff themselves: the staff's index alone, in rowid order (reading each
+          // one's user to filter it cost a surname's count 0.4 ms).
+          rows = any
+            .selectFrom('staff_search')
+            .select(sql<number>`staff_search.rowid`.as('id'))
+            .where(sql<SqlBool>`staff_search match ${values('staff').lookup}`);
+          order = 'staff_search.rowid';
         } else if (way.kind === 'own' && dialect === 'sqlite' && plans[way.table].kind === 'index') {
           // The index joined to the group's own rows (its filters), which SQLite flattens into one loop.
           const source = matchSource(

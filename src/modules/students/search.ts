@@ -10,7 +10,7 @@ export const studentSearch: SearchGroup = {
   scopes: ['students:read'],
   columns: ['name', 'email'],
   order: 'id',
-  students: true,
+  indexed: true,
   matches: ({ db, match }) =>
     db.selectFrom('users').select(['users.id', 'users.name', 'users.email']).where(isStudent).where(match('users')),
   hit: (row: { id: number; name: string; email: string }) => ({

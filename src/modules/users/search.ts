@@ -11,6 +11,7 @@ export const userSearch: SearchGroup = {
   scopes: ['users:read'],
   columns: ['name', 'email', 'status'],
   order: 'id',
+  indexed: true,
   matches: ({ db, match }) =>
     db
       .selectFrom('users')
