@@ -406,12 +406,14 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
       };
 
       /** The ids of the rows that way `w` reaches through its index, and the column that reads them in id order (or null). */
-      const reached = (w: number): { rows: AnyQuery; order: string | null; fromSeen: AnyQuery | null } => {
+      const reached = (w: number): { rows: AnyQuery; order: string | null; fromSeen: AnyQuery | null; first: AnyQuery | null } => {
         const way = ways[w] as Way;
         let rows: AnyQuery;
         let order: string | null = null;
         // Users' rows read from the users counted once for the whole statement, when they are few.
         let fromSeen: AnyQuery | null = null;
+        // The way's first page when it is read apart from the rows counted.
+        let first: AnyQuery | null = null;
         if (throughSeen(way)) {
           const joined = way.kind === 'link' ? `search_row.${way.column}` : 'search_row.id';
           fromSeen = any
@@ -440,9 +442,25 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
                 .crossJoin(filtered(w) ? query(group, only(w, 'true')).as('search_row') : (sql.table(table).as('search_row') as never))
                 .where(sql<SqlBool>`search_row.id = search_terms.id`)
                 .select('search_row.id as id');
-          // PostgreSQL merges a term's ranges in id order too when they are alone (each an ordered
-          // index scan); joined to the group's rows, it would sort them.
-          if (dialect === 'sqlite' || students) order = 'search_terms.id';
+          if (dialect === 'sqlite') order = 'search_terms.id';
+          else if (students) {
+            // PostgreSQL counts the ranges as they come, up to the bound, and pages from each range's
+            // first `limit` in id order: a generic plan sorted every student of a surname (16,732
+            // ids, 6 ms) to keep the first thousand.
+            first = any
+              .selectFrom(
+                termRanges()
+                  .map(
+                    (range): AnyQuery =>
+                      any.selectFrom(range.orderBy('search_term.id', direction).limit(page).as('search_range')).select('search_range.id'),
+                  )
+                  .reduce((all, range) => all.unionAll(range))
+                  .as('search_ranges'),
+              )
+              .select('search_ranges.id')
+              .orderBy('search_ranges.id', direction)
+              .limit(page);
+          }
         } else if (
           way.kind === 'own' &&
           group.indexed &&
@@ -498,7 +516,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           if (way.kind === 'own' && dialect === 'sqlite') order = 'search_row.id';
         }
         for (const condition of fresh(w, 'search_row.id')) rows = rows.where(condition);
-        return { rows, order, fromSeen };
+        return { rows, order, fromSeen, first };
       };
 
       /** The first `count` (`limit`; null: unlimited, to limit later) ids of way `w` found by reading the group's table in id order, testing each row. */
@@ -544,7 +562,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
        * bound, so a walk meets them often).
        */
       const firsts = ways.map((_, w) => {
-        const { rows, order, fromSeen } = reached(w);
+        const { rows, order, fromSeen, first } = reached(w);
         const bound = bounds[w] as number;
         const name = names[w] as string;
         const indexed = (order ? rows.orderBy(order, direction) : rows).limit(sql.lit(bound + 1));
@@ -577,6 +595,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
         }
         const size = sql<number>`(select count(*) from ${sql.table(name)})`;
         const collected = any.selectFrom(name).select(`${name}.id`).orderBy(`${name}.id`, direction);
+        if (first) return { size, ids: first };
         if (order) return { size, ids: collected.limit(page) };
         const all = complete(w);
         const sorted = any.selectFrom(gated(collected, all, page).as('search_ids')).select('search_ids.id');
