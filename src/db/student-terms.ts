@@ -43,6 +43,13 @@ export function termIndexes(dialect: Dialect): string[] {
 }
 
 /**
+ * The index of the terms by student: a student's terms are removed by id (`removeTerms`, on every
+ * update of a student), which read every term without it: 170–330 ms on PostgreSQL (a parallel scan
+ * of 3.2 million rows), 22–34 ms on SQLite (a skip-scan of 3,729 terms) at a million students.
+ */
+export const TERMS_BY_STUDENT = 'create index if not exists student_terms_id on student_terms (id)';
+
+/**
  * Whose terms a statement adds: a trigger's `new` (`old`), every row of `users`, or (SQLite: the
  * scale seed, the upgrade that adds pairs) every row of `term_texts`, the students with their texts
  * lowercased once (`addForEveryStudent`).
@@ -251,10 +258,11 @@ export async function addForEveryStudent(
  */
 export async function remakeTerms(db: Kysely<any>, dialect: Dialect): Promise<void> {
   for (const order of TERM_ORDERS) await sql.raw(`drop index if exists student_terms_${order}`).execute(db);
+  await sql`drop index if exists student_terms_id`.execute(db);
   if (dialect === 'postgres') await sql`alter table student_terms drop constraint if exists student_terms_pk`.execute(db);
   await sql`delete from student_terms`.execute(db);
   await addForEveryStudent(db, dialect, addTerms);
-  for (const statement of termIndexes(dialect)) await sql.raw(statement).execute(db);
+  for (const statement of [...termIndexes(dialect), TERMS_BY_STUDENT]) await sql.raw(statement).execute(db);
 }
 
 /**

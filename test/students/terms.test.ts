@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { addForEveryStudent, addPairs, termOf } from '../../src/db/student-terms.ts';
+import { addForEveryStudent, addPairs, remakeTerms, termOf } from '../../src/db/student-terms.ts';
 import { type Fixtures, fixtures } from '../support/fixtures.ts';
 import { bearer, createTestApp, createTestPlatform, type TestApp } from '../support/platform.ts';
 
@@ -239,6 +239,31 @@ describe('GET /students?search: the words of names and emails', () => {
 });
 
 describe('migration 0034: the pairs of the students there are', () => {
+  test('a student’s terms are found by student, as the migrations and the seed’s remake leave them', async () => {
+    // The triggers remove a student's terms by id on every update of the student: without an index
+    // of them by student, each update read every term (ADR 0026, migration 0038).
+    const platform = await createTestPlatform();
+    try {
+      const { db, dialect } = platform.database;
+      const byStudent = async () => {
+        const held =
+          dialect === 'sqlite'
+            ? await sql<{ name: string }>`select name from sqlite_master where type = 'index' and name = 'student_terms_id'`.execute(db)
+            : await sql<{ name: string }>`select indexname as name from pg_indexes where indexname = 'student_terms_id'`.execute(db);
+        if (held.rows.length === 0) return 'no index';
+        if (dialect === 'postgres') return 'held';
+        const plan = await sql<{ detail: string }>`explain query plan delete from student_terms where id = ${1}`.execute(db);
+        return plan.rows.map((row) => row.detail).join('; ');
+      };
+      const expected = dialect === 'sqlite' ? 'SEARCH student_terms USING INDEX student_terms_id (id=?)' : 'held';
+      assert.equal(await byStudent(), expected);
+      await remakeTerms(db, dialect);
+      assert.equal(await byStudent(), expected);
+    } finally {
+      await platform.close();
+    }
+  });
+
   test('are made as the triggers make them, whatever the database held', async () => {
     const platform = await createTestPlatform();
     try {

@@ -34,6 +34,7 @@ import * as m0034 from './0034_student_pairs.ts';
 import * as m0035 from './0035_students_on_staff.ts';
 import * as m0036 from './0036_certificates_by_student.ts';
 import * as m0037 from './0037_walks_from_the_index.ts';
+import * as m0038 from './0038_terms_by_student.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -72,6 +73,7 @@ const steps: Record<string, Step> = {
   '0035_students_on_staff': m0035,
   '0036_certificates_by_student': m0036,
   '0037_walks_from_the_index': m0037,
+  '0038_terms_by_student': m0038,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
