@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from './database.ts';
 
 // The words of the students' names and emails, each with the student's order keys (migration 0032,
@@ -48,6 +48,16 @@ export function termIndexes(dialect: Dialect): string[] {
  * of 3.2 million rows), 22–34 ms on SQLite (a skip-scan of 3,729 terms) at a million students.
  */
 export const TERMS_BY_STUDENT = 'create index if not exists student_terms_id on student_terms (id)';
+
+/**
+ * Whether the student whose id is in column `id` holds none of the `earlier` terms (values, or
+ * stand-ins of a statement compiled once): a text's later terms leave to the earlier ones the
+ * students who hold both, so that merged ranges hold each student once (the students' list and
+ * `GET /search`, ADR 0026).
+ */
+export function notInEarlierTerms(earlier: readonly unknown[], id: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from student_terms as earlier_term where earlier_term.term in (${sql.join(earlier)}) and earlier_term.id = ${sql.ref(id)})`;
+}
 
 /**
  * Whose terms a statement adds: a trigger's `new` (`old`), every row of `users`, or (SQLite: the

@@ -36,7 +36,7 @@ import {
   searchPlan,
   type TextMatchPlan,
 } from '../../db/search.ts';
-import { MAX_WORDS, mayLieInTerms, termOf } from '../../db/student-terms.ts';
+import { MAX_WORDS, mayLieInTerms, notInEarlierTerms, termOf } from '../../db/student-terms.ts';
 import { databaseVersion } from '../../db/totals.ts';
 import type { SearchGroup, SearchScope } from '../manifest.ts';
 import { SEARCH_TOTAL_CAP, type SearchGroupResult } from './schemas.ts';
@@ -244,10 +244,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
     const termRanges = (): AnyQuery[] =>
       termSlots.map((term, i): AnyQuery => {
         const range = any.selectFrom('student_terms as search_term').select('search_term.id as id').where('search_term.term', '=', term);
-        if (dialect === 'sqlite' || i === 0) return range;
-        return range.where(
-          sql<SqlBool>`not exists (select 1 from student_terms as search_earlier where search_earlier.term in (${sql.join(termSlots.slice(0, i))}) and search_earlier.id = search_term.id)`,
-        );
+        return dialect === 'sqlite' || i === 0 ? range : range.where(notInEarlierTerms(termSlots.slice(0, i), 'search_term.id'));
       });
     const merge = (all: AnyQuery, range: AnyQuery) => (dialect === 'sqlite' ? all.union(range) : all.unionAll(range));
     const inOrder = (all: AnyQuery) => (dialect === 'sqlite' ? all.orderBy('id') : all);

@@ -15,7 +15,7 @@ import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type 
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
 import { marksTable } from '../../db/student-marks.ts';
-import { mayLieInTerms, termOf } from '../../db/student-terms.ts';
+import { mayLieInTerms, notInEarlierTerms, termOf } from '../../db/student-terms.ts';
 import { keptTotals } from '../../db/totals.ts';
 import type { StudentSort, StudentStatus } from './schemas.ts';
 
@@ -326,10 +326,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
         .select([...key.map((k) => `t.${k}` as 't.name'), 't.id'])
         .where('t.term', '=', word);
       const range = status === undefined ? held : held.where('t.email_verified', '=', status === 'verified');
-      if (i === 0) return range;
-      return range.where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('student_terms as e').select('e.id').where('e.term', 'in', words.slice(0, i)).whereRef('e.id', '=', 't.id'))),
-      );
+      return i === 0 ? range : range.where(notInEarlierTerms(words.slice(0, i), 't.id'));
     });
     const merged = ranges.slice(1).reduce((all, range) => all.unionAll(range), ranges[0] as (typeof ranges)[number]);
     // The words' students as one list (its count, and what its pages are kept by).
