@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from './database.ts';
+import { databaseVersion } from './totals.ts';
 
 // The words of the students' names and emails, each with the student's order keys (migration 0032,
 // ADR 0026). A search text that holds no separator lies within one word of the text it is found in,
@@ -317,9 +318,21 @@ function pastPrefix(prefix: string): string | null {
  * terms: searched as before). A text with one space is looked for among the pairs whose second word
  * begins with its second part.
  */
-export async function termOf(db: Kysely<any>, dialect: Dialect, needle: string): Promise<{ words: string[] } | 'none' | null> {
+export async function termOf(db: Kysely<any>, dialect: Dialect, needle: string): Promise<Terms> {
+  return (await termsRead(db, dialect, needle)).terms;
+}
+
+/** What `termOf` answers. */
+export type Terms = { words: string[] } | 'none' | null;
+
+/**
+ * `termOf`, with the database's version its terms were read at (`databaseVersion`; null when
+ * nothing was read): an answer kept by version and read after its terms is kept by this one, so that
+ * a write between the two is seen as one (`GET /search`).
+ */
+export async function termsRead(db: Kysely<any>, dialect: Dialect, needle: string): Promise<{ terms: Terms; version: string | null }> {
   const inPairs = mayLieInPairs(needle);
-  if (!inPairs && !mayLieInWords(needle)) return null;
+  if (!inPairs && !mayLieInWords(needle)) return { terms: null, version: null };
   const contains = (column: RawBuilder<unknown>) =>
     dialect === 'postgres' ? sql`strpos(${column}, ${needle}) > 0` : sql`instr(${column}, ${needle}) > 0`;
   let found: RawBuilder<unknown>;
@@ -332,11 +345,13 @@ export async function termOf(db: Kysely<any>, dialect: Dialect, needle: string):
   } else {
     found = sql`select word from student_words as v where ${contains(sql.ref('v.word'))} limit ${sql.lit(MAX_WORDS + 1)}`;
   }
-  const { rows } = await sql<{ word: string | null; domain: number }>`
-    select w.word, (select count(*) from (select 1 from student_domains as d where ${contains(sql.ref('d.domain'))} limit 1) as found) as domain
+  const { rows } = await sql<{ word: string | null; domain: number; version: string }>`
+    select w.word, (select count(*) from (select 1 from student_domains as d where ${contains(sql.ref('d.domain'))} limit 1) as found) as domain,
+      ${databaseVersion(dialect)} as version
     from (select 1 as one) as one left join (${found}) as w on true`.execute(db);
-  if (rows.some((row) => Number(row.domain) > 0)) return null;
+  const version = rows[0] ? String(rows[0].version) : null;
+  if (rows.some((row) => Number(row.domain) > 0)) return { terms: null, version };
   const words = rows.flatMap((row) => (row.word === null ? [] : [row.word]));
-  if (words.length === 0) return 'none';
-  return words.length <= MAX_WORDS ? { words: words.sort() } : null;
+  if (words.length === 0) return { terms: 'none', version };
+  return { terms: words.length <= MAX_WORDS ? { words: words.sort() } : null, version };
 }

@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import { buildApp } from '../../src/assembly/app.ts';
 import { modules } from '../../src/assembly/modules.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
+import { executePrepared } from '../../src/db/prepared.ts';
 import { SEARCH_SOURCES, textMatchPlan } from '../../src/db/search.ts';
+import { versionCheck } from '../../src/db/totals.ts';
 import { clearTrigramSamples, ensureTrigramSamples, estimatedRows } from '../../src/db/trigrams.ts';
 import type { SearchGroup } from '../../src/modules/manifest.ts';
 import { createSearchService, searchGroupsOf } from '../../src/modules/search/service.ts';
+import { createSearchStatement } from '../../src/modules/search/statement.ts';
 import { operatorContext, type ServiceContext } from '../../src/platform/context.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
@@ -465,6 +468,43 @@ describe('GET /search', () => {
       .execute();
     assert.equal(await total(), 3);
     assert.deepEqual(await Promise.all(Array.from({ length: 4 }, () => total())), [3, 3, 3, 3], 'asked at once after a write');
+  });
+
+  test('a write between reading a text’s terms and its statement gives the terms’ version, not the later one', async () => {
+    // An answer is kept by the version it returns: had it been the statement's, a student who came to
+    // hold a word of the text in between would be missing from an answer kept as that version's.
+    const t = tag();
+    const course = await make.course();
+    for (const name of ['Ada', 'Ben']) await make.student({ name: `${name} ${t}` }, { courseId: course.id });
+    const renamed = await make.student({ name: 'Cy Smith' }, { courseId: course.id });
+    const { db, dialect } = app.platform.database;
+    const termsQueries = new Set<unknown>();
+    const wrote: string[] = [];
+    const between: KyselyPlugin = {
+      transformQuery: (args) => {
+        if (JSON.stringify(args.node).includes('student_domains')) termsQueries.add(args.queryId);
+        return args.node;
+      },
+      transformResult: async (args) => {
+        if (termsQueries.has(args.queryId)) {
+          // Through another connection, as another process would write (this one's is in use).
+          await other.db
+            .updateTable('users')
+            .set({ name: `Cy ${t}son` })
+            .where('id', '=', renamed.id)
+            .execute();
+          wrote.push(`${t}son`);
+        }
+        return args.result;
+      },
+    };
+    const statement = createSearchStatement(db.withPlugin(between), dialect, searchGroupsOf(modules));
+    const { results, version } = await statement.run(t, 5);
+    assert.deepEqual(wrote, [`${t}son`], 'the write fell between the terms and the statement');
+    assert.equal(results.students?.total, 2, 'the statement searched the terms read before the write');
+    const [current] = await executePrepared(db, versionCheck(db, dialect));
+    assert.notEqual(version, current?.version, 'the version is the one the terms were read at');
+    assert.equal((await statement.run(t, 5)).results.students?.total, 3, 'asked again, the new word is found');
   });
 
   test('scope: 401 without a token, 403 without search:read', async () => {

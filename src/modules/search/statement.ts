@@ -36,7 +36,7 @@ import {
   searchPlan,
   type TextMatchPlan,
 } from '../../db/search.ts';
-import { MAX_WORDS, mayLieInTerms, notInEarlierTerms, termOf } from '../../db/student-terms.ts';
+import { MAX_WORDS, mayLieInTerms, notInEarlierTerms, termsRead } from '../../db/student-terms.ts';
 import { databaseVersion } from '../../db/totals.ts';
 import type { SearchGroup, SearchScope } from '../manifest.ts';
 import { SEARCH_TOTAL_CAP, type SearchGroupResult } from './schemas.ts';
@@ -120,7 +120,7 @@ interface Statement {
 }
 
 export interface SearchStatement {
-  /** Every group's total and first `limit` hits of `text` (trimmed, not blank), and the database's version they were read at; no group is restricted. */
+  /** Every group's total and first `limit` hits of `text` (trimmed, not blank), and the database's version they were read at (its terms' when they were read first); no group is restricted. */
   run(text: string, limit: number): Promise<{ results: Record<string, SearchGroupResult>; version: string }>;
 }
 
@@ -686,7 +686,10 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
       }
       // A text within a few of the students' words or pairs: its students through their terms.
       const needle = plans.users.needle;
-      const terms = mayLieInTerms(needle) ? await termOf(db, dialect, needle) : null;
+      // Read before the statement: a write between the two must not leave an answer kept by the
+      // statement's later version (a student who newly holds a word of the text, missing from it).
+      const read = mayLieInTerms(needle) ? await termsRead(db, dialect, needle) : null;
+      const terms = read?.terms ?? null;
       const words = terms === null || terms === 'none' ? [] : terms.words;
       // SQLite compiles a statement for each count of words; PostgreSQL plans one per connection for
       // every shape, so its statement has a slot for each word a text may lie in, null past its own.
@@ -719,7 +722,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           restricted: false,
         };
       });
-      return { results, version: String(row?.search_version) };
+      return { results, version: read?.version ?? String(row?.search_version) };
     },
   };
 }
