@@ -197,5 +197,16 @@ for (const result of results) {
       : '';
   console.log(`${ok ? 'PASS' : 'FAIL'}  ${result.suite.name.padEnd(9)} ${detail}  (${result.seconds.toFixed(1)} s)`);
 }
+// The failures again, after the summary: the suites' output is interleaved, and a log's tail (all
+// that a CI page may show) would otherwise end with the other suite's passing tests.
+for (const result of results.filter((r) => r.code !== 0)) {
+  const lines = result.output.split('\n');
+  const start = lines.findIndex((line) => line.includes('failing tests:'));
+  const failures = start >= 0 ? lines.slice(start) : lines.filter((line) => line.includes('✖'));
+  if (failures.length === 0) continue;
+  console.log(`\n======== ${result.suite.name}: failures ========`);
+  console.log(failures.slice(0, 80).join('\n'));
+  if (failures.length > 80) console.log(`… ${failures.length - 80} more lines above in the log`);
+}
 for (const note of notes) console.log(`NOTE: ${note}`);
 process.exit(failed ? 1 : 0);
