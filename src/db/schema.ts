@@ -569,6 +569,8 @@ export interface DB {
   student_marks_created_at: StudentMarkTable;
   student_marks_updated_at: StudentMarkTable;
   student_terms: StudentTermTable;
+  /** Each certificate once per term of its holder (migration 0039, src/db/holder-terms.ts). */
+  certificate_terms: { term: string; id: number };
   student_words: { word: string };
   student_pairs: { second: string; first: string };
   student_domains: { domain: string };

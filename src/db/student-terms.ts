@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from './database.ts';
+import { createHolderTriggers, dropHolderTriggers, fillHolderTerms } from './holder-terms.ts';
 import { databaseVersion } from './totals.ts';
 
 // The words of the students' names and emails, each with the student's order keys (migration 0032,
@@ -54,10 +55,11 @@ export const TERMS_BY_STUDENT = 'create index if not exists student_terms_id on 
  * Whether the student whose id is in column `id` holds none of the `earlier` terms (values, or
  * stand-ins of a statement compiled once): a text's later terms leave to the earlier ones the
  * students who hold both, so that merged ranges hold each student once (the students' list and
- * `GET /search`, ADR 0026).
+ * `GET /search`, ADR 0026). `table` is another table of `(term, id)`: a held table's rows by their
+ * holder's terms (src/db/holder-terms.ts), `id` then one of those rows.
  */
-export function notInEarlierTerms(earlier: readonly unknown[], id: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`not exists (select 1 from student_terms as earlier_term where earlier_term.term in (${sql.join(earlier)}) and earlier_term.id = ${sql.ref(id)})`;
+export function notInEarlierTerms(earlier: readonly unknown[], id: string, table = 'student_terms'): RawBuilder<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from ${sql.table(table)} as earlier_term where earlier_term.term in (${sql.join(earlier)}) and earlier_term.id = ${sql.ref(id)})`;
 }
 
 /**
@@ -265,15 +267,20 @@ export async function addForEveryStudent(
 
 /**
  * The terms of every student made again from `users` (the scale seed, after its load), with the
- * order indexes built after the rows: the tables end as the triggers would have left them.
+ * order indexes built after the rows, and the rows students hold by their terms after them
+ * (src/db/holder-terms.ts): the tables end as the triggers would have left them.
  */
 export async function remakeTerms(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  // The rows held by students follow their terms at once, after them, not term by term.
+  await dropHolderTriggers(db, dialect);
   for (const order of TERM_ORDERS) await sql.raw(`drop index if exists student_terms_${order}`).execute(db);
   await sql`drop index if exists student_terms_id`.execute(db);
   if (dialect === 'postgres') await sql`alter table student_terms drop constraint if exists student_terms_pk`.execute(db);
   await sql`delete from student_terms`.execute(db);
   await addForEveryStudent(db, dialect, addTerms);
   for (const statement of [...termIndexes(dialect), TERMS_BY_STUDENT]) await sql.raw(statement).execute(db);
+  await fillHolderTerms(db, dialect);
+  await createHolderTriggers(db, dialect);
 }
 
 /**

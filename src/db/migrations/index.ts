@@ -35,6 +35,7 @@ import * as m0035 from './0035_students_on_staff.ts';
 import * as m0036 from './0036_certificates_by_student.ts';
 import * as m0037 from './0037_walks_from_the_index.ts';
 import * as m0038 from './0038_terms_by_student.ts';
+import * as m0039 from './0039_certificates_by_holder_terms.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -74,6 +75,7 @@ const steps: Record<string, Step> = {
   '0036_certificates_by_student': m0036,
   '0037_walks_from_the_index': m0037,
   '0038_terms_by_student': m0038,
+  '0039_certificates_by_holder_terms': m0039,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { CompiledQuery, type Insertable, type Kysely, sql } from 'kysely';
 import type { CopyFrom, Dialect } from '../../db/database.ts';
+import { HELD_TABLE_TRIGGERS } from '../../db/holder-terms.ts';
 import type { DB } from '../../db/schema.ts';
 import { SEARCH_COLUMNS, SEARCH_SUBSETS, type SearchTable } from '../../db/search.ts';
 import { MARK_ORDERS, remakeMarks } from '../../db/student-marks.ts';
@@ -159,6 +160,8 @@ const STUDENT_TRIGGERS = [
   'users_student_terms_insert',
   'users_student_terms_update',
   'users_student_terms_delete',
+  // The certificates' own (migration 0039): their holders' terms are made after the students' (`remakeTerms`).
+  ...HELD_TABLE_TRIGGERS,
 ];
 
 /**

@@ -24,6 +24,7 @@ import {
 import { jsonArrayFrom as postgresJsonArray } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArray } from 'kysely/helpers/sqlite';
 import type { Dialect } from '../../db/database.ts';
+import { holderTermsOf } from '../../db/holder-terms.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import {
@@ -372,7 +373,11 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
       /** Whether way `w` is read from the users counted once when they are few. */
       // Not a group's own users found through the students' terms: their ranges give them in id order
       // and stop at the bound, where the users counted once would all be joined and sorted.
-      const throughSeen = (way: Way) => way.kind === 'link' || (way.kind === 'own' && way.table === 'users' && !byTerms);
+      // Nor rows kept by their holder's terms (`heldTerms`), which are ranges too.
+      const throughSeen = (w: number) => {
+        const way = ways[w] as Way;
+        return (way.kind === 'link' && heldTerms(w) === null) || (way.kind === 'own' && way.table === 'users' && !byTerms);
+      };
       const names = ways.map((_, w) => `search_${g}_${w}`);
       /**
        * Whether way `w`'s collection holds all its rows: it holds no more than its bound; through
@@ -383,7 +388,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
       const complete = (w: number) => {
         const bound = bounds[w] as number;
         const size = sql<number>`(select count(*) from ${sql.table(names[w] as string)})`;
-        if (throughSeen(ways[w] as Way)) return sql<SqlBool>`(${fewUsers} or ${size} <= ${sql.lit(bound)})`;
+        if (throughSeen(w)) return sql<SqlBool>`(${fewUsers} or ${size} <= ${sql.lit(bound)})`;
         return sql<SqlBool>`${size} <= ${sql.lit(bound)}`;
       };
       /**
@@ -395,6 +400,15 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           const collected = sql.table(names[earlier] as string);
           return sql<SqlBool>`not (case when ${complete(earlier)} then ${sql.ref(id)} in (select id from ${collected}) else ${holds(earlier, 'test', id)} end)`;
         });
+
+      /**
+       * The table of the group's rows by their holder's terms (src/db/holder-terms.ts) when way `w`
+       * reaches its students through their terms and nothing else filters its rows; else null.
+       */
+      const heldTerms = (w: number): string | null => {
+        const way = ways[w] as Way;
+        return byTerms && way.kind === 'link' && !filtered(w) ? holderTermsOf(table, way.column) : null;
+      };
 
       /** Whether way `w`'s rows are filtered beyond its text condition (the group's query has other conditions or joins). */
       const filtered = (w: number) => {
@@ -411,7 +425,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
         let fromSeen: AnyQuery | null = null;
         // The way's first page when it is read apart from the rows counted.
         let first: AnyQuery | null = null;
-        if (throughSeen(way)) {
+        if (throughSeen(w)) {
           const joined = way.kind === 'link' ? `search_row.${way.column}` : 'search_row.id';
           fromSeen = any
             .selectFrom(`${seen} as search_seen`)
@@ -425,6 +439,56 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           if (way.kind === 'link' && filtered(w)) fromSeen = fromSeen.where(holds(w, 'true', 'search_row.id'));
           for (const condition of fresh(w, 'search_row.id')) fromSeen = fromSeen.where(condition);
           usersSeen = true;
+        }
+        const held = heldTerms(w);
+        if (held !== null && way.kind === 'link') {
+          // The rows of the students the terms hold, by their holder's terms: a range of the held
+          // table's key per term (on PostgreSQL without the rows of an earlier term), and those of
+          // the students who joined the staff since, who left the terms; each without the rows an
+          // earlier way matches. The count reads the ranges up to the bound; the page is the first
+          // of each range in id order (SQLite merges them so), where the students were each probed
+          // and the table walked testing every row's holder.
+          const arm = (rows: AnyQuery, id: string) => fresh(w, id).reduce((r: AnyQuery, c) => r.where(c), rows);
+          const arms: AnyQuery[] = [
+            ...termSlots.map((term, i) => {
+              const range = any.selectFrom(`${held} as search_held`).select('search_held.id as id').where('search_held.term', '=', term);
+              const alone =
+                dialect === 'sqlite' || i === 0 ? range : range.where(notInEarlierTerms(termSlots.slice(0, i), 'search_held.id', held));
+              return arm(alone, 'search_held.id');
+            }),
+            arm(
+              any
+                .selectFrom(`${table} as search_row`)
+                .select('search_row.id as id')
+                .where(sql<SqlBool>`${sql.ref(`search_row.${way.column}`)} in (${studentsOnStaff()})`),
+              'search_row.id',
+            ),
+          ];
+          rows = any.selectFrom(inOrder(arms.reduce(merge)).as('search_held_rows')).select('search_held_rows.id as id');
+          if (dialect === 'sqlite') {
+            order = 'search_held_rows.id';
+          } else {
+            // The students on staff's rows apart (`offset 0`): ordered by id as they were, the plan
+            // walked every certificate in id order to find those few students' (240 ms).
+            const apart = (range: AnyQuery, i: number) =>
+              i < termSlots.length
+                ? range
+                : any.selectFrom(range.offset(sql.lit(0)).as('search_staff_rows')).select('search_staff_rows.id as id');
+            first = any
+              .selectFrom(
+                arms
+                  .map(
+                    (range, i): AnyQuery =>
+                      any.selectFrom(apart(range, i).orderBy('id', direction).limit(page).as('search_range')).select('search_range.id'),
+                  )
+                  .reduce((all, range) => all.unionAll(range))
+                  .as('search_ranges'),
+              )
+              .select('search_ranges.id')
+              .orderBy('search_ranges.id', direction)
+              .limit(page);
+          }
+          return { rows, order, fromSeen, first };
         }
         if (way.kind === 'own' && way.table === 'users' && byTerms) {
           // The students of the terms (in id order on SQLite) joined to the group's own rows (its

@@ -1,0 +1,153 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from './database.ts';
+
+// Rows held by a student, by the student's terms (ADR 0026): each certificate once per term of its
+// holder in `certificate_terms (term, id)`, so that the certificates of the students a search text
+// names are a range of a key per term, as the students themselves are, where they were found
+// through each student (a surname's 16,000 students hold 8,000 certificates: the count probed 2,000
+// students, the page walked the certificates in id order testing each holder). Triggers on
+// `certificates` and on `student_terms` keep it in the writing transaction: a renamed student's
+// terms are rewritten by the triggers on `users`, and theirs rewrite the certificates' terms.
+//
+// Enrolments are not kept so: their holders' terms would be 27 million rows at a million students.
+
+/** The tables whose rows are kept by their holder's terms: the table of `(term, id)`, and the column that names the holder. */
+export const HOLDER_TERMS = {
+  certificates: { terms: 'certificate_terms', holder: 'user_id' },
+} as const;
+
+export type HeldTable = keyof typeof HOLDER_TERMS;
+
+/** The terms' table of `table`'s rows when `column` names their holder, else null. */
+export function holderTermsOf(table: string, column: string): string | null {
+  const held = (HOLDER_TERMS as Record<string, { terms: string; holder: string }>)[table];
+  return held && held.holder === column ? held.terms : null;
+}
+
+/** The names of the triggers that keep `table`'s terms: on the table itself, and on `student_terms`. */
+function triggerNames(table: HeldTable) {
+  return {
+    own: ['insert', 'update', 'delete'].map((event) => `${table}_terms_${event}`),
+    students: ['insert', 'delete'].map((event) => `student_terms_${table}_${event}`),
+  };
+}
+
+/** The triggers on the held tables themselves (set aside by a bulk load with the students' own, then made again). */
+export const HELD_TABLE_TRIGGERS: readonly string[] = (Object.keys(HOLDER_TERMS) as HeldTable[]).flatMap(
+  (table) => triggerNames(table).own,
+);
+
+/** The statements a trigger runs: a held row's terms added (`new`) or removed (`old`), and a student's term's rows. */
+function statements(table: HeldTable) {
+  const { terms, holder } = HOLDER_TERMS[table];
+  const [t, h] = [sql.table(terms), sql.ref(holder)];
+  return {
+    addRow: sql`insert into ${t} (term, id) select student_terms.term, new.id from student_terms where student_terms.id = new.${h}`,
+    // By the holder's terms, which are the row's: its key, where its id alone would need an index of
+    // its own. Before the row goes (the delete's trigger): a student removed with their certificates
+    // has their terms removed by a trigger on `users`, and PostgreSQL runs the after triggers of the
+    // certificates' cascaded delete after it, when neither the terms nor the certificates were left
+    // to say which rows to remove (they stayed).
+    removeRow: sql`delete from ${t} where ${t}.id = old.id and ${t}.term in (select student_terms.term from student_terms where student_terms.id = old.${h})`,
+    addTerm: sql`insert into ${t} (term, id) select new.term, held.id from ${sql.table(table)} as held where held.${h} = new.id`,
+    removeTerm: sql`delete from ${t} where ${t}.term = old.term and ${t}.id in (select held.id from ${sql.table(table)} as held where held.${h} = old.id)`,
+  };
+}
+
+/** Drops the triggers that keep every held table's terms (`remakeTerms` rewrites the students' terms without them, then fills the tables at once). */
+export async function dropHolderTriggers(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  for (const table of Object.keys(HOLDER_TERMS) as HeldTable[]) {
+    const { own, students } = triggerNames(table);
+    for (const name of own) {
+      await (dialect === 'sqlite'
+        ? sql`drop trigger if exists ${sql.id(name)}`
+        : sql`drop trigger if exists ${sql.id(name)} on ${sql.table(table)}`
+      ).execute(db);
+    }
+    for (const name of students) {
+      await (dialect === 'sqlite'
+        ? sql`drop trigger if exists ${sql.id(name)}`
+        : sql`drop trigger if exists ${sql.id(name)} on student_terms`
+      ).execute(db);
+    }
+  }
+}
+
+/** Makes the triggers that keep every held table's terms in the writing transaction. */
+export async function createHolderTriggers(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  await dropHolderTriggers(db, dialect);
+  for (const table of Object.keys(HOLDER_TERMS) as HeldTable[]) {
+    const s = statements(table);
+    const { holder } = HOLDER_TERMS[table];
+    const [onInsert, onUpdate, onDelete] = triggerNames(table).own as [string, string, string];
+    const [termInsert, termDelete] = triggerNames(table).students as [string, string];
+    const t = sql.table(table);
+    if (dialect === 'sqlite') {
+      await sql`create trigger ${sql.id(onInsert)} after insert on ${t} begin ${s.addRow}; end`.execute(db);
+      await sql`create trigger ${sql.id(onUpdate)} after update of ${sql.ref(holder)} on ${t} begin ${s.removeRow}; ${s.addRow}; end`.execute(
+        db,
+      );
+      await sql`create trigger ${sql.id(onDelete)} before delete on ${t} begin ${s.removeRow}; end`.execute(db);
+      await sql`create trigger ${sql.id(termInsert)} after insert on student_terms begin ${s.addTerm}; end`.execute(db);
+      await sql`create trigger ${sql.id(termDelete)} after delete on student_terms begin ${s.removeTerm}; end`.execute(db);
+      continue;
+    }
+    const rowFunction = sql.id(`${table}_terms`);
+    const termFunction = sql.id(`student_terms_${table}`);
+    await sql`create or replace function ${rowFunction}() returns trigger language plpgsql as $$
+      begin
+        if tg_op <> 'INSERT' then ${s.removeRow}; end if;
+        if tg_op = 'DELETE' then return old; end if;
+        ${s.addRow};
+        return null;
+      end $$`.execute(db);
+    await sql`create or replace function ${termFunction}() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'INSERT' then ${s.addTerm}; else ${s.removeTerm}; end if;
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger ${sql.id(onInsert)} after insert on ${t} for each row execute function ${rowFunction}()`.execute(db);
+    await sql`create trigger ${sql.id(onUpdate)} after update of ${sql.ref(holder)} on ${t}
+      for each row when (old.${sql.ref(holder)} is distinct from new.${sql.ref(holder)}) execute function ${rowFunction}()`.execute(db);
+    await sql`create trigger ${sql.id(onDelete)} before delete on ${t} for each row execute function ${rowFunction}()`.execute(db);
+    await sql`create trigger ${sql.id(termInsert)} after insert on student_terms for each row execute function ${termFunction}()`.execute(
+      db,
+    );
+    await sql`create trigger ${sql.id(termDelete)} after delete on student_terms for each row execute function ${termFunction}()`.execute(
+      db,
+    );
+  }
+}
+
+/**
+ * Every held table's terms made again from the students' terms and the table, in key order (the
+ * scale seed after its load, and the migration that adds them); PostgreSQL's key is made after the rows.
+ */
+export async function fillHolderTerms(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  for (const table of Object.keys(HOLDER_TERMS) as HeldTable[]) {
+    const { terms, holder } = HOLDER_TERMS[table];
+    const key = `${terms}_pk`;
+    if (dialect === 'postgres') await sql`alter table ${sql.table(terms)} drop constraint if exists ${sql.id(key)}`.execute(db);
+    await sql`delete from ${sql.table(terms)}`.execute(db);
+    await sql`insert into ${sql.table(terms)} (term, id)
+      select student_terms.term, held.id from student_terms join ${sql.table(table)} as held on held.${sql.ref(holder)} = student_terms.id
+      order by student_terms.term, held.id`.execute(db);
+    if (dialect === 'postgres') await sql`alter table ${sql.table(terms)} add constraint ${sql.id(key)} primary key (term, id)`.execute(db);
+  }
+}
+
+/** Makes every held table's terms table, fills it, and makes its triggers (migration 0039). */
+export async function createHolderTerms(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  for (const table of Object.keys(HOLDER_TERMS) as HeldTable[]) {
+    const { terms } = HOLDER_TERMS[table];
+    await db.schema
+      .createTable(terms)
+      .addColumn('term', 'text', (col) => col.notNull())
+      .addColumn('id', 'integer', (col) => col.notNull())
+      // PostgreSQL's key is added after the rows (`fillHolderTerms`).
+      .$call((t) => (dialect === 'sqlite' ? t.addPrimaryKeyConstraint(`${terms}_pk`, ['term', 'id']).modifyEnd(sql`without rowid`) : t))
+      .execute();
+  }
+  await fillHolderTerms(db, dialect);
+  await createHolderTriggers(db, dialect);
+}
