@@ -241,11 +241,16 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
         .select('search_staff.id as id')
         .where(sql<SqlBool>`search_staff.is_student and search_staff.is_admin`)
         .where(matchTest(dialect, 'users', plans.users, values('users'), 'search_staff'));
-    /** Each term's students; on PostgreSQL, without those of an earlier term (SQLite's `union` drops them as it merges). */
-    const termRanges = (): AnyQuery[] =>
+    /**
+     * Each term's students; on PostgreSQL, without those of an earlier term (SQLite's `union` drops
+     * them as it merges), unless `overlapping`.
+     */
+    const termRanges = (overlapping = false): AnyQuery[] =>
       termSlots.map((term, i): AnyQuery => {
         const range = any.selectFrom('student_terms as search_term').select('search_term.id as id').where('search_term.term', '=', term);
-        return dialect === 'sqlite' || i === 0 ? range : range.where(notInEarlierTerms(termSlots.slice(0, i), 'search_term.id'));
+        return dialect === 'sqlite' || i === 0 || overlapping
+          ? range
+          : range.where(notInEarlierTerms(termSlots.slice(0, i), 'search_term.id'));
       });
     const merge = (all: AnyQuery, range: AnyQuery) => (dialect === 'sqlite' ? all.union(range) : all.unionAll(range));
     const inOrder = (all: AnyQuery) => (dialect === 'sqlite' ? all.orderBy('id') : all);
@@ -274,7 +279,10 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
     /** The users that contain the text, up to one past FEW_USERS: counted once, for every group that matches through users. */
     const seen = 'search_users_seen';
     let usersSeen = false;
-    const fewUsers = sql<SqlBool>`(select count(*) from ${sql.table(seen)}) <= ${sql.lit(FEW_USERS)}`;
+    // Whether they are few: counted once (`search_users_few`), where each way that asked counted
+    // them again (six counts of 2,501 ids in a surname's statement on PostgreSQL).
+    const few = 'search_users_few';
+    const fewUsers = sql<SqlBool>`(select search_few.few from ${sql.table(few)} as search_few)`;
     const userTest = (column: string) =>
       byTerms
         ? termsTest(sql.ref(column))
@@ -328,6 +336,25 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
 
     const ctes: { name: string; query: AnyQuery }[] = [];
     const page = sql.lit(limit);
+    /**
+     * PostgreSQL: the first `limit` ids of `ranges` together, from each range's first `limit` in id
+     * order, each id once (`union`). The ranges may share ids: a later range without an earlier
+     * one's read the whole range when the earlier held it (`garc`, in `garcia` and `garcía`: 16,921
+     * probes for none, 25 ms).
+     */
+    const firstOfRanges = (ranges: AnyQuery[], direction: 'asc' | 'desc'): AnyQuery =>
+      any
+        .selectFrom(
+          ranges
+            .map(
+              (range): AnyQuery => any.selectFrom(range.orderBy('id', direction).limit(page).as('search_range')).select('search_range.id'),
+            )
+            .reduce((all, range) => all.union(range))
+            .as('search_ranges'),
+        )
+        .select('search_ranges.id')
+        .orderBy('search_ranges.id', direction)
+        .limit(page);
     const columns = groups.flatMap((group, g) => {
       const conditions: Condition[] = [];
       const { table, alias } = firstTable(query(group, () => 'true', conditions));
@@ -449,11 +476,13 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           // of each range in id order (SQLite merges them so), where the students were each probed
           // and the table walked testing every row's holder.
           const arm = (rows: AnyQuery, id: string) => fresh(w, id).reduce((r: AnyQuery, c) => r.where(c), rows);
-          const arms: AnyQuery[] = [
+          const arms = (overlapping: boolean): AnyQuery[] => [
             ...termSlots.map((term, i) => {
               const range = any.selectFrom(`${held} as search_held`).select('search_held.id as id').where('search_held.term', '=', term);
               const alone =
-                dialect === 'sqlite' || i === 0 ? range : range.where(notInEarlierTerms(termSlots.slice(0, i), 'search_held.id', held));
+                dialect === 'sqlite' || i === 0 || overlapping
+                  ? range
+                  : range.where(notInEarlierTerms(termSlots.slice(0, i), 'search_held.id', held));
               return arm(alone, 'search_held.id');
             }),
             arm(
@@ -464,7 +493,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
               'search_row.id',
             ),
           ];
-          rows = any.selectFrom(inOrder(arms.reduce(merge)).as('search_held_rows')).select('search_held_rows.id as id');
+          rows = any.selectFrom(inOrder(arms(false).reduce(merge)).as('search_held_rows')).select('search_held_rows.id as id');
           if (dialect === 'sqlite') {
             order = 'search_held_rows.id';
           } else {
@@ -474,19 +503,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
               i < termSlots.length
                 ? range
                 : any.selectFrom(range.offset(sql.lit(0)).as('search_staff_rows')).select('search_staff_rows.id as id');
-            first = any
-              .selectFrom(
-                arms
-                  .map(
-                    (range, i): AnyQuery =>
-                      any.selectFrom(apart(range, i).orderBy('id', direction).limit(page).as('search_range')).select('search_range.id'),
-                  )
-                  .reduce((all, range) => all.unionAll(range))
-                  .as('search_ranges'),
-              )
-              .select('search_ranges.id')
-              .orderBy('search_ranges.id', direction)
-              .limit(page);
+            first = firstOfRanges(arms(true).map(apart), direction);
           }
           return { rows, order, fromSeen, first };
         }
@@ -508,19 +525,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
             // PostgreSQL counts the ranges as they come, up to the bound, and pages from each range's
             // first `limit` in id order: a generic plan sorted every student of a surname (16,732
             // ids, 6 ms) to keep the first thousand.
-            first = any
-              .selectFrom(
-                termRanges()
-                  .map(
-                    (range): AnyQuery =>
-                      any.selectFrom(range.orderBy('search_term.id', direction).limit(page).as('search_range')).select('search_range.id'),
-                  )
-                  .reduce((all, range) => all.unionAll(range))
-                  .as('search_ranges'),
-              )
-              .select('search_ranges.id')
-              .orderBy('search_ranges.id', direction)
-              .limit(page);
+            first = firstOfRanges(termRanges(true), direction);
           }
         } else if (
           way.kind === 'own' &&
@@ -717,7 +722,10 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
               .select(sql<number>`users_search.rowid`.as('id'))
               .where(sql<SqlBool>`${sql.table('users_search')} match ${values('users').lookup}`)
           : matchSource(db, dialect, 'users', users, values('users'), 'search_seen').query.select('search_seen.id');
-      ctes.unshift({ name: seen, query: ids.limit(sql.lit(FEW_USERS + 1)) });
+      ctes.unshift(
+        { name: seen, query: ids.limit(sql.lit(FEW_USERS + 1)) },
+        { name: few, query: any.selectFrom(seen).select(sql<SqlBool>`count(*) <= ${sql.lit(FEW_USERS)}`.as('few')) },
+      );
     }
     for (const { name, query: rows } of ctes) {
       statement = statement.with(
