@@ -419,15 +419,6 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
         return sql<SqlBool>`${size} <= ${sql.lit(bound)}`;
       };
       /**
-       * Whether the ways before `w` hold more than the cap between them, for a way through another
-       * table (`other`: the enrolments of the courses a text names); null for other ways.
-       */
-      const capped = (w: number): RawBuilder<SqlBool> | null => {
-        if (w === 0 || (ways[w] as Way).kind !== 'other') return null;
-        const earlier = names.slice(0, w).map((name) => sql<number>`(select count(*) from ${sql.table(name)})`);
-        return sql<SqlBool>`(${sql.join(earlier, sql` + `)}) > ${sql.lit(SEARCH_TOTAL_CAP)}`;
-      };
-      /**
        * Way `w`'s rows that no earlier way matches: each is counted, and paged, once. An earlier way
        * whose rows were all collected is asked by its collection, else by testing the row.
        */
@@ -453,9 +444,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
       };
 
       /** The ids of the rows that way `w` reaches through its index, and the column that reads them in id order (or null). */
-      const reached = (
-        w: number,
-      ): { rows: AnyQuery; raw: AnyQuery; order: string | null; fromSeen: AnyQuery | null; first: AnyQuery | null } => {
+      const reached = (w: number): { rows: AnyQuery; order: string | null; fromSeen: AnyQuery | null; first: AnyQuery | null } => {
         const way = ways[w] as Way;
         let rows: AnyQuery;
         let order: string | null = null;
@@ -516,7 +505,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
                 : any.selectFrom(range.offset(sql.lit(0)).as('search_staff_rows')).select('search_staff_rows.id as id');
             first = firstOfRanges(arms(true).map(apart), direction);
           }
-          return { rows, raw: rows, order, fromSeen, first };
+          return { rows, order, fromSeen, first };
         }
         if (way.kind === 'own' && way.table === 'users' && byTerms) {
           // The students of the terms (in id order on SQLite) joined to the group's own rows (its
@@ -592,9 +581,8 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           // SQLite reads a table scanned for a short text in rowid order.
           if (way.kind === 'own' && dialect === 'sqlite') order = 'search_row.id';
         }
-        const raw = rows;
         for (const condition of fresh(w, 'search_row.id')) rows = rows.where(condition);
-        return { rows, raw, order, fromSeen, first };
+        return { rows, order, fromSeen, first };
       };
 
       /** The first `count` (`limit`; null: unlimited, to limit later) ids of way `w` found by reading the group's table in id order, testing each row. */
@@ -640,7 +628,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
        * bound, so a walk meets them often).
        */
       const firsts = ways.map((_, w) => {
-        const { rows, raw, order, fromSeen, first } = reached(w);
+        const { rows, order, fromSeen, first } = reached(w);
         const bound = bounds[w] as number;
         const name = names[w] as string;
         const indexed = (order ? rows.orderBy(order, direction) : rows).limit(sql.lit(bound + 1));
@@ -668,33 +656,11 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
                 any.selectFrom(gated(indexed, sql<SqlBool>`not ${enough}`, null).as('search_index_rows')).select('search_index_rows.id'),
               ),
           });
-        } else if (capped(w) && !order && !first) {
-          // After ways that already hold more than the cap between them (the total is the cap
-          // whatever this way adds), its rows are collected without testing each against them:
-          // that told apart the rows this way alone holds, and `tom` (in 61 courses' titles,
-          // 152,194 enrolments) spent 31 ms of its search testing 2,501 of them. The collection
-          // still says whether the way holds few rows (a walk of a way with none reads the table
-          // whole); its page tests its candidates, in id order, until it is full.
-          const over = capped(w) as RawBuilder<SqlBool>;
-          const untested = (order ? raw.orderBy(order, direction) : raw).limit(sql.lit(bound + 1));
-          ctes.push({
-            name,
-            query: any
-              .selectFrom(gated(untested, over, null).as('search_untested_rows'))
-              .select('search_untested_rows.id')
-              .unionAll(
-                any.selectFrom(gated(indexed, sql<SqlBool>`not ${over}`, null).as('search_tested_rows')).select('search_tested_rows.id'),
-              ),
-          });
         } else {
           ctes.push({ name, query: indexed });
         }
         const size = sql<number>`(select count(*) from ${sql.table(name)})`;
-        // Tested against the earlier ways again: a collection made without (`capped`) holds their rows too.
-        const collected = fresh(w, `${name}.id`).reduce(
-          (rows: AnyQuery, condition) => rows.where(condition),
-          any.selectFrom(name).select(`${name}.id`).orderBy(`${name}.id`, direction),
-        );
+        const collected = any.selectFrom(name).select(`${name}.id`).orderBy(`${name}.id`, direction);
         if (first) return { size, ids: first };
         if (order) return { size, ids: collected.limit(page) };
         const all = complete(w);
