@@ -104,22 +104,17 @@ describe('certificates by their holder’s terms', () => {
 
   test('they follow renames, staff rights, new and removed certificates and students in the writing transaction', async () => {
     const { db, dialect } = app.platform.database;
+    /** Writes `change` to the holder `key`'s user. */
+    const update = (key: string, change: { name?: string; email?: string; is_admin?: never }) =>
+      db
+        .updateTable('users')
+        .set(change)
+        .where('id', '=', holders[key] as number)
+        .execute();
     // Bo is renamed; Ed joins the staff (their certificates still match, by their name); Di is renamed too.
-    await db
-      .updateTable('users')
-      .set({ name: 'Bo Renamed' })
-      .where('id', '=', holders.bo as number)
-      .execute();
-    await db
-      .updateTable('users')
-      .set({ is_admin: yes(dialect) })
-      .where('id', '=', holders.ed as number)
-      .execute();
-    await db
-      .updateTable('users')
-      .set({ email: `di.${t}leeson@learners.test` })
-      .where('id', '=', holders.di as number)
-      .execute();
+    await update('bo', { name: 'Bo Renamed' });
+    await update('ed', { is_admin: yes(dialect) });
+    await update('di', { email: `di.${t}leeson@learners.test` });
     await agrees(texts, 'after renames and staff rights');
     // A new certificate of a student who holds the text; one removed with its enrolment; Cy removed with theirs.
     await certify(holders.ana as number);
@@ -131,11 +126,7 @@ describe('certificates by their holder’s terms', () => {
       .where('id', '=', holders.cy as number)
       .execute();
     // Ed leaves the staff: a student again, found through the terms.
-    await db
-      .updateTable('users')
-      .set({ is_admin: no(dialect) })
-      .where('id', '=', holders.ed as number)
-      .execute();
+    await update('ed', { is_admin: no(dialect) });
     await agrees(texts, 'after new and removed certificates and students');
     // Nothing is left of the removed ones.
     const { rows } = await sql<{ n: number }>`select count(*) as n from certificate_terms
