@@ -139,7 +139,7 @@ export async function fillHolderTerms(db: Kysely<any>, dialect: Dialect): Promis
   }
 }
 
-/** Makes every held table's terms table, fills it, and makes its triggers (migration 0039). */
+/** Makes every held table's terms table and its triggers, then fills it (migration 0039). */
 export async function createHolderTerms(db: Kysely<any>, dialect: Dialect): Promise<void> {
   for (const table of Object.keys(HOLDER_TERMS) as HeldTable[]) {
     const { terms } = HOLDER_TERMS[table];
@@ -151,6 +151,9 @@ export async function createHolderTerms(db: Kysely<any>, dialect: Dialect): Prom
       .$call((t) => (dialect === 'sqlite' ? t.addPrimaryKeyConstraint(`${terms}_pk`, ['term', 'id']).modifyEnd(sql`without rowid`) : t))
       .execute();
   }
-  await fillHolderTerms(db, dialect);
+  // The triggers first: making them locks `certificates` and `student_terms` against writes until the
+  // migration commits, so that a certificate another instance writes meanwhile is either in the
+  // fill or waits for the triggers (filled first, one committed between the two was missed).
   await createHolderTriggers(db, dialect);
+  await fillHolderTerms(db, dialect);
 }

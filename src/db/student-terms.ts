@@ -279,8 +279,8 @@ export async function remakeTerms(db: Kysely<any>, dialect: Dialect): Promise<vo
   await sql`delete from student_terms`.execute(db);
   await addForEveryStudent(db, dialect, addTerms);
   for (const statement of [...termIndexes(dialect), TERMS_BY_STUDENT]) await sql.raw(statement).execute(db);
-  await fillHolderTerms(db, dialect);
   await createHolderTriggers(db, dialect);
+  await fillHolderTerms(db, dialect);
 }
 
 /**
