@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { parse as parseDotenv } from 'dotenv';
@@ -73,6 +74,8 @@ export interface Config {
   reusePort: boolean;
   /** Bounds on every database wait, so an outage or a stall answers a quick 503 (README: Timeouts and outages). */
   dbTimeouts: DatabaseTimeouts;
+  /** ACADEMY_SQLITE_READERS: SQLite's reader threads for the long reads (GET /search): one per core, at most four, unless set; 0 for none (src/db/sqlite-readers.ts). */
+  sqliteReaders: number;
   /** The key that encrypts stored secrets (README: Secrets at rest). */
   secretKey: SecretKeySettings;
   /** ACADEMY_OIDC_*: staff single sign-on with an OpenID Connect provider; null when not configured. */
@@ -511,6 +514,7 @@ export function loadConfig(env: Env = process.env): Config {
       lockMs: int(env, 'ACADEMY_DB_LOCK_TIMEOUT_MS', 5000, 100, 600_000),
       idleInTransactionMs: int(env, 'ACADEMY_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 1000, 86_400_000),
     },
+    sqliteReaders: int(env, 'ACADEMY_SQLITE_READERS', Math.min(4, availableParallelism()), 0, 16),
     secretKey: secretKeySettings(env, dataDir, database),
     oidc: oidcSettings(env),
   };

@@ -7,6 +7,7 @@ import { hookedDialect } from './commit-hooks.ts';
 import { type HeldSnapshot, holdPostgresSnapshot, holdSqliteSnapshot } from './held-snapshot.ts';
 import type { DB } from './schema.ts';
 import { NodeSqliteDatabase } from './sqlite.ts';
+import { createSqliteReaders } from './sqlite-readers.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -51,7 +52,9 @@ export interface Database {
    * generic plan of each named statement (`plan_cache_mode = force_generic_plan`), without JIT
    * compilation (`jit = off`: the search's plan is estimated dear, and compiling it cost 0.8 s a run), opened at its
    * first use; PostgreSQL otherwise plans a statement again for each run whenever its generic plan
-   * looks dearer than the custom ones. On SQLite the same `db`, which plans each text once anyway.
+   * looks dearer than the custom ones. On SQLite its reader threads (src/db/sqlite-readers.ts), when
+   * it has some, else the same `db`, which plans each text once anyway. Either way another connection
+   * than `db`'s: a version it reads (`databaseVersion`) is not comparable with one `db` reads on SQLite.
    */
   planned(): Kysely<DB>;
   /** PostgreSQL: the main pool's connections in use, idle, and the requests waiting for one; null on SQLite. */
@@ -147,6 +150,8 @@ export function openDatabase(
     poolSize?: number;
     timeouts?: DatabaseTimeouts /** SQLite: this connection's page cache, in KiB. */;
     pageCacheKib?: number;
+    /** SQLite: reader threads for `planned()` (0 or none: it is `db`; never for an in-memory database). */
+    readers?: number;
   } = {},
 ): Database {
   const timeouts = options.timeouts ?? null;
@@ -155,17 +160,29 @@ export function openDatabase(
     if (timeouts) database.prepare(`PRAGMA busy_timeout = ${timeouts.lockMs}`).all([]);
     if (options.pageCacheKib) database.prepare(`PRAGMA cache_size = -${Math.floor(options.pageCacheKib)}`).all([]);
     const db = new Kysely<DB>({ dialect: hookedDialect(new SqliteDialect({ database })) });
+    const file = sqliteFile(url);
+    const readers =
+      (options.readers ?? 0) > 0 && file !== ':memory:'
+        ? createSqliteReaders(file, options.readers as number, {
+            statementMs: timeouts?.statementMs ?? null,
+            lockMs: timeouts?.lockMs ?? null,
+            pageCacheKib: options.pageCacheKib ?? null,
+          })
+        : null;
     return {
       db,
       dialect: 'sqlite',
       url,
       timeouts,
       // A long read reads its rows once, in order: SQLite's default 2 MB page cache is enough.
-      holdSnapshot: async () => holdSqliteSnapshot(sqliteFile(url), 2048),
+      holdSnapshot: async () => holdSqliteSnapshot(file, 2048),
       dataVersion: () => database.dataVersion(),
-      planned: () => db,
+      planned: () => readers?.db ?? db,
       poolStats: () => null,
-      close: () => db.destroy(),
+      async close() {
+        await readers?.close();
+        await db.destroy();
+      },
     };
   }
   const open = (max: number, settings: Partial<pg.ClientConfig> = {}) => {

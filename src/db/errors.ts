@@ -1,3 +1,5 @@
+import { READER_UNAVAILABLE } from './sqlite-readers.ts';
+
 /**
  * Which database failures mean "not now" rather than "this request is wrong": the server cannot be
  * reached, a bound of DatabaseTimeouts ran out, or the server refuses work it would do later. Both
@@ -39,6 +41,7 @@ const SQLITE_BUSY_CODES = new Set([5, 6]);
 
 function unavailable(error: Error & { code?: unknown; errcode?: unknown }): boolean {
   const code = typeof error.code === 'string' ? error.code : undefined;
+  if (code === READER_UNAVAILABLE) return true;
   if (code && NETWORK_CODES.has(code)) return true;
   if (code && /^[0-9A-Z]{5}$/.test(code) && (POSTGRES_STATES.has(code) || POSTGRES_CLASSES.includes(code.slice(0, 2)))) return true;
   if (code === 'ERR_SQLITE_ERROR' && typeof error.errcode === 'number') return SQLITE_BUSY_CODES.has(error.errcode & 0xff);

@@ -142,7 +142,7 @@ export function createPlatform(config: Config, options: PlatformOptions = {}): P
   );
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);
-  const database = openDatabase(config.databaseUrl, { timeouts: config.dbTimeouts });
+  const database = openDatabase(config.databaseUrl, { timeouts: config.dbTimeouts, readers: config.sqliteReaders });
   const redis = config.redisUrl ? connectRedis(config.redisUrl, config.redisTimeoutMs) : null;
   // Redis being down is also reported by the health check; the limiter falls back to local counters
   // (and says so). ioredis reports an error at every reconnect attempt: logged once per outage.

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { executePrepared } from '../../db/prepared.ts';
 import { SEARCH_SOURCES, searchText } from '../../db/search.ts';
 import { versionCheck } from '../../db/totals.ts';
@@ -55,7 +56,12 @@ export function createSearchService(
   const planned = platform.database.planned();
   /** The statement of each set of readable groups, by their names. */
   const statements = new Map<string, SearchStatement>();
-  const check = versionCheck(planned, dialect);
+  // The version kept answers are compared by. SQLite's is its connection's own count of changes: the
+  // main connection's is read, before the statement (src/db/sqlite-readers.ts), which may run on
+  // another; an answer read after a version is kept with it, and given again while it is current.
+  const versions = dialect === 'sqlite' ? db : planned;
+  const check = versionCheck(versions, dialect);
+  const versionBefore = async () => (dialect === 'sqlite' ? (await executePrepared(versions, check))[0]?.version : undefined);
   /** Kept answers by the groups searched (what the token's scopes allow), the limit and the text. */
   const kept = new Map<string, { version: string; results: Results }>();
   /** Searches under way for a kept text, by its key and the version read before they started. */
@@ -84,7 +90,7 @@ export function createSearchService(
   }
 
   async function answer(statement: SearchStatement, q: string, limit: number, key: string): Promise<Results> {
-    const { results: searched, version } = await statement.run(q, limit);
+    const { results: searched, version } = await statement.run(q, limit, await versionBefore());
     stats.searched++;
     const results = answerOf(searched);
     if (Object.values(results).reduce((sum, group) => sum + group.total, 0) >= keepMatches) {
@@ -102,11 +108,18 @@ export function createSearchService(
     stats,
     /**
      * Takes the samples that a search plans its texts by (src/db/trigrams.ts) now; resolves once they
-     * are taken (or failed, logged). A server starts it as it begins to listen (`buildApp`'s `warm`),
+     * are taken (or failed, logged), and its statements' connections are open. A server starts it as it begins to listen (`buildApp`'s `warm`),
      * without waiting: on PostgreSQL the first search after a start waited for them (about 1 s at a
      * million students).
      */
-    warm: (): Promise<void> => ensureTrigramSamples(db, dialect, SEARCH_SOURCES, sampleFailed),
+    warm: async (): Promise<void> => {
+      // And the connections its statements run on (SQLite's reader threads start, side by side).
+      const started = sql`select 1`.execute(planned).then(
+        () => {},
+        (error: unknown) => platform.logger.warn({ err: error }, 'Search could not reach its connections yet.'),
+      );
+      await Promise.all([ensureTrigramSamples(db, dialect, SEARCH_SOURCES, sampleFailed), started]);
+    },
     /**
      * Every group's matches of `q` (trimmed, control characters ignored) among the groups the acting
      * token may read; the others restricted, without asking them. A blank `q` matches nothing and asks no group.
@@ -135,7 +148,7 @@ export function createSearchService(
       const key = `${names}\u0000${limit}\u0000${q}`;
       const known = kept.get(key);
       if (!known) return answer(statement, q, limit, key);
-      const [current] = await executePrepared(planned, check);
+      const [current] = await executePrepared(versions, check);
       if (current?.version === known.version) {
         stats.kept++;
         kept.delete(key);

@@ -121,8 +121,13 @@ interface Statement {
 }
 
 export interface SearchStatement {
-  /** Every group's total and first `limit` hits of `text` (trimmed, not blank), and the database's version they were read at (its terms' when they were read first); no group is restricted. */
-  run(text: string, limit: number): Promise<{ results: Record<string, SearchGroupResult>; version: string }>;
+  /**
+   * Every group's total and first `limit` hits of `text` (trimmed, not blank), and the database's
+   * version they were read at: `before` when given (a version read before the statement, on a
+   * connection whose versions the caller compares), else its terms' when they were read first, else
+   * the statement's; no group is restricted.
+   */
+  run(text: string, limit: number, before?: string): Promise<{ results: Record<string, SearchGroupResult>; version: string }>;
 }
 
 /** How a text condition of the scope is written in one of a group's queries. */
@@ -743,7 +748,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
   }
 
   return {
-    async run(text, limit) {
+    async run(text, limit, before) {
       if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`A search's limit is a positive integer, not ${limit}`);
       const plans = {} as Record<SearchTable, TextMatchPlan>;
       const known = new Map<string, unknown>();
@@ -794,7 +799,7 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
           restricted: false,
         };
       });
-      return { results, version: read?.version ?? String(row?.search_version) };
+      return { results, version: before ?? read?.version ?? String(row?.search_version) };
     },
   };
 }
