@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { openDatabase } from '../../src/db/database.ts';
 import { outsideWrites } from '../support/database.ts';
 import { type Fixtures, fixtures, unique } from '../support/fixtures.ts';
 import { bearer, createTestApp, type TestApp } from '../support/platform.ts';
@@ -62,5 +63,35 @@ describe('GET /users: pages read from the staff indexes of each order', () => {
         }
       }
     }
+  });
+
+  test('a page and its total, kept per version of the database, follow every write, by this process or another', async () => {
+    const token = await app.token(['users:read']);
+    const list = async (query: string) => {
+      const res = await app.http.inject({ method: 'GET', url: `/api/v1/users?${query}`, headers: bearer(token) });
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json() as { data: { id: number; status: string }[]; meta: { total: number } };
+      return { ids: body.data.map((r) => r.id), total: body.meta.total };
+    };
+    const query = 'status=suspended&sort=id&direction=desc&per_page=50';
+    const before = await list(query);
+    assert.deepEqual(await list(query), before, 'asked again without a write: the same page');
+
+    // A new suspended staff user, written by this process: first on the page, and counted.
+    const added = await make.staff({ name: unique('Kept'), status: 'suspended' });
+    const withAdded = await list(query);
+    assert.equal(withAdded.total, before.total + 1);
+    assert.equal(withAdded.ids[0], added.id);
+
+    // Written through another connection, as another process would: it leaves the list.
+    const other = openDatabase(app.platform.database.url);
+    try {
+      await other.db.updateTable('users').set({ status: 'active' }).where('id', '=', added.id).execute();
+    } finally {
+      await other.close();
+    }
+    const after = await list(query);
+    assert.equal(after.total, before.total);
+    assert.equal(after.ids.includes(added.id), false);
   });
 });

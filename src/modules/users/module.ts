@@ -17,7 +17,7 @@ export const usersModule = {
       return createUserService({
         db,
         dialect,
-        staff: createStaffRepository(db, platform.changes),
+        staff: createStaffRepository(db, dialect, platform.changes),
         invitations: createInvitationRepository(db, dialect),
         notifications: services.notifications,
         namedIn: createWorkflowRepository(db),
