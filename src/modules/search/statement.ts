@@ -37,7 +37,7 @@ import {
   searchPlan,
   type TextMatchPlan,
 } from '../../db/search.ts';
-import { MAX_WORDS, mayLieInTerms, notInEarlierTerms, termsRead } from '../../db/student-terms.ts';
+import { mayLieInTerms, notInEarlierTerms, termsRead } from '../../db/student-terms.ts';
 import { databaseVersion } from '../../db/totals.ts';
 import type { SearchGroup, SearchScope } from '../manifest.ts';
 import { SEARCH_TOTAL_CAP, type SearchGroupResult } from './schemas.ts';
@@ -78,8 +78,9 @@ const TABLES = Object.keys(SEARCH_COLUMNS) as SearchTable[];
 /**
  * Compiled statements kept per shape, the least recently used dropped first. Shapes are the page
  * size, each table's plan (texts of one, two, or more characters; rechecked or not; scanned or not)
- * and, on SQLite, how many of the students' terms the text lies in: 2,000 texts drawn like the
- * benchmark's made 60 on SQLite at scale 10 (32 before the terms), 28 on PostgreSQL. Each costs
+ * and how many of the students' terms the text lies in: 2,000 texts drawn like the benchmark's
+ * made 60 on SQLite at scale 10 (32 before the terms); as the grouped mix draws them, 26 on SQLite
+ * and 21 on PostgreSQL, which counts the terms too since it sets up no slot past them. Each costs
  * 20–35 ms to build; emptying the whole cache at a bound they come near rebuilt them all.
  */
 const MAX_SHAPES = 160;
@@ -768,9 +769,11 @@ export function createSearchStatement(db: Kysely<DB>, dialect: Dialect, groups: 
       const read = mayLieInTerms(needle) ? await termsRead(db, dialect, needle) : null;
       const terms = read?.terms ?? null;
       const words = terms === null || terms === 'none' ? [] : terms.words;
-      // SQLite compiles a statement for each count of words; PostgreSQL plans one per connection for
-      // every shape, so its statement has a slot for each word a text may lie in, null past its own.
-      const termSlots = dialect === 'postgres' ? MAX_WORDS : words.length;
+      // A statement for each count of words, with a slot for each. PostgreSQL plans each once per
+      // connection; one with a slot for every word a text may lie in (four), null past its own,
+      // set up the branches of all four for every search: 537 plan nodes for a surname where one
+      // word's statement has 431, and the grouped mix answered 294 searches a second, now 313.
+      const termSlots = words.length;
       for (let i = 0; i < termSlots; i++) known.set(`users.term${i}`, words[i] ?? null);
       if (terms !== null) shape += `terms${termSlots}`;
       let statement = statements.get(shape);
