@@ -1,10 +1,15 @@
-import { READER_UNAVAILABLE } from './sqlite-readers.ts';
-
 /**
  * Which database failures mean "not now" rather than "this request is wrong": the server cannot be
- * reached, a bound of DatabaseTimeouts ran out, or the server refuses work it would do later. Both
- * dialects' and both drivers' shapes of them are told apart here, and only here.
+ * reached, a bound of DatabaseTimeouts ran out (on SQLite's reader threads too), or the server refuses
+ * work it would do later. Both dialects' and both drivers' shapes of them are told apart here, and
+ * only here.
  */
+
+/**
+ * The code of a statement on a SQLite reader thread (src/db/sqlite-readers.ts) stopped at the
+ * statement timeout, or whose thread was lost: the database could not answer now.
+ */
+export const READER_UNAVAILABLE = 'ERR_SQLITE_READER_UNAVAILABLE';
 
 /** Socket errors of a server that cannot be reached. */
 const NETWORK_CODES = new Set([

@@ -9,6 +9,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import { READER_UNAVAILABLE } from './errors.ts';
 import type { DB } from './schema.ts';
 import type { ReaderAnswer, ReaderRequest } from './sqlite-reader-thread.ts';
 
@@ -23,12 +24,9 @@ import type { ReaderAnswer, ReaderRequest } from './sqlite-reader-thread.ts';
  *
  * A statement that runs past the statement timeout fails then (on the main connection it could not:
  * it held the thread until it ended), and its thread is told to stop and replaced: node:sqlite cannot
- * interrupt a statement, so the thread ends when the statement does. No transactions: a statement that must see its own
- * transaction's writes runs on the main connection.
+ * interrupt a statement, so the thread ends when the statement does. No transactions: a statement
+ * that must see its own transaction's writes runs on the main connection.
  */
-
-/** A statement stopped at the statement timeout, or its thread lost: the database could not answer now (isDatabaseUnavailable). */
-export const READER_UNAVAILABLE = 'ERR_SQLITE_READER_UNAVAILABLE';
 
 interface Pending {
   resolve(rows: unknown[]): void;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { sqliteFile } from '../../src/db/database.ts';
-import { isDatabaseUnavailable } from '../../src/db/errors.ts';
-import { createSqliteReaders, READER_UNAVAILABLE } from '../../src/db/sqlite-readers.ts';
+import { isDatabaseUnavailable, READER_UNAVAILABLE } from '../../src/db/errors.ts';
+import { createSqliteReaders } from '../../src/db/sqlite-readers.ts';
 import { dialect } from '../support/env.ts';
 import { createTestPlatform } from '../support/platform.ts';
 

@@ -61,7 +61,7 @@ export function createSearchService(
   // another; an answer read after a version is kept with it, and given again while it is current.
   const versions = dialect === 'sqlite' ? db : planned;
   const check = versionCheck(versions, dialect);
-  const versionBefore = async () => (dialect === 'sqlite' ? (await executePrepared(versions, check))[0]?.version : undefined);
+  const versionBefore = async () => (await executePrepared(versions, check))[0]?.version;
   /** Kept answers by the groups searched (what the token's scopes allow), the limit and the text. */
   const kept = new Map<string, { version: string; results: Results }>();
   /** Searches under way for a kept text, by its key and the version read before they started. */
@@ -89,8 +89,10 @@ export function createSearchService(
     return Object.fromEntries(groups.map((group) => [group.name, searched[group.name] ?? restricted()]));
   }
 
-  async function answer(statement: SearchStatement, q: string, limit: number, key: string): Promise<Results> {
-    const { results: searched, version } = await statement.run(q, limit, await versionBefore());
+  /** Searches `q` and keeps a common text's answer; `current`: the version just read, if it was (SQLite: read again otherwise). */
+  async function answer(statement: SearchStatement, q: string, limit: number, key: string, current?: string): Promise<Results> {
+    const before = dialect === 'sqlite' ? (current ?? (await versionBefore())) : undefined;
+    const { results: searched, version } = await statement.run(q, limit, before);
     stats.searched++;
     const results = answerOf(searched);
     if (Object.values(results).reduce((sum, group) => sum + group.total, 0) >= keepMatches) {
@@ -160,7 +162,7 @@ export function createSearchService(
       const shared = `${key}\u0000${current?.version}`;
       const under = running.get(shared);
       if (under) return under;
-      const search = answer(statement, q, limit, key);
+      const search = answer(statement, q, limit, key, current?.version);
       running.set(shared, search);
       try {
         return await search;
