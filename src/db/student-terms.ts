@@ -115,30 +115,71 @@ function domain(dialect: Dialect, row: Row): RawBuilder<unknown> {
   return dialect === 'postgres' ? sql`split_part(${r}.email, '@', 2)` : sql`substr(${r}.email, instr(${r}.email, '@') + 1)`;
 }
 
-const STUDENT = (row: Row) => (row === TEXTS ? sql`true` : sql`(${sql.raw(row)}.is_student and not ${sql.raw(row)}.is_admin)`);
+/**
+ * Whose terms a table keeps: the students' (`student_terms`, with the students' order keys), or on
+ * PostgreSQL the staff's (`staff_terms`, migration 0041). Both share the vocabularies: a word of
+ * `student_words` that no student holds only leaves a student's range empty.
+ */
+export interface TermHolders {
+  table: 'student_terms' | 'staff_terms';
+  /** Whether the user of `row` is one of them. */
+  holds: (row: Row) => RawBuilder<unknown>;
+  /** The columns written after `term`, and their values from `row`. */
+  columns: string;
+  values: (row: Row) => RawBuilder<unknown>;
+  /** The columns of `users` whose update rewrites a user's terms. */
+  keys: readonly string[];
+}
+
+export const STUDENTS: TermHolders = {
+  table: 'student_terms',
+  holds: (row) => (row === TEXTS ? sql`true` : sql`(${sql.raw(row)}.is_student and not ${sql.raw(row)}.is_admin)`),
+  columns: 'id, email_verified, name, email, created_at, updated_at',
+  values: (row) => {
+    const r = sql.raw(row);
+    return sql`${r}.id, ${r}.email_verified, ${r}.name, ${r}.email, ${r}.created_at, ${r}.updated_at`;
+  },
+  keys: ['name', 'email', 'email_verified', 'is_student', 'is_admin', 'created_at', 'updated_at'],
+};
+
+/**
+ * The staff's terms (PostgreSQL, migration 0041): `GET /search` counts and pages the staff a text
+ * names from a range per term, where it read the heap rows of every trigram match to recheck them
+ * (a surname's staff group, 4–6 ms of its statement at a hundred thousand staff). SQLite's staff
+ * group reads its FTS5 index in rowid order, which costs it a fraction of that.
+ */
+export const STAFF: TermHolders = {
+  table: 'staff_terms',
+  holds: (row) => sql`(${sql.raw(row)}.is_admin)`,
+  columns: 'id',
+  values: (row) => sql`${sql.raw(row)}.id`,
+  keys: ['name', 'email', 'is_admin'],
+};
 
 /**
  * The statements that add a user's words (`row`: the trigger's `new`, or `users` over every row)
  * when it is a student: its terms, and its words and domain to the vocabularies, which only grow (a
  * word no student holds any more only makes a search take the other way).
  */
-export function addWords(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
+export function addWords(dialect: Dialect, row: Row, holders = STUDENTS): RawBuilder<unknown>[] {
   const r = sql.raw(row);
   const from = isBulk(row) ? sql`${r} cross join ${words(dialect, row)}` : words(dialect, row);
   const ignore = dialect === 'sqlite' ? sql`or ignore` : sql``;
   const nothing = dialect === 'sqlite' ? sql`` : sql`on conflict do nothing`;
+  const table = sql.table(holders.table);
+  const holds = holders.holds(row);
   return [
     // SQLite skips a word the student already has (cheaper than `distinct` over a million students).
     // Every student's words in the order of the key (SQLite writes them faster so).
-    sql`insert ${ignore} into student_terms (term, id, email_verified, name, email, created_at, updated_at)
-      select ${word(dialect)}, ${r}.id, ${r}.email_verified, ${r}.name, ${r}.email, ${r}.created_at, ${r}.updated_at
-      from ${from} where ${STUDENT(row)} and ${isWord(dialect)} ${isBulk(row) && dialect === 'sqlite' ? sql`order by 1, 2` : sql``}`,
+    sql`insert ${ignore} into ${table} (term, ${sql.raw(holders.columns)})
+      select ${word(dialect)}, ${holders.values(row)}
+      from ${from} where ${holds} and ${isWord(dialect)} ${isBulk(row) && dialect === 'sqlite' ? sql`order by 1, 2` : sql``}`,
     isBulk(row)
-      ? sql`insert ${ignore} into student_words (word) select distinct term from student_terms ${nothing}`
-      : sql`insert ${ignore} into student_words (word) select distinct ${word(dialect)} from ${from} where ${STUDENT(row)} and ${isWord(dialect)} ${nothing}`,
+      ? sql`insert ${ignore} into student_words (word) select distinct term from ${table} ${nothing}`
+      : sql`insert ${ignore} into student_words (word) select distinct ${word(dialect)} from ${from} where ${holds} and ${isWord(dialect)} ${nothing}`,
     isBulk(row)
-      ? sql`insert ${ignore} into student_domains (domain) select distinct ${domain(dialect, row)} from ${r} where ${STUDENT(row)} ${nothing}`
-      : sql`insert ${ignore} into student_domains (domain) select ${domain(dialect, row)} where ${STUDENT(row)} ${nothing}`,
+      ? sql`insert ${ignore} into student_domains (domain) select distinct ${domain(dialect, row)} from ${r} where ${holds} ${nothing}`
+      : sql`insert ${ignore} into student_domains (domain) select ${domain(dialect, row)} where ${holds} ${nothing}`,
   ];
 }
 
@@ -163,21 +204,23 @@ function sqlitePairs(text: RawBuilder<unknown>): RawBuilder<unknown> {
 }
 
 /** The statements that add a student's pairs of words to its terms and to `student_pairs` (see `addWords`). */
-export function addPairs(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
+export function addPairs(dialect: Dialect, row: Row, holders = STUDENTS): RawBuilder<unknown>[] {
   const r = sql.raw(row);
-  const columns = sql`${r}.id, ${r}.email_verified, ${r}.name, ${r}.email, ${r}.created_at, ${r}.updated_at`;
+  const columns = holders.values(row);
+  const table = sql.table(holders.table);
+  const holds = holders.holds(row);
   if (dialect === 'postgres') {
     const from = row === 'users' ? sql`users cross join ${postgresPairs(row)}` : postgresPairs(row);
     return [
-      sql`insert into student_terms (term, id, email_verified, name, email, created_at, updated_at)
-        select p.pair, ${columns} from ${from} where ${STUDENT(row)}`,
+      sql`insert into ${table} (term, ${sql.raw(holders.columns)})
+        select p.pair, ${columns} from ${from} where ${holds}`,
       // Over every student, the vocabulary is read from the pairs just written (a term with a space
       // is a pair, cut at it) rather than cut from every name again: 5.4 s → 1.0 s at a million.
       isBulk(row)
         ? sql`insert into student_pairs (second, first)
-            select distinct split_part(term, ' ', 2), split_part(term, ' ', 1) from student_terms where strpos(term, ' ') > 0
+            select distinct split_part(term, ' ', 2), split_part(term, ' ', 1) from ${table} where strpos(term, ' ') > 0
             on conflict do nothing`
-        : sql`insert into student_pairs (second, first) select distinct p.second, p.first from ${from} where ${STUDENT(row)} on conflict do nothing`,
+        : sql`insert into student_pairs (second, first) select distinct p.second, p.first from ${from} where ${holds} on conflict do nothing`,
     ];
   }
   const users = isBulk(row) ? sql`${r} cross join ` : sql``;
@@ -190,20 +233,20 @@ export function addPairs(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
   // Over every student, only the texts with a space are cut (no email's local part has one).
   const spaced = (text: RawBuilder<unknown>) => (isBulk(row) ? sql`and instr(${text}, ' ') > 0` : sql``);
   return texts.flatMap((text) => [
-    sql`insert or ignore into student_terms (term, id, email_verified, name, email, created_at, updated_at)
-      select a.value || ' ' || b.value, ${columns} from ${users}${sqlitePairs(text)} where ${STUDENT(row)} ${spaced(text)} ${ordered}`,
-    sql`insert or ignore into student_pairs (second, first) select b.value, a.value from ${users}${sqlitePairs(text)} where ${STUDENT(row)} ${spaced(text)}`,
+    sql`insert or ignore into ${table} (term, ${sql.raw(holders.columns)})
+      select a.value || ' ' || b.value, ${columns} from ${users}${sqlitePairs(text)} where ${holds} ${spaced(text)} ${ordered}`,
+    sql`insert or ignore into student_pairs (second, first) select b.value, a.value from ${users}${sqlitePairs(text)} where ${holds} ${spaced(text)}`,
   ]);
 }
 
 /** Every term of a user: its words and its pairs of words. */
-export function addTerms(dialect: Dialect, row: Row): RawBuilder<unknown>[] {
-  return [...addWords(dialect, row), ...addPairs(dialect, row)];
+export function addTerms(dialect: Dialect, row: Row, holders = STUDENTS): RawBuilder<unknown>[] {
+  return [...addWords(dialect, row, holders), ...addPairs(dialect, row, holders)];
 }
 
 /** The statement that removes a user's terms (`old` in a trigger). */
-export function removeTerms(): RawBuilder<unknown> {
-  return sql`delete from student_terms where id = old.id`;
+export function removeTerms(holders = STUDENTS): RawBuilder<unknown> {
+  return sql`delete from ${sql.table(holders.table)} where id = old.id`;
 }
 
 /**
@@ -211,37 +254,50 @@ export function removeTerms(): RawBuilder<unknown> {
  * (statements over `new`): on insert, on an update of the keys or of the student state, and on
  * delete. Made again when they exist (a migration that adds terms).
  */
-export async function createTermTriggers(db: Kysely<any>, dialect: Dialect, added: RawBuilder<unknown>[]): Promise<void> {
-  const student = (row: 'old' | 'new') => sql`(${sql.raw(row)}.is_student and not ${sql.raw(row)}.is_admin)`;
-  const keys = sql.raw(['name', 'email', 'email_verified', 'is_student', 'is_admin', 'created_at', 'updated_at'].join(', '));
+export async function createTermTriggers(
+  db: Kysely<any>,
+  dialect: Dialect,
+  added: RawBuilder<unknown>[],
+  holders = STUDENTS,
+): Promise<void> {
+  const holds = holders.holds;
+  const keys = sql.raw(holders.keys.join(', '));
   const statements = sql.join(
     added.map((s) => sql`${s};`),
     sql` `,
   );
-  const names = ['insert', 'update', 'delete'].map((event) => `users_student_terms_${event}`);
+  const names = termTriggers(holders);
   if (dialect === 'sqlite') {
     for (const name of names) await sql`drop trigger if exists ${sql.id(name)}`.execute(db);
-    await sql`create trigger users_student_terms_insert after insert on users when ${student('new')}
+    const [insert, update, remove] = names.map((name) => sql.id(name));
+    await sql`create trigger ${insert} after insert on users when ${holds('new')}
       begin ${statements} end`.execute(db);
-    await sql`create trigger users_student_terms_update after update of ${keys} on users when ${student('old')} or ${student('new')}
-      begin ${removeTerms()}; ${statements} end`.execute(db);
-    await sql`create trigger users_student_terms_delete after delete on users when ${student('old')}
-      begin ${removeTerms()}; end`.execute(db);
+    await sql`create trigger ${update} after update of ${keys} on users when ${holds('old')} or ${holds('new')}
+      begin ${removeTerms(holders)}; ${statements} end`.execute(db);
+    await sql`create trigger ${remove} after delete on users when ${holds('old')}
+      begin ${removeTerms(holders)}; end`.execute(db);
     return;
   }
-  await sql`create or replace function users_student_terms() returns trigger language plpgsql as $$
+  const [insert, update, remove] = names.map((name) => sql.id(name));
+  const run = sql.id(`users_${holders.table}`);
+  await sql`create or replace function ${run}() returns trigger language plpgsql as $$
     begin
-      if tg_op <> 'INSERT' then ${removeTerms()}; end if;
+      if tg_op <> 'INSERT' then ${removeTerms(holders)}; end if;
       if tg_op <> 'DELETE' then ${statements} end if;
       return null;
     end $$`.execute(db);
   for (const name of names) await sql`drop trigger if exists ${sql.id(name)} on users`.execute(db);
-  await sql`create trigger users_student_terms_insert after insert on users
-    for each row when ${student('new')} execute function users_student_terms()`.execute(db);
-  await sql`create trigger users_student_terms_update after update of ${keys} on users
-    for each row when (${student('old')} or ${student('new')}) execute function users_student_terms()`.execute(db);
-  await sql`create trigger users_student_terms_delete after delete on users
-    for each row when ${student('old')} execute function users_student_terms()`.execute(db);
+  await sql`create trigger ${insert} after insert on users
+    for each row when ${holds('new')} execute function ${run}()`.execute(db);
+  await sql`create trigger ${update} after update of ${keys} on users
+    for each row when (${holds('old')} or ${holds('new')}) execute function ${run}()`.execute(db);
+  await sql`create trigger ${remove} after delete on users
+    for each row when ${holds('old')} execute function ${run}()`.execute(db);
+}
+
+/** The names of the triggers on `users` that keep `holders`' terms (on insert, update and delete). */
+export function termTriggers(holders: TermHolders): string[] {
+  return ['insert', 'update', 'delete'].map((event) => `users_${holders.table}_${event}`);
 }
 
 /**
@@ -265,6 +321,32 @@ export async function addForEveryStudent(
   await sql`drop table temp.term_texts`.execute(db);
 }
 
+/** PostgreSQL: the staff's key, and their index by user (`removeTerms`), made after the rows. */
+const STAFF_INDEXES = [
+  'alter table staff_terms add constraint staff_terms_pk primary key (term, id)',
+  'create index staff_terms_id on staff_terms (id)',
+];
+
+/** PostgreSQL: every staff user's words and pairs (`STAFF`), then the key and index (none before). */
+async function fillStaffTerms(db: Kysely<any>): Promise<void> {
+  for (const statement of addTerms('postgres', 'users', STAFF)) await statement.execute(db);
+  for (const statement of STAFF_INDEXES) await sql.raw(statement).execute(db);
+  await sql`analyze staff_terms`.execute(db);
+}
+
+/**
+ * The staff's terms (`STAFF`, PostgreSQL only; migration 0041): the table, the triggers that keep
+ * it, then every staff user's terms. The triggers come first: making them locks `users` against
+ * writes until the migration commits, so a staff user written by another instance meanwhile is in
+ * the fill or goes through them.
+ */
+export async function createStaffTerms(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`create table staff_terms (term text not null, id integer not null)`.execute(db);
+  await createTermTriggers(db, dialect, addTerms(dialect, 'new', STAFF), STAFF);
+  await fillStaffTerms(db);
+}
+
 /**
  * The terms of every student made again from `users` (the scale seed, after its load), with the
  * order indexes built after the rows, and the rows students hold by their terms after them
@@ -281,6 +363,13 @@ export async function remakeTerms(db: Kysely<any>, dialect: Dialect): Promise<vo
   for (const statement of [...termIndexes(dialect), TERMS_BY_STUDENT]) await sql.raw(statement).execute(db);
   await createHolderTriggers(db, dialect);
   await fillHolderTerms(db, dialect);
+  if (dialect === 'postgres') {
+    // The staff's, whose triggers the load set aside with the students' (`termTriggers(STAFF)`).
+    await sql`alter table staff_terms drop constraint if exists staff_terms_pk`.execute(db);
+    await sql`drop index if exists staff_terms_id`.execute(db);
+    await sql`delete from staff_terms`.execute(db);
+    await fillStaffTerms(db);
+  }
 }
 
 /**

@@ -37,6 +37,7 @@ import * as m0037 from './0037_walks_from_the_index.ts';
 import * as m0038 from './0038_terms_by_student.ts';
 import * as m0039 from './0039_certificates_by_holder_terms.ts';
 import * as m0040 from './0040_staff_status_id.ts';
+import * as m0041 from './0041_staff_terms.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -78,6 +79,7 @@ const steps: Record<string, Step> = {
   '0038_terms_by_student': m0038,
   '0039_certificates_by_holder_terms': m0039,
   '0040_staff_status_id': m0040,
+  '0041_staff_terms': m0041,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -5,7 +5,7 @@ import { HELD_TABLE_TRIGGERS } from '../../db/holder-terms.ts';
 import type { DB } from '../../db/schema.ts';
 import { SEARCH_COLUMNS, SEARCH_SUBSETS, type SearchTable } from '../../db/search.ts';
 import { MARK_ORDERS, remakeMarks } from '../../db/student-marks.ts';
-import { remakeTerms } from '../../db/student-terms.ts';
+import { remakeTerms, STAFF, termTriggers } from '../../db/student-terms.ts';
 
 /** The tables whose rows make a database "in use" for the seeds: people and the catalogue. */
 const OWN_DATA = ['users', 'courses', 'training_sessions', 'course_applications', 'enrolments', 'certificates'] as const;
@@ -160,6 +160,8 @@ const STUDENT_TRIGGERS = [
   'users_student_terms_insert',
   'users_student_terms_update',
   'users_student_terms_delete',
+  // The staff's terms (migration 0041, PostgreSQL), made again with the students' (`remakeTerms`).
+  ...termTriggers(STAFF),
   // The certificates' own (migration 0039): their holders' terms are made after the students' (`remakeTerms`).
   ...HELD_TABLE_TRIGGERS,
 ];
