@@ -15,6 +15,9 @@ import { databaseVersion } from './totals.ts';
 // nearly every student shares. A text that could lie in either is searched as before: one with
 // digits alone, or one that some domain of `student_domains` contains.
 //
+// The staff's (migration 0041, PostgreSQL): `staff_terms (term, id)`, made as the students' terms
+// are (`STAFF`), for the staff group of `GET /search`; their words join the same vocabularies.
+//
 // Pairs (migration 0034): a text with one space (`amelia smith`, `a smi`) lies across two words, the
 // end of one and the start of the next. The students' terms also hold each pair of neighbouring
 // words of a name (and of an email's local part) as written, `amelia smith`: the students that
