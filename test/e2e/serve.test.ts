@@ -136,7 +136,7 @@ describe('academy serve (a real process)', () => {
     assert.ok(Date.now() - responded < 8000, `exited ${Date.now() - responded} ms after the last response`);
 
     // Beside CI's two suites on two cores, a start has taken more than the default 30 s to listen.
-    const restarted = await startServer(['--no-worker'], env, 90_000);
+    const restarted = await startServer(['--no-worker'], env, 180_000);
     try {
       const reader = JSON.parse(
         (await runAcademy(['--json', 'tokens', 'create', '--name', 'r', '--scopes', 'organization:read'], env)).stdout,
