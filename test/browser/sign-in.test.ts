@@ -114,7 +114,7 @@ describe('staff sign-in in a browser', { skip: skipWithoutChromium }, () => {
     await context.close();
   });
 
-  test('a wrong password and an unknown email take the same time: medians of 50 each within 20%', async (t) => {
+  test('a wrong password and an unknown email take the same time: medians of 50 each within a third', async (t) => {
     // Ten known users, five wrong passwords each (the sixth would wait), against fifty unknown emails,
     // taken in turns so that the machine's other work weighs on both alike.
     const known = [];
@@ -145,8 +145,9 @@ describe('staff sign-in in a browser', { skip: skipWithoutChromium }, () => {
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
     const [a, b] = [median(knownTimes), median(unknownTimes)];
     t.diagnostic(`median of 50: known email ${a.toFixed(1)} ms, unknown email ${b.toFixed(1)} ms`);
-    // Within 20%: without the password hash an unknown email costs, the two differ by more than half
-    // (a hash is most of a refusal's time); the machine's other work moves a median by a few percent.
-    assert.ok(Math.abs(a - b) / Math.max(a, b) < 0.2, `medians: known ${a.toFixed(1)} ms, unknown ${b.toFixed(1)} ms`);
+    // Within a third: without the password hash an unknown email costs, the two differ by more than
+    // half (a hash is most of a refusal's time). The machine's other work moves a median: beside
+    // both suites and Chromium on two slow cores they were 384 and 302 ms apart by 21%.
+    assert.ok(Math.abs(a - b) / Math.max(a, b) < 1 / 3, `medians: known ${a.toFixed(1)} ms, unknown ${b.toFixed(1)} ms`);
   });
 });
