@@ -129,6 +129,15 @@ describe('GET /search: totals counted up to 1,000', () => {
       i % 40 === 0 ? [enrolment(user, namedSession.id), enrolment(user, plain.id)] : [enrolment(user, plain.id)],
     );
     const enrolmentIds = await insertAll(db, 'enrolments', rows);
+    // A course whose title the text lies in, with more enrolments than are collected through a
+    // course (2,500): its page is read in id order, each enrolment tested against its sessions.
+    const carpentry = await make.course({ title: `Carpentry ${t}` });
+    const carpentrySession = await make.session({ course_id: carpentry.id });
+    await insertAll(
+      db,
+      'enrolments',
+      userIds.map((user) => enrolment(user, carpentrySession.id)),
+    );
     // Certificates: of every 30th enrolment, and three whose number carries the tag.
     const certificates = enrolmentIds
       .map((id, i) => ({ id, row: rows[i] as ReturnType<typeof enrolment> }))
@@ -172,6 +181,23 @@ describe('GET /search: totals counted up to 1,000', () => {
           { total: data[group]?.total, total_capped: data[group]?.total_capped, ids: data[group]?.items.map((hit) => hit.id) },
           { total: 1000, total_capped: true, ids: all.slice(0, limit) },
           `${group}, limit ${limit}`,
+        );
+      }
+    }
+  });
+
+  test('more than 2,500 enrolments through a course: the first items by id, after the students’ or alone', async () => {
+    // `${t}`: its students' enrolments pass the cap before the course's are counted; `carpentry ${t}`:
+    // the course's alone.
+    for (const q of [t, `carpentry ${t}`]) {
+      const all = await definitions(q).enrolments();
+      assert.ok(all.length > 2500, `${all.length} enrolments by ${q}`);
+      for (const limit of [1, 10, 50]) {
+        const data = await search(q, limit);
+        assert.deepEqual(
+          { total: data.enrolments?.total, total_capped: data.enrolments?.total_capped, ids: data.enrolments?.items.map((hit) => hit.id) },
+          { total: 1000, total_capped: true, ids: all.slice(0, limit) },
+          `enrolments by ${q}, limit ${limit}`,
         );
       }
     }
