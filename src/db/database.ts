@@ -57,6 +57,12 @@ export interface Database {
    * than `db`'s: a version it reads (`databaseVersion`) is not comparable with one `db` reads on SQLite.
    */
   planned(): Kysely<DB>;
+  /**
+   * SQLite: its reader threads (src/db/sqlite-readers.ts), for lists whose reads cost more than
+   * passing them to a thread (`listPage`'s `readers`); null on PostgreSQL, whose statements run in
+   * server processes of their own, and on SQLite without threads.
+   */
+  readers: Kysely<DB> | null;
   /** PostgreSQL: the main pool's connections in use, idle, and the requests waiting for one; null on SQLite. */
   poolStats(): { inUse: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
@@ -178,6 +184,7 @@ export function openDatabase(
       holdSnapshot: async () => holdSqliteSnapshot(file, 2048),
       dataVersion: () => database.dataVersion(),
       planned: () => readers?.db ?? db,
+      readers: readers?.db ?? null,
       poolStats: () => null,
       async close() {
         await readers?.close();
@@ -213,6 +220,7 @@ export function openDatabase(
       });
       return planned;
     },
+    readers: null,
     holdSnapshot: (connections) => holdPostgresSnapshot(pool, connections),
     poolStats: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {

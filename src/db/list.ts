@@ -1,6 +1,6 @@
 import { type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { executePrepared } from './prepared.ts';
-import { readSnapshot } from './snapshot.ts';
+import { holdsState, readSnapshot } from './snapshot.ts';
 import type { KeptTotals } from './totals.ts';
 
 /** One page of a list: 1-based page number, its size, and the rows to skip. */
@@ -180,16 +180,18 @@ export async function listPage<O, S extends string>(
       return { items, total };
     }
     // SQLite: the page, the version and the count (when the kept one is not of this version) in one
-    // read transaction.
-    return readSnapshot(db, 'sqlite', async (connection) => {
+    // read transaction; or on the reader threads, given some, at one version of the main connection.
+    const inOneState = async (executor: Kysely<any>, at?: string): Promise<Page<O>> => {
       if (options.nearerEnd) {
-        const total = await kept.count(filters, connection);
+        const total = await kept.count(filters, executor, at);
         const far = fromFarEnd(total);
-        return { items: (await connection.executeQuery((far ?? page).compile())).rows as O[], total };
+        return { items: (await executor.executeQuery((far ?? page).compile())).rows as O[], total };
       }
-      const items = (await connection.executeQuery(page.compile())).rows as O[];
-      return { items, total: await kept.count(filters, connection) };
-    });
+      const [{ rows }, total] = await Promise.all([executor.executeQuery(page.compile()), kept.count(filters, executor, at)]);
+      return { items: rows as O[], total };
+    };
+    const readers = options.readers && !holdsState(db) ? options.readers : null;
+    return (readers && (await kept.atOneVersion(readers, inOneState))) ?? readSnapshot(db, 'sqlite', inOneState);
   };
   if (!kept || !filters || options.keepPages === false) return read();
   // A kept list keeps its whole page per version of the database (ADR 0017), named by its filters
@@ -204,20 +206,23 @@ export async function listPage<O, S extends string>(
  * PostgreSQL in one statement, on SQLite in one read transaction. For lists that build their page's
  * statement themselves (src/modules/students: a page found through counts kept per range of ids).
  * `prepared`: on PostgreSQL a named prepared statement, planned once per connection (`runsPrepared`),
- * for statements whose plan does not depend on the values.
+ * for statements whose plan does not depend on the values. `readers` with `kept`: SQLite's reader
+ * threads, read on at one version of the main connection (`KeptTotals.atOneVersion`).
  */
 export async function pageAndTotal<O>(
   db: Kysely<any>,
   page: SelectQueryBuilder<any, any, O>,
   total: SelectQueryBuilder<any, any, { total: number | string | null }>,
-  options: { prepared?: boolean } = {},
+  options: { prepared?: boolean; readers?: Kysely<any> | null; kept?: KeptTotals } = {},
 ): Promise<Page<O>> {
   if (isPostgres(db)) return pageWithTotal(db, page, total, options.prepared === true);
-  return readSnapshot(db, 'sqlite', async (connection) => {
-    const items = (await connection.executeQuery(page.compile())).rows as O[];
-    const [row] = (await connection.executeQuery(total.compile())).rows;
-    return { items, total: Number(row?.total ?? 0) };
-  });
+  const inOneState = async (executor: Kysely<any>): Promise<Page<O>> => {
+    const [{ rows: items }, { rows }] = await Promise.all([executor.executeQuery(page.compile()), executor.executeQuery(total.compile())]);
+    return { items: items as O[], total: Number(rows[0]?.total ?? 0) };
+  };
+  // On the reader threads, given some, at one version of the main connection (as `listPage`'s `readers`).
+  const { readers, kept } = options;
+  return (readers && kept && !holdsState(db) && (await kept.atOneVersion(readers, inOneState))) || readSnapshot(db, 'sqlite', inOneState);
 }
 
 /**
@@ -373,4 +378,11 @@ export interface ListCount {
    * rows itself.
    */
   nearerEnd?: boolean;
+  /**
+   * SQLite, with a kept count: its reader threads (`Database.readers`, ADR 0027), on which the page
+   * and its count are read beside the main thread, at one version of the main connection
+   * (`KeptTotals.atOneVersion`; read again in a snapshot on the main connection when a commit came
+   * between). Null or absent: on the main connection.
+   */
+  readers?: Kysely<any> | null;
 }

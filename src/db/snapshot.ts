@@ -20,8 +20,13 @@ const snapshots = new WeakSet<Kysely<DB>>();
  * Given a transaction or a snapshot's executor, `read` runs in it: a snapshot within a snapshot is the
  * one already open (neither database nests transactions), or the transaction with its own isolation.
  */
+/** Whether `db` is a transaction or a snapshot's executor: what it reads must be read through it. */
+export function holdsState(db: Kysely<DB>): boolean {
+  return db.isTransaction || snapshots.has(db);
+}
+
 export async function readSnapshot<T>(db: Kysely<DB>, dialect: Dialect, read: (executor: Kysely<DB>) => Promise<T>): Promise<T> {
-  if (db.isTransaction || snapshots.has(db)) return read(db);
+  if (holdsState(db)) return read(db);
   if (dialect === 'postgres') return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
   return db.connection().execute(async (connection) => {
     await sql`begin deferred`.execute(connection);

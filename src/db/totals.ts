@@ -23,9 +23,17 @@ export interface KeptTotals {
    * The total of `query`'s rows read through `executor`, a snapshot the caller holds and read a page
    * of the same list in (SQLite; on PostgreSQL a page is read with its version and count in one
    * statement, `known` and `remember`): the kept total when it was counted at the version read in
-   * that snapshot, else the rows counted there (and kept).
+   * that snapshot (or at `at`, the version `atOneVersion` read), else the rows counted there (and kept).
    */
-  count(query: SelectQueryBuilder<DB, any, any>, executor: Kysely<DB>): Promise<number>;
+  count(query: SelectQueryBuilder<DB, any, any>, executor: Kysely<DB>, at?: string): Promise<number>;
+  /**
+   * SQLite with reader threads: `read`'s statements run on `readers`, between two reads of this
+   * database's version (the main connection's, `at`), and its answer is given when the two are the
+   * same: no commit came between them, so every statement saw that version, as in one snapshot
+   * (`count` is then given `at`: a reader's own version is not comparable with the main one's).
+   * Undefined when a commit came between (or no version could be read): read again in a snapshot.
+   */
+  atOneVersion<T>(readers: Kysely<DB>, read: (executor: Kysely<DB>, at: string) => Promise<T>): Promise<T | undefined>;
   /** PostgreSQL: the database's version as a column, to read with a page; null on SQLite, where checking costs no round trip. */
   readonly versionColumn: RawBuilder<string> | null;
   /** The database whose totals these are. */
@@ -220,11 +228,18 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
     remember(query, version, total) {
       keep(keyOf(counting(query)), version, total);
     },
-    async count(query, executor) {
+    async atOneVersion(readers, read) {
+      const before = await readVersion();
+      if (before === undefined) return undefined;
+      const answer = await read(readers, before);
+      // A total kept at `before` by a read that a commit overtook is never given: versions only grow.
+      return (await readVersion()) === before ? answer : undefined;
+    },
+    async count(query, executor, at) {
       const statement = counting(query);
       const key = keyOf(statement);
       const known = kept.get(key);
-      const current = (await executePrepared(executor, check))[0]?.version;
+      const current = at ?? (await executePrepared(executor, check))[0]?.version;
       if (known && current === known.version) {
         stats.kept++;
         kept.delete(key);
@@ -235,7 +250,7 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
       const { rows } = await executor.executeQuery(statement);
       const row = rows[0] as { total: number | string; version: string };
       const total = Number(row.total);
-      keep(key, row.version, total);
+      keep(key, at ?? row.version, total);
       return total;
     },
   };

@@ -15,7 +15,7 @@ export const studentsModule = {
       createStudentService({
         db: platform.database.db,
         dialect: platform.database.dialect,
-        students: createStudentRepository(platform.database.db, platform.database.dialect),
+        students: createStudentRepository(platform.database.db, platform.database.dialect, platform.database.readers),
       }),
   },
   routes:

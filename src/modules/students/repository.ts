@@ -125,7 +125,11 @@ const WALK_ROWS = 5000;
  */
 const FENCE_ROWS = 50_000;
 
-export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
+/**
+ * The students' reads and writes. `readers`: SQLite's reader threads (`Database.readers`), on which
+ * the pages of the list and their counts are read beside the main thread.
+ */
+export function createStudentRepository(db: Kysely<DB>, dialect: Dialect, readers: Kysely<DB> | null = null) {
   // Counting students tests every matching user for an application: 100,000 of them without a filter.
   const totals = keptTotals(db, dialect);
   const users = rowEstimate(db, dialect, 'users');
@@ -296,7 +300,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       .where('users.id', 'in', ids);
     const ordered = list.sort === 'id' ? rows : rows.orderBy(`users.${list.sort}`, near);
     // Prepared on PostgreSQL: planning it cost more than running it, and its plan is the same for any page.
-    const page = await pageAndTotal(db, ordered.orderBy('users.id', near), total, { prepared: true });
+    const page = await pageAndTotal(db, ordered.orderBy('users.id', near), total, { prepared: true, readers, kept: totals });
     if (backwards) {
       const rows = Math.max(0, Math.min(perPage, page.total - offset));
       page.items = page.items.slice(page.items.length - rows);
@@ -340,6 +344,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       // A page past the middle of the words' students skips those after it (ids read backwards,
       // rows ordered by `decorate`).
       nearerEnd: true,
+      readers,
       // The page's ids from the ranges, then its rows by id.
       decorate: (ids) => {
         const rows = db
@@ -375,6 +380,7 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect) {
       keepPages,
       count: statements.students,
       prepared: walk,
+      readers,
       decorate: (rows) => {
         const ordered = (db as Kysely<any>).selectFrom(rows.as('page')).selectAll('page').select(coursesColumn(dialect, 'page.id'));
         return (list.sort === 'id' ? ordered : ordered.orderBy(`page.${list.sort}`, direction)).orderBy('page.id', direction);
