@@ -119,6 +119,32 @@ describe('GET /students: kept totals and pages in id order', () => {
     assert.equal(after.data.find((student) => student.id === applicant.id)?.name, `${tag} Renamed Five`);
   });
 
+  test('a word’s total is counted once for every order, direction and page of it', async () => {
+    const tag = unique('orders').toLowerCase().replace(/-/g, '');
+    const course = await make.course();
+    for (const name of ['Ada', 'Bea', 'Cy', 'Di']) await make.student({ name: `${name} ${tag}` }, { courseId: course.id });
+    const totals = keptTotals(app.platform.database.db, app.platform.database.dialect);
+    for (let attempt = 1; ; attempt++) {
+      const before = await snapshot();
+      const counted = totals.stats.counted;
+      const seen = new Set<string>();
+      for (const sort of ['id', 'name', 'email', 'created_at', 'updated_at']) {
+        for (const direction of ['asc', 'desc']) {
+          for (const page of [1, 2]) {
+            const answer = await list(`search=${tag}&sort=${sort}&direction=${direction}&per_page=3&page=${page}`);
+            assert.equal(answer.meta.total, 4);
+            assert.equal(answer.data.length, page === 1 ? 3 : 1);
+            seen.add(answer.data.map((s) => s.id).join());
+          }
+        }
+      }
+      assert.ok(seen.size > 2, 'the orders gave different pages');
+      if (before !== (await snapshot()) && attempt < 50) continue;
+      assert.equal(totals.stats.counted, counted + 1, 'one count for the 20 pages, not one per order');
+      break;
+    }
+  });
+
   test('requests that read their pages at one version after a write share one count', async () => {
     const tag = unique('herd').toLowerCase().replace(/-/g, '');
     const course = await make.course();

@@ -323,18 +323,22 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect, reader
     list: ListRequest<StudentSort>,
   ): Promise<Page<StudentPageRow>> {
     const direction = list.direction;
-    const key = list.sort === 'id' ? [] : [list.sort];
-    const ranges = words.map((word, i) => {
-      const held = db
-        .selectFrom('student_terms as t')
-        .select([...key.map((k) => `t.${k}` as 't.name'), 't.id'])
-        .where('t.term', '=', word);
-      const range = status === undefined ? held : held.where('t.email_verified', '=', status === 'verified');
-      return i === 0 ? range : range.where(notInEarlierTerms(words.slice(0, i), 't.id'));
-    });
-    const merged = ranges.slice(1).reduce((all, range) => all.unionAll(range), ranges[0] as (typeof ranges)[number]);
-    // The words' students as one list (its count, and what its pages are kept by).
-    const matches = (db as Kysely<any>).selectFrom(merged.as('matches')) as unknown as SelectQueryBuilder<DB, any, any>;
+    /** The words' ranges merged, each row with `key` (the order's columns) and its id. */
+    const mergedBy = (key: readonly StudentSort[]) => {
+      const ranges = words.map((word, i) => {
+        const held = db
+          .selectFrom('student_terms as t')
+          .select([...key.map((k) => `t.${k}` as 't.name'), 't.id'])
+          .where('t.term', '=', word);
+        const range = status === undefined ? held : held.where('t.email_verified', '=', status === 'verified');
+        return i === 0 ? range : range.where(notInEarlierTerms(words.slice(0, i), 't.id'));
+      });
+      return ranges.slice(1).reduce((all, range) => all.unionAll(range), ranges[0] as (typeof ranges)[number]);
+    };
+    const merged = mergedBy(list.sort === 'id' ? [] : [list.sort]);
+    // The words' students as one list, whatever the order: its count, kept once for every order and
+    // page (it was counted again for each order), and what its pages are kept by.
+    const matches = (db as Kysely<any>).selectFrom(mergedBy([]).as('matches')) as unknown as SelectQueryBuilder<DB, any, any>;
     const page = await listPage(db, merged, list, TERM_COLUMNS, {
       // The total counted once per version of the database (ADR 0015); the page is kept by `list`.
       kept: totals,
