@@ -66,6 +66,13 @@ export interface KeptTotals {
 
 /** Totals kept per database; the oldest is dropped past this many (a text of each filter). */
 const MAX_KEPT = 500;
+/**
+ * Totals of at least this many rows are kept apart from the smaller ones, MAX_KEPT of each: a
+ * stream of new small totals (a full name's few hundred students, an email's one, each counted with
+ * its page for next to nothing) pushed a surname's or a first name's 16,700 out within a second, and
+ * each of those was counted again (10–90 ms on PostgreSQL) on most of its requests.
+ */
+const DEAR_TOTAL = 1000;
 /** Pages kept per database, and their rows in all (a page holds up to the largest page size's rows). */
 const MAX_PAGES = 200;
 const MAX_PAGE_ROWS = 20_000;
@@ -94,10 +101,39 @@ export function keptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
   return totals;
 }
 
+/**
+ * Totals by their filters' names, the least recently used dropped first, MAX_KEPT of those under
+ * DEAR_TOTAL rows and MAX_KEPT of the others. `set` makes a total the most recently used of its kind.
+ */
+function keptByCost() {
+  type Kept = { version: string; total: number };
+  const small = new Map<string, Kept>();
+  const dear = new Map<string, Kept>();
+  return {
+    get: (key: string): Kept | undefined => dear.get(key) ?? small.get(key),
+    set(key: string, kept: Kept): void {
+      const into = kept.total >= DEAR_TOTAL ? dear : small;
+      into.delete(key);
+      into.set(key, kept);
+      if (into.size > MAX_KEPT) into.delete(into.keys().next().value as string);
+    },
+    /** Drops `key`'s total, or every total. */
+    forget(key?: string): void {
+      if (key === undefined) {
+        small.clear();
+        dear.clear();
+      } else {
+        small.delete(key);
+        dear.delete(key);
+      }
+    },
+  };
+}
+
 function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
   const version = databaseVersion(dialect);
   const check = versionCheck(db, dialect);
-  const kept = new Map<string, { version: string; total: number }>();
+  const kept = keptByCost();
   // Query builders are immutable: the one a list asks a hint for and then counts is compiled once.
   const statements = new WeakMap<SelectQueryBuilder<DB, any, any>, CompiledQuery<{ total: number | string; version: string }>>();
   const counting = (query: SelectQueryBuilder<DB, any, any>) => {
@@ -113,9 +149,8 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
   };
   const keep = (key: string, version: string, total: number) => {
     stats.counted++;
-    kept.delete(key);
+    kept.forget(key);
     kept.set(key, { version, total });
-    if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
   };
   // A filter's name: its statement's text and parameters, made once per compiled statement (a list
   // that keeps its builders asks for it on every request).
@@ -175,7 +210,7 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
   return {
     stats,
     forget: () => {
-      kept.clear();
+      kept.forget();
       pages.clear();
       pageRows = 0;
     },
@@ -221,7 +256,6 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
       const known = kept.get(key);
       if (!known || known.version !== version) return undefined;
       stats.kept++;
-      kept.delete(key);
       kept.set(key, known);
       return known.total;
     },
@@ -242,7 +276,6 @@ function createKeptTotals(db: Kysely<DB>, dialect: Dialect): KeptTotals {
       const current = at ?? (await executePrepared(executor, check))[0]?.version;
       if (known && current === known.version) {
         stats.kept++;
-        kept.delete(key);
         kept.set(key, known);
         return known.total;
       }
