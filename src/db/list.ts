@@ -83,8 +83,10 @@ export async function listPage<O, S extends string>(
   const sortColumn = columns.sort[request.sort];
   const idColumn = columns.id ?? 'id';
   // The page's statement is built only when the page is read (a kept page is given without it).
+  /** The rows a window in `direction` reads its first `rows` of (ListCount.windowed), else `filtered`. */
+  const windowOf = (direction: Direction, rows: number) => (options.windowed ? since(options.windowed(direction, rows)) : filtered);
   const sortedRows = () => {
-    const ordered = filtered.orderBy(sql.ref(sortColumn), request.direction);
+    const ordered = windowOf(request.direction, request.page.offset + request.page.perPage).orderBy(sql.ref(sortColumn), request.direction);
     // One term when the sort is the id: an index that gives rows in id order (SQLite's FTS5) is used only for a lone ORDER BY term.
     return sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), request.direction);
   };
@@ -124,7 +126,7 @@ export async function listPage<O, S extends string>(
     const { offset, perPage } = request.page;
     if (!options.nearerEnd || offset <= (total - perPage) / 2) return null;
     const reversed = request.direction === 'asc' ? 'desc' : 'asc';
-    const ordered = filtered.orderBy(sql.ref(sortColumn), reversed);
+    const ordered = windowOf(reversed, total - offset).orderBy(sql.ref(sortColumn), reversed);
     const window = (sortColumn === idColumn ? ordered : ordered.orderBy(sql.ref(idColumn), reversed))
       .limit(Math.max(0, Math.min(perPage, total - offset)))
       .offset(Math.max(0, total - offset - perPage));
@@ -385,4 +387,11 @@ export interface ListCount {
    * between). Null or absent: on the main connection.
    */
   readers?: Kysely<any> | null;
+  /**
+   * The list's rows for a window in `direction` that needs no more than their first `rows` in that
+   * order (the page's, with the tie-break on id): a query that reads fewer rows than the list's own,
+   * for a union whose parts each give their first `rows` (PostgreSQL sorts all of a union's rows to
+   * keep a page of them, where each part's index gives its rows in order). Absent: the list's query.
+   */
+  windowed?: (direction: Direction, rows: number) => SelectQueryBuilder<any, any, any>;
 }

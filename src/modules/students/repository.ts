@@ -11,7 +11,16 @@ import {
 import { bool } from '../../db/codec.ts';
 import type { Dialect } from '../../db/database.ts';
 import { rowEstimate } from '../../db/estimate.ts';
-import { builtOnce, type ListColumns, type ListRequest, listPage, mapPage, type Page, pageAndTotal } from '../../db/list.ts';
+import {
+  builtOnce,
+  type Direction,
+  type ListColumns,
+  type ListRequest,
+  listPage,
+  mapPage,
+  type Page,
+  pageAndTotal,
+} from '../../db/list.ts';
 import type { DB, UserTable } from '../../db/schema.ts';
 import { matchesInIdOrder, matchOrderColumn, searchText, textMatch, textScan } from '../../db/search.ts';
 import { marksTable } from '../../db/student-marks.ts';
@@ -324,18 +333,24 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect, reader
   ): Promise<Page<StudentPageRow>> {
     const direction = list.direction;
     /** The words' ranges merged, each row with `key` (the order's columns) and its id. */
-    const mergedBy = (key: readonly StudentSort[]) => {
+    // Each range with `key` (the order's columns) and id; with `first`, only its first rows in the
+    // order of the key and id (each a subquery: PostgreSQL then reads them from the order's index).
+    const mergedBy = (key: readonly StudentSort[], first?: { direction: Direction; rows: number }) => {
       const ranges = words.map((word, i) => {
         const held = db
           .selectFrom('student_terms as t')
           .select([...key.map((k) => `t.${k}` as 't.name'), 't.id'])
           .where('t.term', '=', word);
-        const range = status === undefined ? held : held.where('t.email_verified', '=', status === 'verified');
-        return i === 0 ? range : range.where(notInEarlierTerms(words.slice(0, i), 't.id'));
+        const filtered = status === undefined ? held : held.where('t.email_verified', '=', status === 'verified');
+        const range = i === 0 ? filtered : filtered.where(notInEarlierTerms(words.slice(0, i), 't.id'));
+        if (!first) return range;
+        const ordered = key.reduce((q, k) => q.orderBy(`t.${k}` as 't.name', first.direction), range).orderBy('t.id', first.direction);
+        return (db as Kysely<any>).selectFrom(ordered.limit(first.rows).as(`range_${i}`)).selectAll() as unknown as typeof range;
       });
       return ranges.slice(1).reduce((all, range) => all.unionAll(range), ranges[0] as (typeof ranges)[number]);
     };
-    const merged = mergedBy(list.sort === 'id' ? [] : [list.sort]);
+    const key: StudentSort[] = list.sort === 'id' ? [] : [list.sort];
+    const merged = mergedBy(key);
     // The words' students as one list, whatever the order: its count, kept once for every order and
     // page (it was counted again for each order), and what its pages are kept by.
     const matches = (db as Kysely<any>).selectFrom(mergedBy([]).as('matches')) as unknown as SelectQueryBuilder<DB, any, any>;
@@ -349,6 +364,10 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect, reader
       // rows ordered by `decorate`).
       nearerEnd: true,
       readers,
+      // PostgreSQL 15 sorted every student of several words' ranges for a page of them (a first name
+      // that lies in two words, `eva` and `evans`: 16 ms for page 1); each range now gives the
+      // window its first rows alone. SQLite merges the ranges in order as they are.
+      windowed: dialect === 'postgres' && words.length > 1 ? (direction, rows) => mergedBy(key, { direction, rows }) : undefined,
       // The page's ids from the ranges, then its rows by id.
       decorate: (ids) => {
         const rows = db
