@@ -74,7 +74,7 @@ export interface Config {
   reusePort: boolean;
   /** Bounds on every database wait, so an outage or a stall answers a quick 503 (README: Timeouts and outages). */
   dbTimeouts: DatabaseTimeouts;
-  /** ACADEMY_SQLITE_READERS: SQLite's reader threads for the long reads (GET /search): one per core, at most four, unless set; 0 for none (src/db/sqlite-readers.ts). */
+  /** ACADEMY_SQLITE_READERS: SQLite's reader threads for the long reads (GET /search, GET /students' pages): one per core, at most four, unless set; 0 for none (src/db/sqlite-readers.ts). */
   sqliteReaders: number;
   /** The key that encrypts stored secrets (README: Secrets at rest). */
   secretKey: SecretKeySettings;
