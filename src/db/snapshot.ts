@@ -5,6 +5,11 @@ import type { DB } from './schema.ts';
 /** The executors of SQLite snapshots (a connection inside `begin deferred`): not transactions to Kysely. */
 const snapshots = new WeakSet<Kysely<DB>>();
 
+/** Whether `db` is a transaction or a snapshot's executor: what it reads must be read through it. */
+export function holdsState(db: Kysely<DB>): boolean {
+  return db.isTransaction || snapshots.has(db);
+}
+
 /**
  * Runs `read` in one snapshot of the database: every statement it makes through the executor it is
  * given sees the same committed state, whatever is committed meanwhile, by this process or another.
@@ -20,11 +25,6 @@ const snapshots = new WeakSet<Kysely<DB>>();
  * Given a transaction or a snapshot's executor, `read` runs in it: a snapshot within a snapshot is the
  * one already open (neither database nests transactions), or the transaction with its own isolation.
  */
-/** Whether `db` is a transaction or a snapshot's executor: what it reads must be read through it. */
-export function holdsState(db: Kysely<DB>): boolean {
-  return db.isTransaction || snapshots.has(db);
-}
-
 export async function readSnapshot<T>(db: Kysely<DB>, dialect: Dialect, read: (executor: Kysely<DB>) => Promise<T>): Promise<T> {
   if (holdsState(db)) return read(db);
   if (dialect === 'postgres') return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);

@@ -332,9 +332,9 @@ export function createStudentRepository(db: Kysely<DB>, dialect: Dialect, reader
     list: ListRequest<StudentSort>,
   ): Promise<Page<StudentPageRow>> {
     const direction = list.direction;
-    /** The words' ranges merged, each row with `key` (the order's columns) and its id. */
-    // Each range with `key` (the order's columns) and id; with `first`, only its first rows in the
-    // order of the key and id (each a subquery: PostgreSQL then reads them from the order's index).
+    // The words' ranges merged, each row with `key` (the order's columns) and its id; with `first`,
+    // each range only its first rows in the order of the key and id (a subquery each: PostgreSQL
+    // then reads them from the order's index and merges them).
     const mergedBy = (key: readonly StudentSort[], first?: { direction: Direction; rows: number }) => {
       const ranges = words.map((word, i) => {
         const held = db
