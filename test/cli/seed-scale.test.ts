@@ -109,6 +109,21 @@ async function count(platform: Platform, query: string): Promise<Record<string, 
   return Object.fromEntries(rows.map((r) => [r.k, Number(r.n)]));
 }
 
+/** Every table (SQLite), index, constraint and trigger, as the database describes them, in order; not the statistics `analyze` leaves. */
+async function schemaOf(platform: Platform): Promise<string[]> {
+  const query =
+    platform.database.dialect === 'postgres'
+      ? `select 'index ' || indexname || ': ' || indexdef as d from pg_indexes where schemaname = current_schema()
+         union all
+         select 'constraint ' || conrelid::regclass::text || '.' || conname || ': ' || pg_get_constraintdef(oid)
+         from pg_constraint where connamespace = current_schema()::regnamespace
+         union all
+         select 'trigger ' || tgrelid::regclass::text || '.' || tgname || ' enabled ' || tgenabled::text from pg_trigger where not tgisinternal`
+      : `select type || ' ' || name || ': ' || coalesce(sql, '') as d from sqlite_master where type in ('index', 'trigger', 'table') and name not like 'sqlite_stat%'`;
+  const { rows } = await sql.raw<{ d: string }>(query).execute(platform.database.db);
+  return rows.map((r) => r.d).sort();
+}
+
 describe('academy seed --scale N', () => {
   const databases: TestDatabase[] = [];
   const platforms: Platform[] = [];
@@ -162,6 +177,17 @@ describe('academy seed --scale N', () => {
       revoked: summary.revoked,
     });
     assert.ok(summary.waitlisted > 0);
+  });
+
+  test('puts back every index, key, constraint and trigger it set aside, as the migrations made them', async () => {
+    const migrated = await createTestPlatform();
+    const [seeded, made] = [await schemaOf(platform), await schemaOf(migrated)];
+    assert.ok(made.length > 100, `${made.length} parts of the schema`);
+    // What differs, rather than two lists of hundreds.
+    assert.deepEqual(
+      { onlySeeded: seeded.filter((part) => !made.includes(part)), onlyMigrated: made.filter((part) => !seeded.includes(part)) },
+      { onlySeeded: [], onlyMigrated: [] },
+    );
   });
 
   test('holds to the rules of the domain', async () => {
@@ -274,7 +300,7 @@ describe('academy seed --scale N', () => {
     assert.equal(seeded.code, 0, seeded.stderr);
     assert.match(seeded.stderr, /\[#{20}\] 100%/);
     // After the rows, each step of putting the schema back, the last one the statistics.
-    assert.match(seeded.stderr, /100% {2}index \w+ \(step 1 of \d+\)/);
+    assert.match(seeded.stderr, /100% {2}(?:index|constraint) \w+ \(step 1 of \d+\)/);
     assert.match(seeded.stderr, /100% {2}words of the students \(step \d+ of \d+\)/);
     const [, last, steps] = /100% {2}statistics \(step (\d+) of (\d+)\)/.exec(seeded.stderr) ?? [];
     assert.ok(last !== undefined && last === steps, 'the statistics are the last step');

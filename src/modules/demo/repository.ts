@@ -229,22 +229,32 @@ function fullTextRebuild(index: string): string[] {
 }
 
 /**
- * PostgreSQL: the tables' indexes but those of their constraints, and their foreign keys, added
- * again afterwards (which checks every row at once). Checked row by row, the foreign keys cost more
- * than the rest of an insert, and the indexes are built faster from the whole table.
+ * PostgreSQL: the tables' indexes, their keys and unique constraints, and the foreign keys from and
+ * to them, added again afterwards (which checks every row at once). Checked row by row, the foreign
+ * keys cost more than the rest of an insert; the indexes, keys included, are built faster from the
+ * whole table (five million enrolments: 9.9 s copied with their key, 3.2 + 2.2 s with the key made
+ * after). Removed keys last (the foreign keys depend on them), put back first.
  */
 async function postgresSetAside(db: Kysely<DB>): Promise<SetAside[]> {
   const tables = sql.join([...BULK_TABLES]);
   const { rows } = await sql<SetAside>`
-    select format('drop index %I', i.relname) as drop, pg_get_indexdef(i.oid) as restore
-    from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
-    where t.relnamespace = current_schema()::regnamespace and t.relname in (${tables})
-      and not exists (select 1 from pg_constraint c where c.conrelid = t.oid and c.conindid = i.oid)
-    union all
-    select format('alter table %I drop constraint %I', t.relname, c.conname),
-           format('alter table %I add constraint %I %s', t.relname, c.conname, pg_get_constraintdef(c.oid))
-    from pg_constraint c join pg_class t on t.oid = c.conrelid
-    where c.contype = 'f' and t.relnamespace = current_schema()::regnamespace and t.relname in (${tables})`.execute(db);
+    select drop, restore from (
+      select 1 as rank, format('alter table %I drop constraint %I', t.relname, c.conname) as drop,
+             format('alter table %I add constraint %I %s', t.relname, c.conname, pg_get_constraintdef(c.oid)) as restore
+      from pg_constraint c join pg_class t on t.oid = c.conrelid
+      where c.contype in ('p', 'u') and t.relnamespace = current_schema()::regnamespace and t.relname in (${tables})
+      union all
+      select 2, format('drop index %I', i.relname), pg_get_indexdef(i.oid)
+      from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
+      where t.relnamespace = current_schema()::regnamespace and t.relname in (${tables})
+        and not exists (select 1 from pg_constraint c where c.conrelid = t.oid and c.conindid = i.oid)
+      union all
+      select 3, format('alter table %I drop constraint %I', t.relname, c.conname),
+             format('alter table %I add constraint %I %s', t.relname, c.conname, pg_get_constraintdef(c.oid))
+      from pg_constraint c join pg_class t on t.oid = c.conrelid left join pg_class r on r.oid = c.confrelid
+      where c.contype = 'f' and t.relnamespace = current_schema()::regnamespace
+        and (t.relname in (${tables}) or r.relnamespace = t.relnamespace and r.relname in (${tables}))
+    ) as aside order by rank`.execute(db);
   // The triggers that make a user a student and count the students (migration 0027), as on SQLite.
   const { rows: triggers } = await sql<{ table: string; name: string }>`
     select c.relname as table, t.tgname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid
@@ -373,10 +383,8 @@ export function createBulkRepository(db: Kysely<DB>, dialect: Dialect, copyFrom?
           // The indexes are built from whole tables: with the default 64 MB a build of five
           // million entries sorts in files.
           await sql`set local maintenance_work_mem = '256MB'`.execute(trx);
-          await run(
-            trx,
-            aside.map((a) => a.drop),
-          );
+          // In the reverse order of putting back: the foreign keys before the keys they refer to.
+          await run(trx, aside.map((a) => a.drop).reverse());
           if (!copyFrom) throw new Error('A PostgreSQL load needs a connection that copies (openCopyingConnection)');
           await work(copying(copyFrom));
           await finish(finishingSteps(dialect, aside), (step) => step(trx), onStep);
