@@ -50,9 +50,10 @@ export interface Database {
    * The database for statements whose planning costs more than running them and whose one plan
    * suits every value (`GET /search`'s): on PostgreSQL a second, small pool whose sessions keep a
    * generic plan of each named statement (`plan_cache_mode = force_generic_plan`), without JIT
-   * compilation (`jit = off`: the search's plan is estimated dear, and compiling it cost 0.8 s a run), opened at its
-   * first use and kept open while idle (a plan lives as long as its session); PostgreSQL otherwise plans a statement again for each run whenever its generic plan
-   * looks dearer than the custom ones. On SQLite its reader threads (src/db/sqlite-readers.ts), when
+   * compilation (`jit = off`: the search's plan is estimated dear, and compiling it cost 0.8 s a
+   * run), opened at its first use and kept open while idle (a plan lives as long as its session);
+   * PostgreSQL otherwise plans a statement again for each run whenever its generic plan looks
+   * dearer than the custom ones. On SQLite its reader threads (src/db/sqlite-readers.ts), when
    * it has some, else the same `db`, which plans each text once anyway. Either way another connection
    * than `db`'s: a version it reads (`databaseVersion`) is not comparable with one `db` reads on SQLite.
    */

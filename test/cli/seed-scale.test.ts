@@ -109,7 +109,7 @@ async function count(platform: Platform, query: string): Promise<Record<string, 
   return Object.fromEntries(rows.map((r) => [r.k, Number(r.n)]));
 }
 
-/** Every table (SQLite), index, constraint and trigger, as the database describes them, in order; not the statistics `analyze` leaves. */
+/** Every table (SQLite), index, constraint and trigger, as the database describes it, sorted; not the statistics `analyze` leaves. */
 async function schemaOf(platform: Platform): Promise<string[]> {
   const query =
     platform.database.dialect === 'postgres'
