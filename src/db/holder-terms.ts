@@ -1,20 +1,24 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from './database.ts';
 
-// Rows held by a student, by the student's terms (ADR 0026): each certificate once per term of its
-// holder in `certificate_terms (term, id)`, so that the certificates of the students a search text
-// names are a range of a key per term, as the students themselves are, where they were found
-// through each student (a surname's 16,000 students hold 8,000 certificates: the count probed 2,000
-// students, the page walked the certificates in id order testing each holder). Triggers on
-// `certificates` and on `student_terms` keep it in the writing transaction: a renamed student's
-// terms are rewritten by the triggers on `users`, and theirs rewrite the certificates' terms.
+// Rows held by a student, by the student's terms (ADR 0026): each certificate and each enrolment once
+// per term of its holder in `certificate_terms (term, id)` and `enrolment_terms (term, id)`, so that
+// the rows of the students a search text names are a range of a key per term, as the students
+// themselves are, where they were found through each student (a surname's 16,000 students hold
+// 8,000 certificates and 80,000 enrolments: the count probed a student for every five of its rows,
+// the page walked the table in id order testing each row's holder). Triggers on the tables and on
+// `student_terms` keep them in the writing transaction: a renamed student's terms are rewritten by
+// the triggers on `users`, and theirs rewrite the rows' terms.
 //
-// Enrolments are not kept so: at 3.2 terms a holder, as the certificates', theirs would be about 16
-// million rows at a million students.
+// Enrolments are many (at 3.2 terms a holder, 16 million rows at a million students): the seed's
+// fill of them costs 11 s on SQLite and 25 s on PostgreSQL at that size, and the grouped search
+// answers half as many searches again (docs/performance.md, 2026-12-01, "enrolments by their
+// holder's terms").
 
 /** The tables whose rows are kept by their holder's terms: the table of `(term, id)`, and the column that names the holder. */
 export const HOLDER_TERMS = {
   certificates: { terms: 'certificate_terms', holder: 'user_id' },
+  enrolments: { terms: 'enrolment_terms', holder: 'user_id' },
 } as const;
 
 export type HeldTable = keyof typeof HOLDER_TERMS;
@@ -55,9 +59,16 @@ function statements(table: HeldTable) {
   };
 }
 
-/** Drops the triggers that keep every held table's terms (`remakeTerms` rewrites the students' terms without them, then fills the tables at once). */
-export async function dropHolderTriggers(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  for (const table of Object.keys(HOLDER_TERMS) as HeldTable[]) {
+/**
+ * Drops the triggers that keep `tables`' terms, every held table's by default (`remakeTerms` rewrites
+ * the students' terms without them, then fills the tables at once).
+ */
+export async function dropHolderTriggers(
+  db: Kysely<any>,
+  dialect: Dialect,
+  tables: readonly HeldTable[] = Object.keys(HOLDER_TERMS) as HeldTable[],
+): Promise<void> {
+  for (const table of tables) {
     const { own, students } = triggerNames(table);
     for (const name of own) {
       await (dialect === 'sqlite'
@@ -74,10 +85,14 @@ export async function dropHolderTriggers(db: Kysely<any>, dialect: Dialect): Pro
   }
 }
 
-/** Makes the triggers that keep every held table's terms in the writing transaction. */
-export async function createHolderTriggers(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  await dropHolderTriggers(db, dialect);
-  for (const table of Object.keys(HOLDER_TERMS) as HeldTable[]) {
+/** Makes the triggers that keep `tables`' terms (every held table's by default) in the writing transaction. */
+export async function createHolderTriggers(
+  db: Kysely<any>,
+  dialect: Dialect,
+  tables: readonly HeldTable[] = Object.keys(HOLDER_TERMS) as HeldTable[],
+): Promise<void> {
+  await dropHolderTriggers(db, dialect, tables);
+  for (const table of tables) {
     const s = statements(table);
     const { holder } = HOLDER_TERMS[table];
     const [onInsert, onUpdate, onDelete] = triggerNames(table).own as [string, string, string];
@@ -121,27 +136,40 @@ export async function createHolderTriggers(db: Kysely<any>, dialect: Dialect): P
 }
 
 /**
- * Every held table's terms made again from the students' terms and the table, in key order (the
- * scale seed after its load, and the migration that adds them); PostgreSQL's key is made after the rows.
+ * `tables`' terms made again from the students' terms and the tables, in key order (the scale seed
+ * after its load, every held table; a migration that adds one, that one); PostgreSQL's key is made
+ * after the rows.
  */
-export async function fillHolderTerms(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  for (const table of Object.keys(HOLDER_TERMS) as HeldTable[]) {
+export async function fillHolderTerms(
+  db: Kysely<any>,
+  dialect: Dialect,
+  tables: readonly HeldTable[] = Object.keys(HOLDER_TERMS) as HeldTable[],
+): Promise<void> {
+  for (const table of tables) {
     const { terms, holder } = HOLDER_TERMS[table];
     const key = `${terms}_pk`;
     if (dialect === 'postgres') await sql`alter table ${sql.table(terms)} drop constraint if exists ${sql.id(key)}`.execute(db);
     await sql`delete from ${sql.table(terms)}`.execute(db);
-    // Nothing sorted: SQLite's `order by` sorted 1.6 million rows in memory at scale 10 (37 MiB more
-    // at the seed's peak), for a fill 0.7 s quicker; PostgreSQL makes its key after the rows.
+    // SQLite's rows sorted into the key's order first: its sorter spills to files past a few
+    // megabytes, and the enrolments' 16 million rows at scale 10 went in 11 s sorted, 53 s as they
+    // came (each term's rows in its holders' order, a place in the term's range each). PostgreSQL
+    // makes its key after the rows.
     const held = sql`${sql.table(table)} as held on held.${sql.ref(holder)} = student_terms.id`;
-    const from = dialect === 'sqlite' ? sql`student_terms cross join ${held}` : sql`student_terms join ${held}`;
-    await sql`insert into ${sql.table(terms)} (term, id) select student_terms.term, held.id from ${from}`.execute(db);
+    const rows =
+      dialect === 'sqlite'
+        ? sql`select student_terms.term, held.id from student_terms cross join ${held} order by 1, 2`
+        : sql`select student_terms.term, held.id from student_terms join ${held}`;
+    await sql`insert into ${sql.table(terms)} (term, id) ${rows}`.execute(db);
     if (dialect === 'postgres') await sql`alter table ${sql.table(terms)} add constraint ${sql.id(key)} primary key (term, id)`.execute(db);
   }
 }
 
-/** Makes every held table's terms table and its triggers, then fills it (migration 0039). */
-export async function createHolderTerms(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  for (const table of Object.keys(HOLDER_TERMS) as HeldTable[]) {
+/**
+ * Makes `tables`' terms tables and their triggers, then fills them (migration 0039, the certificates;
+ * 0042, the enrolments).
+ */
+export async function createHolderTerms(db: Kysely<any>, dialect: Dialect, tables: readonly HeldTable[]): Promise<void> {
+  for (const table of tables) {
     const { terms } = HOLDER_TERMS[table];
     await db.schema
       .createTable(terms)
@@ -151,9 +179,10 @@ export async function createHolderTerms(db: Kysely<any>, dialect: Dialect): Prom
       .$call((t) => (dialect === 'sqlite' ? t.addPrimaryKeyConstraint(`${terms}_pk`, ['term', 'id']).modifyEnd(sql`without rowid`) : t))
       .execute();
   }
-  // The triggers first: making them locks `certificates` and `student_terms` against writes until the
-  // migration commits, so that a certificate another instance writes meanwhile is either in the
-  // fill or waits for the triggers (filled first, one committed between the two was missed).
-  await createHolderTriggers(db, dialect);
-  await fillHolderTerms(db, dialect);
+  // The triggers first: making them locks the held tables and `student_terms` against writes until
+  // the migration commits, so that a row another instance writes meanwhile is either in the fill or
+  // waits for the triggers (filled first, one committed between the two was missed).
+  await createHolderTriggers(db, dialect, tables);
+  await fillHolderTerms(db, dialect, tables);
+  if (dialect === 'postgres') for (const table of tables) await sql`analyze ${sql.table(HOLDER_TERMS[table].terms)}`.execute(db);
 }

@@ -571,6 +571,8 @@ export interface DB {
   student_terms: StudentTermTable;
   /** Each certificate once per term of its holder (migration 0039, src/db/holder-terms.ts). */
   certificate_terms: { term: string; id: number };
+  /** Each enrolment once per term of its student (migration 0042, src/db/holder-terms.ts). */
+  enrolment_terms: { term: string; id: number };
   /** PostgreSQL: each staff user once per term (migration 0041, src/db/student-terms.ts `STAFF`). */
   staff_terms: { term: string; id: number };
   student_words: { word: string };

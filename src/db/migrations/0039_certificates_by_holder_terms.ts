@@ -6,5 +6,5 @@ import { createHolderTerms } from '../holder-terms.ts';
 // and pages the certificates of the students a text names from a range per term, where it probed
 // each student (a surname's certificates group, 15–19 ms on PostgreSQL at a million students).
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  await createHolderTerms(db, dialect);
+  await createHolderTerms(db, dialect, ['certificates']);
 }

@@ -38,6 +38,7 @@ import * as m0038 from './0038_terms_by_student.ts';
 import * as m0039 from './0039_certificates_by_holder_terms.ts';
 import * as m0040 from './0040_staff_status_id.ts';
 import * as m0041 from './0041_staff_terms.ts';
+import * as m0042 from './0042_enrolments_by_holder_terms.ts';
 
 type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
 
@@ -80,6 +81,7 @@ const steps: Record<string, Step> = {
   '0039_certificates_by_holder_terms': m0039,
   '0040_staff_status_id': m0040,
   '0041_staff_terms': m0041,
+  '0042_enrolments_by_holder_terms': m0042,
 };
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
