@@ -153,7 +153,10 @@ export async function fillHolderTerms(
     // SQLite's rows sorted into the key's order first: its sorter spills to files past a few
     // megabytes, and the enrolments' 16 million rows at scale 10 went in 11 s sorted, 53 s as they
     // came (each term's rows in its holders' order, a place in the term's range each). PostgreSQL
-    // makes its key after the rows.
+    // makes its key after the rows, and is told the tables' sizes first: after the seed's load,
+    // without statistics, it merged the two through their indexes, reading each holder's rows
+    // from the table.
+    if (dialect === 'postgres') await sql`analyze student_terms, ${sql.table(table)}`.execute(db);
     const held = sql`${sql.table(table)} as held on held.${sql.ref(holder)} = student_terms.id`;
     const rows =
       dialect === 'sqlite'
