@@ -11,9 +11,9 @@ import type { Dialect } from './database.ts';
 // the triggers on `users`, and theirs rewrite the rows' terms.
 //
 // Enrolments are many (at 3.2 terms a holder, 16 million rows at a million students): the seed's
-// fill of them costs 11 s on SQLite and 25 s on PostgreSQL at that size, and the grouped search
-// answers half as many searches again (docs/performance.md, 2026-12-01, "enrolments by their
-// holder's terms").
+// fill of them costs 11 s on SQLite and 20 s on PostgreSQL at that size, and the grouped search
+// answers half as many searches again (docs/performance.md, "2026-12-01 (evening) · enrolments by
+// their holder's terms").
 
 /** The tables whose rows are kept by their holder's terms: the table of `(term, id)`, and the column that names the holder. */
 export const HOLDER_TERMS = {

@@ -7,7 +7,7 @@ import { createHolderTerms } from '../holder-terms.ts';
 // range of `enrolment_terms` per term, where it probed the enrolments of each student for the count
 // and walked the enrolments in id order testing each one's student for the page (a surname's
 // enrolments group, half of its search on PostgreSQL at a million students). At that size the
-// table holds 16 million rows, made in 11 s on SQLite and 25–30 s on PostgreSQL, while enrolments
+// table holds 16 million rows, made in 12 s on SQLite and 21 s on PostgreSQL, while enrolments
 // and student_terms wait for the migration to commit.
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await createHolderTerms(db, dialect, ['enrolments']);
