@@ -1,14 +1,15 @@
 import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { type Database, openDatabase } from './database.ts';
-import { migrationsFor } from './migrations/index.ts';
+import { migrationsFor, tablesToVacuum } from './migrations/index.ts';
 
 export interface MigrationOutcome {
   applied: string[];
 }
 
 /**
- * Applies pending migrations, each in its own transaction; concurrent starts wait on a lock. On
+ * Applies pending migrations, each in its own transaction; concurrent starts wait on a lock; then, on
+ * PostgreSQL, vacuums the tables that the applied ones filled and ask for it (`vacuumAfter`). On
  * PostgreSQL they run on a connection of their own, free of the request timeouts: building an index on
  * a big table may take minutes, and waiting for the previous version's transactions to end is expected.
  */
@@ -19,7 +20,18 @@ export async function migrate(database: Database): Promise<MigrationOutcome> {
   if (await upToDate(database)) return { applied: [] };
   const own = database.dialect === 'postgres' && database.timeouts ? openDatabase(database.url) : null;
   try {
-    return await apply(own ?? database);
+    const outcome = await apply(own ?? database);
+    if (database.dialect === 'postgres') {
+      for (const table of tablesToVacuum(outcome.applied)) {
+        await sql`vacuum (analyze) ${sql.table(table)}`.execute((own ?? database).db).catch((error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          throw new Error(`Migrations ${outcome.applied.join(', ')} applied, but vacuuming ${table} failed (autovacuum will): ${reason}`, {
+            cause: error,
+          });
+        });
+      }
+    }
+    return outcome;
   } finally {
     await own?.close();
   }

@@ -56,3 +56,24 @@ test('an up-to-date database is not migrated again: no wait for the migration lo
   await holderOfFresh.query(`select pg_advisory_unlock(${MIGRATION_LOCK})`);
   assert.ok((await pending).applied.length > 0);
 });
+
+test('PostgreSQL: a table that a migration filled is vacuumed once it has committed, so that its index alone answers', {
+  skip: dialect !== 'postgres' && 'the visibility map is PostgreSQL’s',
+}, async () => {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  const db = openDatabase(database.url, {
+    timeouts: { acquireMs: 5000, statementMs: 15_000, lockMs: 5000, idleInTransactionMs: 60_000 },
+  });
+  cleanups.push(() => db.close());
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  cleanups.push(() => client.end());
+  const vacuumed = async (table: string) =>
+    (await client.query('select last_vacuum from pg_stat_user_tables where relname = $1', [table])).rows[0]?.last_vacuum ?? null;
+  assert.ok((await migrate(db)).applied.includes('0042_enrolments_by_holder_terms'));
+  // By the migration (autovacuum would set last_autovacuum, minutes later), and no other table.
+  const at = await vacuumed('enrolment_terms');
+  assert.ok(at !== null && !Number.isNaN(new Date(at).getTime()), `enrolment_terms vacuumed: ${at}`);
+  assert.equal(await vacuumed('certificate_terms'), null);
+});

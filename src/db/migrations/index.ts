@@ -40,7 +40,15 @@ import * as m0040 from './0040_staff_status_id.ts';
 import * as m0041 from './0041_staff_terms.ts';
 import * as m0042 from './0042_enrolments_by_holder_terms.ts';
 
-type Step = { up(db: Kysely<any>, dialect: Dialect): Promise<void> };
+type Step = {
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>;
+  /**
+   * PostgreSQL: tables the migration filled, vacuumed and analysed once it has committed (VACUUM
+   * cannot run in its transaction): their index-only reads need the visibility map, which
+   * autovacuum would otherwise make minutes later.
+   */
+  vacuumAfter?: readonly string[];
+};
 
 // Ordered and immutable: a released migration is never edited; changes come as a new file.
 const steps: Record<string, Step> = {
@@ -86,4 +94,9 @@ const steps: Record<string, Step> = {
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return Object.fromEntries(Object.entries(steps).map(([name, step]) => [name, { up: (db: Kysely<any>) => step.up(db, dialect) }]));
+}
+
+/** PostgreSQL: the tables that the migrations `applied` filled and want vacuumed after they commit, in order. */
+export function tablesToVacuum(applied: readonly string[]): string[] {
+  return applied.flatMap((name) => steps[name]?.vacuumAfter ?? []);
 }
