@@ -23,6 +23,9 @@ export const HOLDER_TERMS = {
 
 export type HeldTable = keyof typeof HOLDER_TERMS;
 
+/** Every held table: what the seed's remake of the terms works on. */
+const EVERY_HELD = Object.keys(HOLDER_TERMS) as HeldTable[];
+
 /** The terms' table of `table`'s rows when `column` names their holder, else null. */
 export function holderTermsOf(table: string, column: string): string | null {
   const held = (HOLDER_TERMS as Record<string, { terms: string; holder: string }>)[table];
@@ -38,9 +41,7 @@ function triggerNames(table: HeldTable) {
 }
 
 /** The triggers on the held tables themselves (set aside by a bulk load with the students' own, then made again). */
-export const HELD_TABLE_TRIGGERS: readonly string[] = (Object.keys(HOLDER_TERMS) as HeldTable[]).flatMap(
-  (table) => triggerNames(table).own,
-);
+export const HELD_TABLE_TRIGGERS: readonly string[] = EVERY_HELD.flatMap((table) => triggerNames(table).own);
 
 /** The statements a trigger runs: a held row's terms added (`new`) or removed (`old`), and a student's term's rows. */
 function statements(table: HeldTable) {
@@ -63,11 +64,7 @@ function statements(table: HeldTable) {
  * Drops the triggers that keep `tables`' terms, every held table's by default (`remakeTerms` rewrites
  * the students' terms without them, then fills the tables at once).
  */
-export async function dropHolderTriggers(
-  db: Kysely<any>,
-  dialect: Dialect,
-  tables: readonly HeldTable[] = Object.keys(HOLDER_TERMS) as HeldTable[],
-): Promise<void> {
+export async function dropHolderTriggers(db: Kysely<any>, dialect: Dialect, tables: readonly HeldTable[] = EVERY_HELD): Promise<void> {
   for (const table of tables) {
     const { own, students } = triggerNames(table);
     for (const name of own) {
@@ -86,11 +83,7 @@ export async function dropHolderTriggers(
 }
 
 /** Makes the triggers that keep `tables`' terms (every held table's by default) in the writing transaction. */
-export async function createHolderTriggers(
-  db: Kysely<any>,
-  dialect: Dialect,
-  tables: readonly HeldTable[] = Object.keys(HOLDER_TERMS) as HeldTable[],
-): Promise<void> {
+export async function createHolderTriggers(db: Kysely<any>, dialect: Dialect, tables: readonly HeldTable[] = EVERY_HELD): Promise<void> {
   await dropHolderTriggers(db, dialect, tables);
   for (const table of tables) {
     const s = statements(table);
@@ -140,11 +133,7 @@ export async function createHolderTriggers(
  * after its load, every held table; a migration that adds one, that one); PostgreSQL's key is made
  * after the rows.
  */
-export async function fillHolderTerms(
-  db: Kysely<any>,
-  dialect: Dialect,
-  tables: readonly HeldTable[] = Object.keys(HOLDER_TERMS) as HeldTable[],
-): Promise<void> {
+export async function fillHolderTerms(db: Kysely<any>, dialect: Dialect, tables: readonly HeldTable[] = EVERY_HELD): Promise<void> {
   for (const table of tables) {
     const { terms, holder } = HOLDER_TERMS[table];
     const key = `${terms}_pk`;

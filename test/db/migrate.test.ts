@@ -11,18 +11,24 @@ after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-// Kysely's migration lock on PostgreSQL: a session-level advisory lock with this key.
-const MIGRATION_LOCK = '3853314791062309107';
-
-test('an up-to-date database is not migrated again: no wait for the migration lock that another process holds', {
-  skip: dialect !== 'postgres' && 'the migration lock is an advisory lock of PostgreSQL',
-}, async () => {
+/** A new, empty database and a connection to it with a server's timeouts, both removed after the tests. */
+async function newDatabase() {
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
   const db = openDatabase(database.url, {
     timeouts: { acquireMs: 5000, statementMs: 15_000, lockMs: 5000, idleInTransactionMs: 60_000 },
   });
   cleanups.push(() => db.close());
+  return { database, db };
+}
+
+// Kysely's migration lock on PostgreSQL: a session-level advisory lock with this key.
+const MIGRATION_LOCK = '3853314791062309107';
+
+test('an up-to-date database is not migrated again: no wait for the migration lock that another process holds', {
+  skip: dialect !== 'postgres' && 'the migration lock is an advisory lock of PostgreSQL',
+}, async () => {
+  const { database, db } = await newDatabase();
   assert.ok((await migrate(db)).applied.length > 0, 'a new database is migrated');
 
   // Another process holds the lock (as every starting process and one-shot command does in turn).
@@ -60,12 +66,7 @@ test('an up-to-date database is not migrated again: no wait for the migration lo
 test('PostgreSQL: a table that a migration filled is vacuumed once it has committed, so that its index alone answers', {
   skip: dialect !== 'postgres' && 'the visibility map is PostgreSQL’s',
 }, async () => {
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  const db = openDatabase(database.url, {
-    timeouts: { acquireMs: 5000, statementMs: 15_000, lockMs: 5000, idleInTransactionMs: 60_000 },
-  });
-  cleanups.push(() => db.close());
+  const { database, db } = await newDatabase();
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   cleanups.push(() => client.end());
