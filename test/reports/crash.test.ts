@@ -44,7 +44,8 @@ test('a worker killed while generating a report: after restart the report still 
 
   const report = await services.reports.request(operatorContext(platform), { type: 'enrolments', format: 'csv' });
   const first = worker();
-  // Killed once it has written rows (its progress is recorded every half second) and before it is done.
+  // Killed once it has written rows (its progress is recorded after its first page, then every half
+  // second) and before it is done.
   await eventually(
     async () => {
       const now = await status(report.id);
